@@ -1,0 +1,43 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { createValidationPipe } from './common/validation/validation.pipe';
+import { AppConfig } from './config/app.config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { AgreementsModule } from './modules/agreements/agreements.module';
+import { AuthModule } from './modules/auth/auth.module';
+import { HealthModule } from './modules/health/health.module';
+import { PoboBusinessesModule } from './modules/pobo-businesses/pobo-businesses.module';
+import { RedisModule } from './redis/redis.module';
+import { loggerOptions } from './common/logging/logger.options';
+
+export interface AppModuleOptions {
+  /** Where logs go (stdout by default); tests capture them here. */
+  logStream?: DestinationStream;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(loggerOptions(config, options.logStream)),
+        DatabaseModule,
+        RedisModule,
+        HealthModule,
+        AuthModule,
+        AgreementsModule,
+        PoboBusinessesModule,
+      ],
+      providers: [
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { NestFactory } from '@nestjs/core';
+import { AppError } from '../common/errors/app-error';
+import { ConfigError, loadConfig } from '../config/app.config';
+import { prepareDatabase } from '../database/migrate';
+import { MerchantsService } from '../modules/auth/merchants.service';
+import { CliModule } from './cli.module';
+
+const USAGE = `Usage:
+  npm run --silent merchant:create -- --name "Acme"
+  npm run --silent merchant:key:create -- --merchant mer_…
+  npm run --silent merchant:key:revoke -- --key key_…`;
+
+/**
+ * Operator commands. Each prints exactly one line of JSON on stdout; everything else goes to
+ * stderr, so scripts can parse the output.
+ */
+async function main(argv: string[]): Promise<void> {
+  // stdout carries only the result line: libraries that log with console.log go to stderr.
+  console.log = console.error;
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: { name: { type: 'string' }, merchant: { type: 'string' }, key: { type: 'string' } },
+    strict: true,
+  });
+
+  const config = loadConfig();
+  await prepareDatabase(config);
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: false });
+  try {
+    const merchants = app.get(MerchantsService);
+    let result: object;
+    if (command === 'create' && values.name?.trim()) {
+      result = await merchants.createMerchant(values.name.trim());
+    } else if (command === 'key:create' && values.merchant) {
+      result = await merchants.createKey(values.merchant);
+    } else if (command === 'key:revoke' && values.key) {
+      result = await merchants.revokeKey(values.key);
+    } else {
+      throw new UsageError(USAGE);
+    }
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await app.close();
+  }
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  const expected = err instanceof UsageError || err instanceof ConfigError || err instanceof AppError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  process.stderr.write(`${expected ? (err as Error).message : `error: ${(err as Error).stack ?? String(err)}`}\n`);
+  process.exit(expected && !(err instanceof UsageError) ? 1 : 2);
+});

@@ -1,0 +1,58 @@
+/**
+ * Every error code the API can answer with, and its HTTP status. Codes are part of the public
+ * contract: add new ones, never rename.
+ */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  validation_failed: 400,
+  invalid_cursor: 400,
+  idempotency_key_required: 400,
+  idempotency_key_invalid: 400,
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  resource_not_found: 404,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  idempotency_key_reused: 409,
+  agreement_not_accepted: 409,
+  agreement_already_accepted: 409,
+  kyb_state_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_request_in_progress: 423,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Code used when only an HTTP status is known (framework errors). */
+export function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+      return 'bad_request';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'route_not_found';
+    case 405:
+      return 'method_not_allowed';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 429:
+      return 'rate_limited';
+    case 503:
+      return 'service_unavailable';
+    default:
+      return status >= 500 ? 'internal_error' : 'bad_request';
+  }
+}

@@ -1,0 +1,9 @@
+/** The seed's success envelope: `{ message, response }`. */
+export interface Envelope<T> {
+  message: string;
+  response: T;
+}
+
+export function envelope<T>(message: string, response: T): Envelope<T> {
+  return { message, response };
+}

@@ -1,0 +1,149 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+/**
+ * Development-only secrets. Safe to publish because production refuses to boot with them
+ * (see `assertProductionSecrets`). The mnemonic is the well-known Hardhat/Foundry test phrase.
+ */
+export const DEV_LINK_SIGNING_SECRET = 'dev-only-link-signing-secret-change-me';
+export const DEV_WALLET_MNEMONIC = 'test test test test test test test test test test test junk';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+
+/** Raw environment, validated once at boot. Names match the variables in `.env.example`. */
+class EnvironmentVariables {
+  @IsIn(['development', 'test', 'production'])
+  NODE_ENV: 'development' | 'test' | 'production' = 'development';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/merchant_api';
+
+  @IsString()
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'PUBLIC_BASE_URL must be an absolute http(s) URL' })
+  PUBLIC_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'LINK_SIGNING_SECRET must be at least 32 characters' })
+  LINK_SIGNING_SECRET?: string;
+
+  @IsOptional()
+  @IsString()
+  WALLET_MNEMONIC?: string;
+
+  @IsIn(['mk_test', 'mk_live'])
+  API_KEY_PREFIX: 'mk_test' | 'mk_live' = 'mk_test';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(300_000)
+  API_KEY_CACHE_TTL_MS = 5_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  AGREEMENT_LINK_TTL_SECONDS = 7 * 24 * 3600;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  DB_POOL_SIZE = 10;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  DB_STATEMENT_TIMEOUT_MS = 10_000;
+}
+
+export interface AppConfig {
+  env: 'development' | 'test' | 'production';
+  port: number;
+  databaseUrl: string;
+  redisUrl: string;
+  publicBaseUrl: string;
+  linkSigningSecret: string;
+  walletMnemonic: string;
+  apiKeyPrefix: 'mk_test' | 'mk_live';
+  apiKeyCacheTtlMs: number;
+  agreementLinkTtlSeconds: number;
+  logLevel: string;
+  dbPoolSize: number;
+  dbStatementTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Parses and validates the environment. Throws a `ConfigError` naming every bad variable;
+ * secret values are never echoed back.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const raw = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = plainToInstance(EnvironmentVariables, raw, { exposeDefaultValues: true });
+  const errors = validateSync(parsed, { skipMissingProperties: false });
+  if (errors.length > 0) {
+    const lines = errors.map(
+      (e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+
+  const production = parsed.NODE_ENV === 'production';
+  const secret = (name: 'LINK_SIGNING_SECRET' | 'WALLET_MNEMONIC', devDefault: string) => {
+    const value = parsed[name];
+    if (production && (value === undefined || value === devDefault)) {
+      throw new ConfigError(
+        `Invalid configuration:\n  ${name}: required in production (the development default is refused)`,
+      );
+    }
+    return value ?? devDefault;
+  };
+
+  return {
+    env: parsed.NODE_ENV,
+    port: parsed.PORT,
+    databaseUrl: parsed.DATABASE_URL,
+    redisUrl: parsed.REDIS_URL,
+    publicBaseUrl: (parsed.PUBLIC_BASE_URL ?? `http://127.0.0.1:${parsed.PORT}`).replace(/\/+$/, ''),
+    linkSigningSecret: secret('LINK_SIGNING_SECRET', DEV_LINK_SIGNING_SECRET),
+    walletMnemonic: secret('WALLET_MNEMONIC', DEV_WALLET_MNEMONIC),
+    apiKeyPrefix: parsed.API_KEY_PREFIX,
+    apiKeyCacheTtlMs: parsed.API_KEY_CACHE_TTL_MS,
+    agreementLinkTtlSeconds: parsed.AGREEMENT_LINK_TTL_SECONDS,
+    logLevel: parsed.LOG_LEVEL,
+    dbPoolSize: parsed.DB_POOL_SIZE,
+    dbStatementTimeoutMs: parsed.DB_STATEMENT_TIMEOUT_MS,
+  };
+}
+
+/** Nest injection token for the typed configuration. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

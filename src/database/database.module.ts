@@ -1,0 +1,32 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { dataSourceOptions } from './database.options';
+
+/**
+ * The pg pool behind TypeORM. Hot read paths use it directly (one prepared statement, raw rows
+ * mapped by the module's mapper); TypeORM keeps the schema, migrations and writes.
+ */
+export const PG_POOL = Symbol('PG_POOL');
+
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), retryAttempts: 3, retryDelay: 1000 }),
+    }),
+  ],
+  providers: [
+    {
+      provide: PG_POOL,
+      inject: [DataSource],
+      useFactory: (dataSource: DataSource): Pool => (dataSource.driver as PostgresDriver).master as Pool,
+    },
+  ],
+  exports: [PG_POOL],
+})
+export class DatabaseModule {}

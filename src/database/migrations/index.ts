@@ -1,0 +1,4 @@
+import { Init1795306551863 } from './1795306551863-Init';
+
+/** Every migration in order; append new ones here after `npm run migration:generate`. */
+export const MIGRATIONS = [Init1795306551863];

@@ -1,0 +1,44 @@
+import { ChildProcess, fork } from 'node:child_process';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './config/app.config';
+import { prepareDatabase } from './database/migrate';
+
+/**
+ * `npm start`: the whole service on one machine with development defaults. Creates the database
+ * and applies migrations once, then runs each role as its own process, as production does.
+ * If any role dies, everything stops, so a broken start is never mistaken for a running one.
+ */
+const ROLES: Record<string, string> = {
+  api: join(__dirname, 'main.js'),
+  worker: join(__dirname, 'worker.js'),
+};
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  await prepareDatabase(config);
+  process.stderr.write(`database ready; starting ${Object.keys(ROLES).join(', ')}\n`);
+
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const stop = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    process.exitCode = code;
+  };
+  for (const [role, script] of Object.entries(ROLES)) {
+    const child = fork(script, [], { stdio: 'inherit' });
+    child.on('exit', (code, signal) => {
+      if (!stopping) process.stderr.write(`${role} exited (${signal ?? code}); stopping\n`);
+      stop(code ?? 1);
+    });
+    children.push(child);
+  }
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(0));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof ConfigError ? err.message : `start failed: ${(err as Error).stack ?? String(err)}`}\n`);
+  process.exit(1);
+});

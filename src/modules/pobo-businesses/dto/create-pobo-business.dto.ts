@@ -1,0 +1,38 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsEmail, IsISO31661Alpha2, IsNotEmpty, IsOptional, IsPhoneNumber, IsString, Matches, MaxLength } from 'class-validator';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
+
+export class CreatePoboBusinessDto {
+  @ApiProperty({ example: 'Acme Trading Ltd', maxLength: 200 })
+  @Transform(trim)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  businessName: string;
+
+  @ApiProperty({ example: 'finance@acme.example', format: 'email' })
+  @Transform(trim)
+  @IsEmail()
+  @MaxLength(254)
+  email: string;
+
+  @ApiProperty({ example: '+2348012345678', description: 'E.164' })
+  @IsString()
+  @Matches(/^\+[1-9]\d{6,14}$/, { message: 'phoneNumber must be in E.164 format, e.g. +2348012345678' })
+  @IsPhoneNumber(undefined, { message: 'phoneNumber must be a valid phone number' })
+  phoneNumber: string;
+
+  @ApiProperty({ example: 'NG', description: 'ISO 3166-1 alpha-2' })
+  @Transform(upper)
+  @IsString()
+  @IsISO31661Alpha2({ message: 'country must be an ISO 3166-1 alpha-2 code' })
+  country: string;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  allowNairaCollection?: boolean;
+}

@@ -1,0 +1,100 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  AGREEMENT_STATUSES,
+  AgreementStatus,
+  KYB_STATUSES,
+  KybStatus,
+  NAIRA_COLLECTION_STATUSES,
+  NairaCollectionStatus,
+} from '../pobo-business.states';
+
+class WalletAddressDto {
+  @ApiProperty()
+  address: string;
+}
+
+class WalletsDto {
+  @ApiProperty({ type: WalletAddressDto, description: 'EIP-55 checksummed address' })
+  evm: WalletAddressDto;
+
+  @ApiProperty({ type: WalletAddressDto, description: 'base58 ed25519 public key' })
+  svm: WalletAddressDto;
+}
+
+class AgreementDto {
+  @ApiProperty({ enum: AGREEMENT_STATUSES })
+  status: AgreementStatus;
+
+  @ApiPropertyOptional({ format: 'uri', description: 'Only in the answer to create and to a fresh-link request' })
+  url?: string;
+}
+
+export class PendingRequirementDto {
+  @ApiProperty({ example: 'missing_document' })
+  code: string;
+
+  @ApiProperty({ example: 'company_files.organization_chart' })
+  field: string;
+
+  @ApiProperty()
+  message: string;
+}
+
+class KybDto {
+  @ApiProperty({ enum: KYB_STATUSES })
+  status: KybStatus;
+
+  @ApiProperty({ type: [PendingRequirementDto] })
+  pendingRequirements: PendingRequirementDto[];
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  lastSyncedAt: string | null;
+}
+
+export class PoboBusinessDto {
+  @ApiProperty({ example: 'pobo_4c1f0a9e2b7d3c5e8f601a2b' })
+  poboUserId: string;
+
+  @ApiProperty()
+  businessName: string;
+
+  @ApiProperty({ example: 'NG' })
+  country: string;
+
+  @ApiProperty()
+  allowNairaCollection: boolean;
+
+  @ApiProperty({ enum: NAIRA_COLLECTION_STATUSES })
+  nairaCollectionStatus: NairaCollectionStatus;
+
+  @ApiProperty({ type: WalletsDto })
+  wallets: WalletsDto;
+
+  @ApiProperty({ type: AgreementDto })
+  agreement: AgreementDto;
+
+  @ApiProperty({ type: KybDto })
+  kyb: KybDto;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class PoboBusinessEnvelopeDto {
+  @ApiProperty({ example: 'Business retrieved' })
+  message: string;
+
+  @ApiProperty({ type: PoboBusinessDto })
+  response: PoboBusinessDto;
+}
+
+export class PoboBusinessListEnvelopeDto {
+  @ApiProperty({ example: 'Businesses retrieved' })
+  message: string;
+
+  @ApiProperty({ type: [PoboBusinessDto] })
+  response: PoboBusinessDto[];
+}

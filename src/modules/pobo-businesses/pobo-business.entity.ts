@@ -1,0 +1,86 @@
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { MerchantEntity } from '../auth/merchant.entity';
+import {
+  AGREEMENT_STATUSES,
+  AgreementStatus,
+  KYB_STATUSES,
+  KybStatus,
+  NAIRA_COLLECTION_STATUSES,
+  NairaCollectionStatus,
+  PendingRequirement,
+  sqlIn,
+} from './pobo-business.states';
+
+@Entity({ name: 'pobo_businesses' })
+@Index('idx_pobo_businesses_merchant_seq', ['merchantId', 'seq'])
+@Check('chk_pobo_businesses_naira_status', `"naira_collection_status" IN (${sqlIn(NAIRA_COLLECTION_STATUSES)})`)
+@Check('chk_pobo_businesses_agreement_status', `"agreement_status" IN (${sqlIn(AGREEMENT_STATUSES)})`)
+@Check('chk_pobo_businesses_kyb_status', `"kyb_status" IN (${sqlIn(KYB_STATUSES)})`)
+export class PoboBusinessEntity {
+  /** Public identifier (`poboUserId`): `pobo_` + 24 hex characters. */
+  @PrimaryColumn({ type: 'text' })
+  id: string;
+
+  /** Insertion order; the list's newest-first keyset cursor. Never exposed. */
+  @Column({ type: 'bigint', generated: 'increment' })
+  seq: string;
+
+  @Column({ name: 'merchant_id', type: 'text' })
+  merchantId: string;
+
+  @ManyToOne(() => MerchantEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'merchant_id' })
+  merchant?: MerchantEntity;
+
+  @Column({ name: 'business_name', type: 'text' })
+  businessName: string;
+
+  @Column({ type: 'text' })
+  email: string;
+
+  @Column({ name: 'phone_number', type: 'text' })
+  phoneNumber: string;
+
+  @Column({ type: 'char', length: 2 })
+  country: string;
+
+  @Column({ name: 'allow_naira_collection', type: 'boolean', default: false })
+  allowNairaCollection: boolean;
+
+  @Column({ name: 'naira_collection_status', type: 'varchar', length: 32, default: 'not_requested' })
+  nairaCollectionStatus: NairaCollectionStatus;
+
+  /** HD derivation index, drawn from `pobo_wallet_index_seq` so concurrent creates never share one. */
+  @Index('uq_pobo_businesses_wallet_index', { unique: true })
+  @Column({ name: 'wallet_index', type: 'integer' })
+  walletIndex: number;
+
+  @Index('uq_pobo_businesses_evm_address', { unique: true })
+  @Column({ name: 'evm_address', type: 'text' })
+  evmAddress: string;
+
+  @Index('uq_pobo_businesses_svm_address', { unique: true })
+  @Column({ name: 'svm_address', type: 'text' })
+  svmAddress: string;
+
+  @Column({ name: 'agreement_status', type: 'varchar', length: 32, default: 'pending' })
+  agreementStatus: AgreementStatus;
+
+  @Column({ name: 'agreement_accepted_at', type: 'timestamptz', nullable: true })
+  agreementAcceptedAt: Date | null;
+
+  @Column({ name: 'kyb_status', type: 'varchar', length: 32, default: 'agreement_pending' })
+  kybStatus: KybStatus;
+
+  @Column({ name: 'kyb_pending_requirements', type: 'jsonb', default: () => "'[]'" })
+  kybPendingRequirements: PendingRequirement[];
+
+  @Column({ name: 'kyb_last_synced_at', type: 'timestamptz', nullable: true })
+  kybLastSyncedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

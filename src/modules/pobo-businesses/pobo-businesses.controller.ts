@@ -1,0 +1,63 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ErrorBodyDto } from '../../common/http/error-body.dto';
+import { Envelope, envelope } from '../../common/http/envelope';
+import { MerchantPrincipal } from '../auth/api-keys.service';
+import { CurrentMerchant, MerchantAuth } from '../auth/current-merchant.decorator';
+import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
+import { ListPoboBusinessesQuery } from './dto/list-pobo-businesses.query';
+import { PoboBusinessDto, PoboBusinessEnvelopeDto, PoboBusinessListEnvelopeDto } from './dto/pobo-business.response';
+import { POBO_USERS_PATH, PoboBusinessesService } from './pobo-businesses.service';
+
+@ApiTags('POBO businesses')
+@MerchantAuth()
+@ApiBadRequestResponse({ description: 'Malformed JSON or failed validation', type: ErrorBodyDto })
+@Controller(POBO_USERS_PATH)
+export class PoboBusinessesController {
+  constructor(private readonly businesses: PoboBusinessesService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Create a business customer; the answer carries its agreement link' })
+  @ApiCreatedResponse({ type: PoboBusinessEnvelopeDto })
+  async create(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Body() dto: CreatePoboBusinessDto,
+  ): Promise<Envelope<PoboBusinessDto>> {
+    return envelope('Business created', await this.businesses.create(merchant.merchantId, dto));
+  }
+
+  @Get()
+  @ApiOperation({ summary: "List the merchant's businesses, newest first" })
+  @ApiOkResponse({ type: PoboBusinessListEnvelopeDto })
+  @ApiHeader({ name: 'Link', description: '`<…>; rel="next"` when a next page exists', required: false })
+  async list(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Query() query: ListPoboBusinessesQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Envelope<PoboBusinessDto[]>> {
+    const page = await this.businesses.list(merchant.merchantId, query);
+    if (page.nextUrl) void reply.header('Link', `<${page.nextUrl}>; rel="next"`);
+    return envelope('Businesses retrieved', page.items);
+  }
+
+  @Get(':poboUserId')
+  @ApiOperation({ summary: 'Retrieve one business' })
+  @ApiOkResponse({ type: PoboBusinessEnvelopeDto })
+  @ApiNotFoundResponse({ description: 'Unknown id, or a business of another merchant', type: ErrorBodyDto })
+  async get(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Param('poboUserId') poboUserId: string,
+  ): Promise<Envelope<PoboBusinessDto>> {
+    return envelope('Business retrieved', await this.businesses.get(merchant.merchantId, poboUserId));
+  }
+}

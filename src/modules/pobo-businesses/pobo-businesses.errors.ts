@@ -1,0 +1,14 @@
+import { AppError } from '../../common/errors/app-error';
+
+/** Unknown and not-owned ids are the same error: another merchant's business does not exist for you. */
+export class PoboBusinessNotFoundError extends AppError {
+  constructor() {
+    super('resource_not_found', 'POBO business not found');
+  }
+}
+
+export class InvalidCursorError extends AppError {
+  constructor() {
+    super('invalid_cursor', 'cursor is not a cursor this API issued', [{ field: 'cursor', message: 'invalid cursor' }]);
+  }
+}

@@ -1,0 +1,95 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { isId, newId } from '../../common/ids/ids';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { AgreementsService } from '../agreements/agreements.service';
+import { WalletDeriver } from '../wallets/wallet.deriver';
+import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
+import { ListPoboBusinessesQuery, MAX_PAGE_SIZE } from './dto/list-pobo-businesses.query';
+import { PoboBusinessDto } from './dto/pobo-business.response';
+import { mapPoboBusiness } from './pobo-business.mapper';
+import { PoboBusinessEntity } from './pobo-business.entity';
+import { InvalidCursorError, PoboBusinessNotFoundError } from './pobo-businesses.errors';
+import { PoboBusinessesRepository } from './pobo-businesses.repository';
+
+export interface PoboBusinessPage {
+  items: PoboBusinessDto[];
+  /** Absolute URL of the next page, when there is one. */
+  nextUrl?: string;
+}
+
+export const POBO_USERS_PATH = '/api/merchant/pobo/users';
+
+@Injectable()
+export class PoboBusinessesService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: PoboBusinessesRepository,
+    private readonly agreements: AgreementsService,
+    private readonly wallets: WalletDeriver,
+  ) {}
+
+  async create(merchantId: string, dto: CreatePoboBusinessDto): Promise<PoboBusinessDto> {
+    // A sequence never hands the same index out twice, however many creates run at once.
+    const [{ index }] = await this.dataSource.query<{ index: number }[]>(
+      "SELECT nextval('pobo_wallet_index_seq')::int AS index",
+    );
+    const addresses = this.wallets.derive(index);
+    const business: Omit<PoboBusinessEntity, 'seq' | 'createdAt' | 'updatedAt'> = {
+      id: newId('pobo'),
+      merchantId,
+      businessName: dto.businessName,
+      email: dto.email,
+      phoneNumber: dto.phoneNumber,
+      country: dto.country,
+      allowNairaCollection: dto.allowNairaCollection ?? false,
+      nairaCollectionStatus: 'not_requested',
+      walletIndex: index,
+      evmAddress: addresses.evm,
+      svmAddress: addresses.svm,
+      agreementStatus: 'pending',
+      agreementAcceptedAt: null,
+      kybStatus: 'agreement_pending',
+      kybPendingRequirements: [],
+      kybLastSyncedAt: null,
+    };
+
+    return this.dataSource.transaction(async (manager) => {
+      const inserted = await manager.insert(PoboBusinessEntity, business);
+      const generated = inserted.generatedMaps[0] as Pick<PoboBusinessEntity, 'createdAt' | 'updatedAt'>;
+      const agreementUrl = await this.agreements.issueLink(manager, business.id);
+      return mapPoboBusiness({ ...business, createdAt: generated.createdAt, updatedAt: generated.updatedAt }, agreementUrl);
+    });
+  }
+
+  async get(merchantId: string, id: string): Promise<PoboBusinessDto> {
+    const row = isId('pobo', id) ? await this.repository.findOwned(merchantId, id) : undefined;
+    if (!row) throw new PoboBusinessNotFoundError();
+    return mapPoboBusiness(row);
+  }
+
+  async list(merchantId: string, query: ListPoboBusinessesQuery): Promise<PoboBusinessPage> {
+    const limit = query.limit ?? MAX_PAGE_SIZE;
+    const beforeSeq = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    // One extra row tells whether a next page exists without a COUNT.
+    const rows = await this.repository.listOwned(merchantId, limit + 1, beforeSeq);
+    const page = rows.slice(0, limit);
+    const items = page.map((row) => mapPoboBusiness(row));
+    if (rows.length <= limit) return { items };
+    const cursor = encodeCursor(page[page.length - 1].seq);
+    return { items, nextUrl: `${this.config.publicBaseUrl}${POBO_USERS_PATH}?limit=${limit}&cursor=${cursor}` };
+  }
+}
+
+function encodeCursor(seq: string): string {
+  return Buffer.from(`s${seq}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+  const decoded = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
+  const match = /^s([1-9]\d{0,17})$/.exec(decoded);
+  if (!match) throw new InvalidCursorError();
+  return match[1];
+}

@@ -1,0 +1,143 @@
+import { inspect } from 'node:util';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { keccak_256 } from '@noble/hashes/sha3';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+import { base58 } from '@scure/base';
+import { HDKey as Bip32HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
+import { wordlist as english } from '@scure/bip39/wordlists/english';
+import { HARDENED_OFFSET, HDKey as Slip10HDKey } from 'micro-ed25519-hdkey';
+
+/** BIP-44 external chain for Ethereum (coin type 60); addresses are its non-hardened children. */
+export const EVM_PARENT_PATH = "m/44'/60'/0'/0";
+/** BIP-44 prefix for Solana (coin type 501); addresses live at `m/44'/501'/{index}'/0'` (Phantom / Solana CLI). */
+export const SVM_PARENT_PATH = "m/44'/501'";
+/** Exclusive upper bound of a derivation index: everything at or above it is the hardened range. */
+export const MAX_DERIVATION_INDEX = 2 ** 31;
+
+const REDACTED = '[WalletDeriver]';
+const HEX_ADDRESS = /^[0-9a-fA-F]{40}$/;
+
+export interface DerivedAddresses {
+  /** EIP-55 checksummed, `0x`-prefixed address at `m/44'/60'/0'/0/{index}`. */
+  evm: string;
+  /** Base58 ed25519 public key at `m/44'/501'/{index}'/0'`. */
+  svm: string;
+}
+
+/**
+ * EIP-55 mixed-case checksum encoding of a 20-byte hex address.
+ *
+ * Accepts the 40 hex characters in any case (an optional `0x` prefix is tolerated) and returns the
+ * `0x`-prefixed checksummed form. Any existing casing is ignored, not verified.
+ */
+export function toChecksumAddress(hexAddressWithout0x: string): string {
+  if (typeof hexAddressWithout0x !== 'string') {
+    throw new TypeError('Address must be a string of 40 hex characters');
+  }
+  const raw = hexAddressWithout0x.startsWith('0x') || hexAddressWithout0x.startsWith('0X')
+    ? hexAddressWithout0x.slice(2)
+    : hexAddressWithout0x;
+  if (!HEX_ADDRESS.test(raw)) {
+    throw new Error('Address must be exactly 40 hex characters (20 bytes)');
+  }
+  const lower = raw.toLowerCase();
+  // keccak256 over the ASCII of the lowercase hex; nibble i >= 8 upper-cases character i.
+  const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
+  let out = '0x';
+  for (let i = 0; i < lower.length; i++) {
+    out += parseInt(hash[i], 16) >= 8 ? lower[i].toUpperCase() : lower[i];
+  }
+  return out;
+}
+
+/**
+ * Derives per-index EVM and Solana (SVM) deposit addresses from one BIP-39 mnemonic.
+ *
+ * The slow part (PBKDF2 seed stretching and the hardened prefix of each path) runs once in the
+ * constructor; `derive()` only walks the last one or two levels. The mnemonic and seed are not
+ * retained after construction (the seed buffer is zeroed, best effort): only the two parent nodes
+ * are kept, in `#private` fields. The EVM parent is public-only (an xpub), so no secp256k1 private
+ * key stays in memory; ed25519 has no public derivation, so the SVM parent necessarily holds a
+ * private key. The object renders as `'[WalletDeriver]'` under JSON.stringify, util.inspect,
+ * console.log and String().
+ *
+ * Not decorated: in Nest, register it with a factory provider, e.g.
+ * `{ provide: WalletDeriver, useFactory: (c: ConfigService) => new WalletDeriver(c.getOrThrow(...)), inject: [ConfigService] }`.
+ */
+export class WalletDeriver {
+  readonly #evmParent: Bip32HDKey;
+  readonly #svmParent: Slip10HDKey;
+
+  constructor(mnemonic: string) {
+    if (typeof mnemonic !== 'string') {
+      throw new TypeError('WalletDeriver: mnemonic must be a string');
+    }
+    // Tolerate surrounding/duplicated whitespace (e.g. a trailing newline from a secret file).
+    const phrase = mnemonic.trim().split(/\s+/).join(' ');
+    if (!validateMnemonic(phrase, english)) {
+      // Never echo the input (not even a single word): it is the wallet's root secret.
+      throw new Error(
+        'WalletDeriver: invalid BIP-39 mnemonic (expected 12, 15, 18, 21 or 24 English-wordlist words with a valid checksum)',
+      );
+    }
+
+    const seed = mnemonicToSeedSync(phrase);
+    try {
+      const evmRoot = Bip32HDKey.fromMasterSeed(seed);
+      const evmAccount = evmRoot.derive(EVM_PARENT_PATH);
+      // Children of the EVM parent are non-hardened, so the xpub is enough to derive addresses.
+      this.#evmParent = Bip32HDKey.fromExtendedKey(evmAccount.publicExtendedKey);
+      evmAccount.wipePrivateData();
+      evmRoot.wipePrivateData();
+
+      const svmRoot = Slip10HDKey.fromMasterSeed(seed);
+      this.#svmParent = svmRoot.derive(SVM_PARENT_PATH);
+      svmRoot.privateKey.fill(0);
+      svmRoot.chainCode.fill(0);
+    } finally {
+      seed.fill(0);
+    }
+  }
+
+  /** Addresses for `index`, an integer in [0, 2^31). Pure and deterministic for a given mnemonic. */
+  derive(index: number): DerivedAddresses {
+    if (!Number.isInteger(index) || index < 0 || index >= MAX_DERIVATION_INDEX) {
+      throw new RangeError(`WalletDeriver: index must be an integer in [0, 2^31), got ${String(index)}`);
+    }
+    return { evm: this.#evmAddress(index), svm: this.#svmAddress(index) };
+  }
+
+  #evmAddress(index: number): string {
+    const compressed = this.#evmParent.deriveChild(index).publicKey;
+    if (!compressed) throw new Error('WalletDeriver: EVM child has no public key');
+    // 65-byte SEC1 uncompressed point; drop the 0x04 tag and hash the 64-byte X||Y.
+    const uncompressed = secp256k1.Point.fromBytes(compressed).toBytes(false);
+    const hash = keccak_256(uncompressed.subarray(1));
+    return toChecksumAddress(bytesToHex(hash.subarray(-20)));
+  }
+
+  #svmAddress(index: number): string {
+    const account = this.#svmParent.deriveChild(HARDENED_OFFSET + index);
+    const leaf = account.deriveChild(HARDENED_OFFSET + 0);
+    const address = base58.encode(leaf.publicKeyRaw);
+    // Intermediate/leaf private keys are only needed for the public key; scrub them (best effort).
+    account.privateKey.fill(0);
+    account.chainCode.fill(0);
+    leaf.privateKey.fill(0);
+    leaf.chainCode.fill(0);
+    return address;
+  }
+
+  toJSON(): string {
+    return REDACTED;
+  }
+
+  toString(): string {
+    return REDACTED;
+  }
+
+  [inspect.custom](): string {
+    return REDACTED;
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { WalletDeriver } from './wallet.deriver';
+
+@Module({
+  providers: [
+    {
+      provide: WalletDeriver,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new WalletDeriver(config.walletMnemonic),
+    },
+  ],
+  exports: [WalletDeriver],
+})
+export class WalletsModule {}

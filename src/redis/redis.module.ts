@@ -1,0 +1,38 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+
+export const REDIS = Symbol('REDIS');
+
+/**
+ * One shared ioredis connection for request-path use. Commands fail fast while Redis is down
+ * (no offline queue, one retry) so callers can answer 503 instead of hanging; the client keeps
+ * reconnecting in the background and recovers by itself.
+ */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: REDIS,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        new Redis(config.redisUrl, {
+          lazyConnect: false,
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 1,
+          connectTimeout: 2_000,
+          retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+        }).on('error', () => {
+          // Connection errors surface on the commands that need Redis and in /health/ready.
+        }),
+    },
+  ],
+  exports: [REDIS],
+})
+export class RedisModule implements OnApplicationShutdown {
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
