@@ -1,21 +1,32 @@
-/** Two projects: fast unit specs next to the code, and black-box e2e suites against real services. */
-const tsJest = ['ts-jest', { isolatedModules: true }];
+/**
+ * Two projects: fast unit specs next to the code, and black-box e2e suites against real services.
+ * Specs are transpiled without type checking (`npm run typecheck` does that); a few dependencies
+ * ship only as ES modules and are transpiled to CommonJS for jest.
+ */
+const ESM_ONLY = ['content-disposition'];
+const transform = {
+  '^.+\\.[tj]s$': ['ts-jest', { tsconfig: { isolatedModules: true, allowJs: true } }],
+};
+const transformIgnorePatterns = [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`];
+
 module.exports = {
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/sandbox/**/*.spec.ts'],
-      transform: { '^.+\\.ts$': tsJest },
+      transform,
+      transformIgnorePatterns,
     },
     {
       displayName: 'e2e',
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
-      transform: { '^.+\\.ts$': tsJest },
-      testTimeout: 60000,
+      transform,
+      transformIgnorePatterns,
     },
   ],
 };

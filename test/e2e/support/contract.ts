@@ -1,0 +1,55 @@
+/** Field-by-field checks of the seed's PoboBusiness and envelope tables, and CONTRACT.md's error body. */
+
+const KYB = ['agreement_pending', 'not_started', 'processing', 'action_required', 'verified', 'declined'];
+const NAIRA = ['not_requested', 'pending', 'active', 'failed'];
+const AGREEMENT = ['pending', 'accepted'];
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+export function expectDateTime(value: unknown): void {
+  expect(typeof value).toBe('string');
+  expect(value).toMatch(ISO_DATE_TIME);
+  expect(Number.isNaN(Date.parse(value as string))).toBe(false);
+}
+
+export function expectPoboBusiness(business: any, options: { withAgreementUrl: boolean }): void {
+  const allowed = ['poboUserId', 'businessName', 'country', 'allowNairaCollection', 'nairaCollectionStatus', 'wallets', 'agreement', 'kyb', 'createdAt', 'updatedAt'];
+  expect(Object.keys(business).sort()).toEqual([...allowed].sort());
+  expect(typeof business.poboUserId).toBe('string');
+  expect(typeof business.businessName).toBe('string');
+  expect(typeof business.country).toBe('string');
+  expect(typeof business.allowNairaCollection).toBe('boolean');
+  expect(NAIRA).toContain(business.nairaCollectionStatus);
+  expect(Object.keys(business.wallets).sort()).toEqual(['evm', 'svm']);
+  expect(business.wallets.evm.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  expect(business.wallets.svm.address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+  expect(AGREEMENT).toContain(business.agreement.status);
+  if (options.withAgreementUrl) {
+    expect(Object.keys(business.agreement).sort()).toEqual(['status', 'url']);
+    expect(() => new URL(business.agreement.url)).not.toThrow();
+  } else {
+    expect(Object.keys(business.agreement)).toEqual(['status']);
+  }
+  expect(Object.keys(business.kyb).sort()).toEqual(['lastSyncedAt', 'pendingRequirements', 'status']);
+  expect(KYB).toContain(business.kyb.status);
+  expect(Array.isArray(business.kyb.pendingRequirements)).toBe(true);
+  if (business.kyb.lastSyncedAt !== null) expectDateTime(business.kyb.lastSyncedAt);
+  expectDateTime(business.createdAt);
+  expectDateTime(business.updatedAt);
+}
+
+export function expectEnvelope(body: any, kind: 'object' | 'array'): void {
+  expect(Object.keys(body).sort()).toEqual(['message', 'response']);
+  expect(typeof body.message).toBe('string');
+  if (kind === 'array') expect(Array.isArray(body.response)).toBe(true);
+  else expect(typeof body.response === 'object' && !Array.isArray(body.response)).toBe(true);
+}
+
+export function expectErrorBody(result: { status: number; headers: Headers; body: any }, status: number, code: string): void {
+  expect(result.status).toBe(status);
+  expect(Object.keys(result.body).sort()).toEqual(['error', 'message', 'requestId']);
+  expect(typeof result.body.message).toBe('string');
+  expect(result.body.error.code).toBe(code);
+  expect(Array.isArray(result.body.error.details)).toBe(true);
+  expect(result.body.requestId).toMatch(/^req_[0-9a-f]{24}$/);
+  expect(result.headers.get('x-request-id')).toBe(result.body.requestId);
+}

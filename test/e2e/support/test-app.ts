@@ -1,0 +1,71 @@
+import { Writable } from 'node:stream';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createApp } from '../../../src/app.factory';
+import { AppConfig, loadConfig } from '../../../src/config/app.config';
+import { MerchantsService } from '../../../src/modules/auth/merchants.service';
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  baseUrl: string;
+  /** Every log line written so far. */
+  logs: string[];
+  createMerchant(name?: string): Promise<{ merchantId: string; apiKeyId: string; apiKey: string }>;
+  close(): Promise<void>;
+}
+
+/** The real application on a real port, against the given database and the local Redis. */
+export async function startTestApp(databaseUrl: string, env: Record<string, string> = {}): Promise<TestApp> {
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(...chunk.toString().split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: databaseUrl, PORT: '0', ...env });
+  const app = await createApp(config, { logStream });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.getHttpServer().address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    config,
+    baseUrl,
+    logs,
+    createMerchant: (name = 'Test Merchant') => app.get(MerchantsService).createMerchant(name),
+    close: () => app.close(),
+  };
+}
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** fetch with JSON in and out; `body` may be a raw string to send malformed JSON. */
+export async function http<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { apiKey?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.apiKey) headers['x-api-key'] = options.apiKey;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
