@@ -54,8 +54,10 @@ class EnvironmentVariables {
   @IsString()
   WALLET_MNEMONIC?: string;
 
+  /** Defaults to `mk_live` in production and `mk_test` elsewhere. */
+  @IsOptional()
   @IsIn(['mk_test', 'mk_live'])
-  API_KEY_PREFIX: 'mk_test' | 'mk_live' = 'mk_test';
+  API_KEY_PREFIX?: 'mk_test' | 'mk_live';
 
   @Transform(toInt)
   @IsInt()
@@ -136,7 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicBaseUrl: (parsed.PUBLIC_BASE_URL ?? `http://127.0.0.1:${parsed.PORT}`).replace(/\/+$/, ''),
     linkSigningSecret: secret('LINK_SIGNING_SECRET', DEV_LINK_SIGNING_SECRET),
     walletMnemonic: secret('WALLET_MNEMONIC', DEV_WALLET_MNEMONIC),
-    apiKeyPrefix: parsed.API_KEY_PREFIX,
+    apiKeyPrefix: parsed.API_KEY_PREFIX ?? (production ? 'mk_live' : 'mk_test'),
     apiKeyCacheTtlMs: parsed.API_KEY_CACHE_TTL_MS,
     agreementLinkTtlSeconds: parsed.AGREEMENT_LINK_TTL_SECONDS,
     logLevel: parsed.LOG_LEVEL,

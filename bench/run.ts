@@ -1,0 +1,724 @@
+/**
+ * `npm run bench`: seeds a merchant with 100,000 businesses in a throw-away database, starts the
+ * built API in production mode and the reference server (`bench/reference-server.ts`), and
+ * measures both with autocannon. See bench/README.md for how to read the output.
+ */
+import 'reflect-metadata';
+import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist as english } from '@scure/bip39/wordlists/english';
+import autocannon from 'autocannon';
+import { Client, Pool } from 'pg';
+import { DEV_WALLET_MNEMONIC, loadConfig } from '../src/config/app.config';
+import { dropDatabase } from '../src/database/ensure-database';
+import { prepareDatabase } from '../src/database/migrate';
+import { PoboBusinessesRepository } from '../src/modules/pobo-businesses/pobo-businesses.repository';
+import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
+import { findOwnedQuery } from './reference-server';
+
+// ---------------------------------------------------------------------------------------------
+// Settings. The defaults are the issue's; the environment overrides exist for quick local tries.
+// ---------------------------------------------------------------------------------------------
+
+const BUSINESSES = intEnv('BENCH_BUSINESSES', 100_000);
+const CONNECTIONS = intEnv('BENCH_CONNECTIONS', 50);
+const DURATION_S = intEnv('BENCH_DURATION_S', 10);
+const WARMUP_S = intEnv('BENCH_WARMUP_S', 3);
+const ROUNDS = intEnv('BENCH_ROUNDS', 2);
+/** `info` is the production default: one access-log line per request, serialised then discarded. */
+const APP_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+const PG_BASE_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const DATABASE_NAME = 'merchant_api_bench';
+const DEADLINE_S = intEnv('BENCH_TIMEOUT_S', 600);
+/** Sample of seeded ids the GET-one scenarios cycle through (both servers get the same list). */
+const ID_SAMPLE = 10_000;
+const HOST = '127.0.0.1';
+
+const TARGETS = {
+  getOneRatio: 0.6,
+  listP99Ms: 50,
+  createP99Ms: 50,
+  rssMb: 250,
+};
+
+const DIST_DIR = resolve(__dirname, '..');
+const ROOT_DIR = resolve(DIST_DIR, '..');
+const APP_MAIN = join(DIST_DIR, 'src', 'main.js');
+const MERCHANT_CLI = join(DIST_DIR, 'src', 'cli', 'merchant.cli.js');
+const REFERENCE_MAIN = join(__dirname, 'reference-server.js');
+const RESULTS_FILE = join(ROOT_DIR, 'bench', 'results', 'latest.json');
+
+const CLK_TCK = clockTicks();
+
+// ---------------------------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------------------------
+
+type Scenario = 'get-one' | 'list-first-page' | 'create';
+type ServerName = 'reference' | 'api';
+
+interface Measurement {
+  scenario: Scenario;
+  server: ServerName;
+  round: number;
+  requests: number;
+  durationS: number;
+  rps: number;
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** CPU time (user + system, all threads) the server spent per completed request. */
+  cpuUsPerRequest: number;
+  /** Server CPU seconds per wall-clock second during the run (1 = one core saturated). */
+  serverCores: number;
+  /** The bench process itself (autocannon) in cores. */
+  loadGeneratorCores: number;
+  /** Everything else on the machine (PostgreSQL, other people's work) in cores. */
+  otherCores: number;
+}
+
+interface Summary {
+  scenario: Scenario;
+  server: ServerName;
+  rounds: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  cpuUsPerRequest: number;
+  non2xx: number;
+  errors: number;
+  /** req/s of this row divided by the reference's GET-one req/s. */
+  rpsVsReference: number;
+  /** CPU µs/request of this row divided by the reference's GET-one CPU µs/request. */
+  cpuVsReference: number;
+}
+
+interface Target {
+  name: string;
+  target: string;
+  measured: string;
+  pass: boolean;
+}
+
+interface Started {
+  name: string;
+  child: ChildProcess;
+  stderrTail: () => string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lifecycle: every child is tracked and killed on any exit path; the database is always dropped.
+// ---------------------------------------------------------------------------------------------
+
+const children = new Set<ChildProcess>();
+/** Children the bench is stopping on purpose: their exit is not a failure. */
+const stopping = new Set<ChildProcess>();
+const abort = new AbortController();
+let currentLoad: autocannon.Instance | undefined;
+
+function stopEverything(reason: string): void {
+  if (abort.signal.aborted) return;
+  process.stderr.write(`\nbench: stopping (${reason})\n`);
+  abort.abort(new Error(reason));
+  currentLoad?.stop();
+  // If cleanup itself hangs, leave anyway; the 'exit' hook still kills the children.
+  setTimeout(() => process.exit(1), 20_000).unref();
+}
+
+process.once('SIGINT', () => stopEverything('SIGINT'));
+process.once('SIGTERM', () => stopEverything('SIGTERM'));
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+async function main(): Promise<number> {
+  const deadline = setTimeout(() => stopEverything(`deadline of ${DEADLINE_S}s reached`), DEADLINE_S * 1000);
+  deadline.unref();
+  const databaseUrl = `${PG_BASE_URL.replace(/\/+$/, '')}/${DATABASE_NAME}`;
+  const startedAt = new Date();
+  const started: Started[] = [];
+  try {
+    return await bench(databaseUrl, startedAt, started);
+  } finally {
+    for (const server of started) await stopChild(server.child);
+    await dropDatabase(databaseUrl).catch((err: Error) => process.stderr.write(`bench: could not drop ${DATABASE_NAME}: ${err.message}\n`));
+    clearTimeout(deadline);
+  }
+}
+
+async function bench(databaseUrl: string, startedAt: Date, started: Started[]): Promise<number> {
+  log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
+  log(`settings: ${BUSINESSES} businesses, ${CONNECTIONS} connections, ${WARMUP_S}s warm-up, ${DURATION_S}s per run, ${ROUNDS} alternating GET-one rounds`);
+  log(`API log level: ${APP_LOG_LEVEL} (stdout to /dev/null)${APP_LOG_LEVEL === 'info' ? ': every request is serialised to an access-log line, as in production' : ''}`);
+
+  // 1. A fresh database with the real migrations.
+  await dropDatabase(databaseUrl);
+  await prepareDatabase(loadConfig({ NODE_ENV: 'development', DATABASE_URL: databaseUrl }));
+  checkAborted();
+
+  // 2. A merchant and its API key, through the operator CLI.
+  const issued = await createMerchant(databaseUrl);
+  log(`merchant ${issued.merchantId} created with key ${issued.apiKey.slice(0, 12)}…`);
+
+  // 3. Seed the businesses.
+  const ids = await seed(databaseUrl, issued.merchantId);
+  checkAborted();
+
+  // 4. Start both servers.
+  const [apiPort, refPort] = [await freePort(), await freePort()];
+  const api = startChild('api', APP_MAIN, {
+    NODE_ENV: 'production',
+    PORT: String(apiPort),
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    PUBLIC_BASE_URL: `http://${HOST}:${apiPort}`,
+    LINK_SIGNING_SECRET: randomBytes(32).toString('hex'),
+    WALLET_MNEMONIC: productionMnemonic(),
+    API_KEY_PREFIX: 'mk_test',
+    LOG_LEVEL: APP_LOG_LEVEL,
+  });
+  started.push(api);
+  const reference = startChild('reference', REFERENCE_MAIN, {
+    NODE_ENV: 'production',
+    REF_PORT: String(refPort),
+    REF_MERCHANT_ID: issued.merchantId,
+    DATABASE_URL: databaseUrl,
+  });
+  started.push(reference);
+  const apiUrl = `http://${HOST}:${apiPort}`;
+  const refUrl = `http://${HOST}:${refPort}`;
+  await Promise.all([waitReady(api, `${apiUrl}/health/ready`), waitReady(reference, `${refUrl}/ready`)]);
+  const apiPid = pidOf(api);
+  const refPid = pidOf(reference);
+  log(`API pid ${apiPid} on :${apiPort} (RSS ${rssMb(apiPid).toFixed(0)} MB when ready), reference pid ${refPid} on :${refPort}`);
+
+  // 5. Both servers must do the same work before their figures can be compared.
+  await checkEquivalence(apiUrl, refUrl, issued.apiKey, issued.merchantId, ids[0]);
+
+  const headers = { 'x-api-key': issued.apiKey };
+  const getOne = (): autocannon.Request[] => {
+    let next = 0;
+    return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `${POBO_USERS_PATH}/${ids[next++ % ids.length]}` }) }];
+  };
+  let created = 0;
+  const create: autocannon.Request[] = [
+    {
+      method: 'POST',
+      path: POBO_USERS_PATH,
+      headers: { ...headers, 'content-type': 'application/json' },
+      setupRequest: (request) => {
+        created++;
+        return {
+          ...request,
+          body: JSON.stringify({
+            businessName: `Bench Create ${created}`,
+            email: `create${created}@bench.example`,
+            phoneNumber: '+2348012345678',
+            country: 'NG',
+          }),
+        };
+      },
+    },
+  ];
+  const servers = {
+    reference: { pid: refPid, url: refUrl, headers: {} },
+    api: { pid: apiPid, url: apiUrl, headers },
+  };
+
+  // 6. Measure: warm both, then alternate reference / API for GET one.
+  const runs: Measurement[] = [];
+  log('');
+  for (const server of ['reference', 'api'] as const) {
+    await load(`warm-up ${server} GET one`, { ...servers[server], requests: getOne() }, WARMUP_S);
+  }
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const server of ['reference', 'api'] as const) {
+      runs.push(await measure('get-one', server, round, { ...servers[server], requests: getOne() }));
+    }
+  }
+  await load('warm-up api list first page', { ...servers.api, requests: [{ method: 'GET', path: POBO_USERS_PATH }] }, WARMUP_S);
+  runs.push(await measure('list-first-page', 'api', 1, { ...servers.api, requests: [{ method: 'GET', path: POBO_USERS_PATH }] }));
+  const warmCreate = await load('warm-up api create', { ...servers.api, requests: create }, WARMUP_S);
+  if (warmCreate.non2xx > 0) log(`  warning: ${warmCreate.non2xx} non-2xx answers during the create warm-up`);
+  runs.push(await measure('create', 'api', 1, { ...servers.api, requests: create }));
+
+  // 7. Memory after the run.
+  await sleep(1_000);
+  const rss = rssMb(apiPid);
+  const peakRss = memoryField(apiPid, 'VmHWM') / 1024;
+
+  // 8. Report.
+  const summaries = summarise(runs);
+  const refGet = summaries.find((s) => s.scenario === 'get-one' && s.server === 'reference')!;
+  const apiGet = summaries.find((s) => s.scenario === 'get-one' && s.server === 'api')!;
+  const list = summaries.find((s) => s.scenario === 'list-first-page')!;
+  const createSummary = summaries.find((s) => s.scenario === 'create')!;
+  const pairedRatios = Array.from({ length: ROUNDS }, (_, i) => {
+    const ref = runs.find((r) => r.scenario === 'get-one' && r.server === 'reference' && r.round === i + 1)!;
+    const app = runs.find((r) => r.scenario === 'get-one' && r.server === 'api' && r.round === i + 1)!;
+    return app.rps / ref.rps;
+  });
+  const ratio = apiGet.rps / refGet.rps;
+  const cpuRatio = refGet.cpuUsPerRequest / apiGet.cpuUsPerRequest;
+  const targets: Target[] = [
+    {
+      name: 'GET one business req/s vs reference',
+      target: `≥ ${TARGETS.getOneRatio.toFixed(2)}×`,
+      measured: `${ratio.toFixed(2)}× (rounds: ${pairedRatios.map((r) => r.toFixed(2)).join(', ')})`,
+      pass: ratio >= TARGETS.getOneRatio,
+    },
+    { name: 'List first page p99', target: `< ${TARGETS.listP99Ms} ms`, measured: `${list.p99Ms.toFixed(1)} ms`, pass: list.p99Ms < TARGETS.listP99Ms },
+    {
+      name: 'Create p99 (all answers 201)',
+      target: `< ${TARGETS.createP99Ms} ms`,
+      measured: `${createSummary.p99Ms.toFixed(1)} ms, ${createSummary.non2xx} non-2xx, ${createSummary.errors} errors`,
+      pass: createSummary.p99Ms < TARGETS.createP99Ms && createSummary.non2xx === 0 && createSummary.errors === 0,
+    },
+    { name: 'API RSS after the run', target: `< ${TARGETS.rssMb} MB`, measured: `${rss.toFixed(0)} MB (peak ${peakRss.toFixed(0)} MB)`, pass: rss < TARGETS.rssMb },
+  ];
+  printReport(summaries, targets, cpuRatio, runs);
+
+  const finishedAt = new Date();
+  mkdirSync(join(ROOT_DIR, 'bench', 'results'), { recursive: true });
+  writeFileSync(
+    RESULTS_FILE,
+    `${JSON.stringify(
+      {
+        startedAt: startedAt.toISOString(),
+        finishedAt: finishedAt.toISOString(),
+        machine: { cpus: cpus().length, model: cpus()[0]?.model, loadAverageAtEnd: loadavg(), node: process.version, clockTicks: CLK_TCK },
+        settings: {
+          businesses: BUSINESSES,
+          connections: CONNECTIONS,
+          durationS: DURATION_S,
+          warmupS: WARMUP_S,
+          getOneRounds: ROUNDS,
+          apiLogLevel: APP_LOG_LEVEL,
+          apiLogDestination: '/dev/null',
+          dbPoolSize: 10,
+        },
+        summaries,
+        getOne: { rpsRatio: ratio, pairedRpsRatios: pairedRatios, cpuRatio },
+        memory: { rssMbAfterRun: rss, peakRssMb: peakRss },
+        targets,
+        runs,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  log(`\nresults written to ${RESULTS_FILE}`);
+  const failed = targets.filter((t) => !t.pass).length;
+  return failed > 0 && process.env.BENCH_STRICT === '1' ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup helpers
+// ---------------------------------------------------------------------------------------------
+
+interface IssuedKey {
+  merchantId: string;
+  apiKeyId: string;
+  apiKey: string;
+}
+
+async function createMerchant(databaseUrl: string): Promise<IssuedKey> {
+  const stdout = await new Promise<string>((resolvePromise, reject) => {
+    execFile(
+      process.execPath,
+      [MERCHANT_CLI, 'create', '--name', 'Bench'],
+      { env: childEnv({ NODE_ENV: 'development', DATABASE_URL: databaseUrl, API_KEY_PREFIX: 'mk_test' }), timeout: 60_000, signal: abort.signal },
+      (err, out, errOut) => (err ? reject(new Error(`merchant CLI failed: ${err.message}\n${errOut}`)) : resolvePromise(out)),
+    );
+  });
+  const line = stdout.trim().split('\n').pop() ?? '';
+  const issued = JSON.parse(line) as Partial<IssuedKey>;
+  if (!issued.merchantId || !issued.apiKey || !issued.apiKeyId) throw new Error(`unexpected merchant CLI output: ${line}`);
+  return issued as IssuedKey;
+}
+
+/**
+ * One INSERT … SELECT: fake but unique ids, wallet indices and addresses (the fake SVM addresses
+ * contain `0`, which base58 never does, so they cannot collide with derived ones), a mix of
+ * statuses that satisfies the CHECK constraints, and `created_at` increasing with `seq`.
+ * The wallet-index sequence is moved past the seeded indices so POST create keeps working.
+ */
+async function seed(databaseUrl: string, merchantId: string): Promise<string[]> {
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000, statement_timeout: 120_000 });
+  await client.connect();
+  try {
+    const began = Date.now();
+    await client.query(
+      `INSERT INTO pobo_businesses (id, merchant_id, business_name, email, phone_number, country,
+         allow_naira_collection, naira_collection_status, wallet_index, evm_address, svm_address,
+         agreement_status, agreement_accepted_at, kyb_status, kyb_pending_requirements, kyb_last_synced_at,
+         created_at, updated_at)
+       SELECT 'pobo_' || substr(md5('bench:' || g), 1, 24),
+              $1,
+              'Bench Business ' || g,
+              'business' || g || '@bench.example',
+              '+2348012345678',
+              'NG',
+              g % 5 = 0,
+              CASE WHEN g % 5 = 0 THEN 'active' ELSE 'not_requested' END,
+              g - 1,
+              '0x' || lpad(to_hex(g), 40, '0'),
+              'Bench' || lpad(g::text, 39, '0'),
+              CASE WHEN g % 3 = 0 THEN 'accepted' ELSE 'pending' END,
+              CASE WHEN g % 3 = 0 THEN t.at END,
+              CASE WHEN g % 3 = 0 THEN 'processing' ELSE 'agreement_pending' END,
+              '[]'::jsonb,
+              CASE WHEN g % 3 = 0 THEN t.at END,
+              t.at,
+              t.at
+         FROM generate_series(1, $2::int) AS g
+        CROSS JOIN LATERAL (SELECT now() - ($2::int - g) * interval '1 second' AS at) AS t
+        ORDER BY g`,
+      [merchantId, BUSINESSES],
+    );
+    await client.query(`SELECT setval('pobo_wallet_index_seq', $1::int - 1, true)`, [BUSINESSES]);
+    await client.query('VACUUM (ANALYZE)');
+    const { rows } = await client.query<{ id: string }>(
+      'SELECT id FROM pobo_businesses WHERE merchant_id = $1 ORDER BY random() LIMIT $2',
+      [merchantId, ID_SAMPLE],
+    );
+    log(`seeded ${BUSINESSES} businesses in ${((Date.now() - began) / 1000).toFixed(1)}s (vacuumed and analysed)`);
+    return rows.map((r) => r.id);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Fails the run unless the reference runs the API's exact statement and answers the same JSON. */
+async function checkEquivalence(apiUrl: string, refUrl: string, apiKey: string, merchantId: string, id: string): Promise<void> {
+  let captured: unknown;
+  const capturingPool = {
+    query: (config: unknown) => {
+      captured = config;
+      return Promise.resolve({ rows: [] });
+    },
+  } as unknown as Pool;
+  await new PoboBusinessesRepository(capturingPool).findOwned(merchantId, id);
+  if (!isDeepStrictEqual(captured, findOwnedQuery(merchantId, id))) {
+    throw new Error('the reference server no longer sends the statement PoboBusinessesRepository.findOwned sends');
+  }
+
+  const [fromApi, fromRef] = await Promise.all([
+    getJson(`${apiUrl}${POBO_USERS_PATH}/${id}`, { 'x-api-key': apiKey }),
+    getJson(`${refUrl}${POBO_USERS_PATH}/${id}`, {}),
+  ]);
+  if (fromApi.status !== 200 || fromRef.status !== 200) {
+    throw new Error(`GET one answered ${fromApi.status} (API) and ${fromRef.status} (reference): ${JSON.stringify(fromApi.body)}`);
+  }
+  if (!isDeepStrictEqual(fromApi.body, fromRef.body)) {
+    throw new Error(`the API and the reference answer different JSON:\n${JSON.stringify(fromApi.body)}\n${JSON.stringify(fromRef.body)}`);
+  }
+  const list = await getJson(`${apiUrl}${POBO_USERS_PATH}`, { 'x-api-key': apiKey });
+  const items = (list.body as { response?: unknown[] }).response;
+  if (list.status !== 200 || !Array.isArray(items) || items.length === 0) throw new Error(`list answered ${list.status}`);
+  log(`checked: same SQL statement and identical JSON for GET one (${fromApi.bytes} bytes); list first page has ${items.length} items (${list.bytes} bytes)`);
+}
+
+async function getJson(url: string, headers: Record<string, string>): Promise<{ status: number; body: unknown; bytes: number }> {
+  const response = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) });
+  const text = await response.text();
+  return { status: response.status, body: JSON.parse(text) as unknown, bytes: Buffer.byteLength(text) };
+}
+
+/** A valid BIP-39 phrase that is not the development default (which production refuses). */
+function productionMnemonic(): string {
+  let phrase: string;
+  do phrase = generateMnemonic(english, 128);
+  while (phrase === DEV_WALLET_MNEMONIC);
+  return phrase;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes
+// ---------------------------------------------------------------------------------------------
+
+/** Children get only what they need, so a stray variable in the caller's shell cannot skew a run. */
+function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of ['PATH', 'HOME', 'LANG', 'TZ']) if (process.env[name]) env[name] = process.env[name];
+  return { ...env, ...vars };
+}
+
+function startChild(name: string, script: string, vars: Record<string, string>): Started {
+  // node directly (no npm wrapper), so the pid is the server's and /proc figures are its own.
+  const child = spawn(process.execPath, [script], { env: childEnv(vars), stdio: ['ignore', 'ignore', 'pipe'] });
+  children.add(child);
+  let tail = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    tail = (tail + chunk).slice(-4_000);
+  });
+  child.once('exit', (code, signal) => {
+    children.delete(child);
+    if (!abort.signal.aborted && !stopping.has(child)) {
+      stopEverything(`${name} exited unexpectedly (${signal ?? `code ${code}`})${tail ? `:\n${tail}` : ''}`);
+    }
+  });
+  return { name, child, stderrTail: () => tail };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  stopping.add(child);
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  if (await Promise.race([exited.then(() => true), sleep(5_000, false).then(() => false)])) return;
+  child.kill('SIGKILL');
+  await Promise.race([exited, sleep(2_000, false)]);
+}
+
+async function waitReady(server: Started, url: string): Promise<void> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    checkAborted();
+    if (server.child.exitCode !== null) throw new Error(`${server.name} exited before it was ready:\n${server.stderrTail()}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`${server.name} not ready after 30s:\n${server.stderrTail()}`);
+    await sleep(200);
+  }
+}
+
+function pidOf(server: Started): number {
+  if (server.child.pid === undefined) throw new Error(`${server.name} has no pid`);
+  return server.child.pid;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, HOST, () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address === 'object' ? resolvePromise(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load and measurement
+// ---------------------------------------------------------------------------------------------
+
+interface LoadTarget {
+  url: string;
+  headers: Record<string, string>;
+  requests: autocannon.Request[];
+}
+
+async function load(label: string, target: LoadTarget, seconds: number): Promise<autocannon.Result> {
+  checkAborted();
+  const instance = autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 10,
+    headers: target.headers,
+    requests: target.requests,
+    title: label,
+  });
+  currentLoad = instance;
+  const guard = setTimeout(() => instance.stop(), (seconds + 30) * 1000);
+  try {
+    const result = await instance;
+    checkAborted();
+    return result;
+  } finally {
+    clearTimeout(guard);
+    currentLoad = undefined;
+  }
+}
+
+async function measure(scenario: Scenario, server: ServerName, round: number, target: LoadTarget & { pid: number }): Promise<Measurement> {
+  await sleep(500);
+  const before = { server: processTicks(target.pid), self: process.cpuUsage(), machine: machineTicks(), at: process.hrtime.bigint() };
+  const result = await load(`${server} ${scenario} round ${round}`, target, DURATION_S);
+  const after = { server: processTicks(target.pid), self: process.cpuUsage(before.self), machine: machineTicks(), at: process.hrtime.bigint() };
+
+  const wallS = Number(after.at - before.at) / 1e9;
+  const serverCpuS = (after.server - before.server) / CLK_TCK;
+  const selfCpuS = (after.self.user + after.self.system) / 1e6;
+  const machineBusyS = (after.machine.busy - before.machine.busy) / CLK_TCK;
+  const requests = result.requests.total;
+  const measurement: Measurement = {
+    scenario,
+    server,
+    round,
+    requests,
+    durationS: result.duration,
+    rps: requests / result.duration,
+    latencyMs: {
+      mean: result.latency.average,
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),
+    cpuUsPerRequest: requests > 0 ? (serverCpuS * 1e6) / requests : NaN,
+    serverCores: serverCpuS / wallS,
+    loadGeneratorCores: selfCpuS / wallS,
+    otherCores: Math.max(0, machineBusyS - serverCpuS - selfCpuS) / wallS,
+  };
+  log(
+    `${pad(`${server} ${scenario} #${round}`, 28)} ${fmt(measurement.rps, 0).padStart(7)} req/s  p50 ${fmt(measurement.latencyMs.p50, 1)} ms  p99 ${fmt(measurement.latencyMs.p99, 1)} ms  ` +
+      `${fmt(measurement.cpuUsPerRequest, 0)} µs CPU/req  cores: server ${measurement.serverCores.toFixed(2)}, autocannon ${measurement.loadGeneratorCores.toFixed(2)}, other ${measurement.otherCores.toFixed(2)}` +
+      (measurement.non2xx || measurement.errors ? `  non-2xx ${measurement.non2xx}, errors ${measurement.errors}` : ''),
+  );
+  return measurement;
+}
+
+function summarise(runs: Measurement[]): Summary[] {
+  const groups = new Map<string, Measurement[]>();
+  for (const run of runs) {
+    const key = `${run.scenario}/${run.server}`;
+    groups.set(key, [...(groups.get(key) ?? []), run]);
+  }
+  const rows = [...groups.values()].map((group) => {
+    const requests = sum(group.map((r) => r.requests));
+    return {
+      scenario: group[0].scenario,
+      server: group[0].server,
+      rounds: group.length,
+      rps: mean(group.map((r) => r.rps)),
+      p50Ms: mean(group.map((r) => r.latencyMs.p50)),
+      p99Ms: mean(group.map((r) => r.latencyMs.p99)),
+      cpuUsPerRequest: sum(group.map((r) => r.cpuUsPerRequest * r.requests)) / requests,
+      non2xx: sum(group.map((r) => r.non2xx)),
+      errors: sum(group.map((r) => r.errors)),
+    };
+  });
+  const ref = rows.find((r) => r.scenario === 'get-one' && r.server === 'reference')!;
+  return rows.map((r) => ({ ...r, rpsVsReference: r.rps / ref.rps, cpuVsReference: r.cpuUsPerRequest / ref.cpuUsPerRequest }));
+}
+
+function printReport(summaries: Summary[], targets: Target[], cpuRatio: number, runs: Measurement[]): void {
+  const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'req/s ÷ ref', 'CPU µs/req', 'CPU ÷ ref', 'non-2xx'];
+  const body = summaries.map((s) => [
+    s.scenario,
+    s.server,
+    fmt(s.rps, 0),
+    fmt(s.p50Ms, 1),
+    fmt(s.p99Ms, 1),
+    `${s.rpsVsReference.toFixed(2)}×`,
+    fmt(s.cpuUsPerRequest, 0),
+    `${s.cpuVsReference.toFixed(2)}×`,
+    String(s.non2xx + s.errors),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  log('');
+  log(line(header));
+  log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of body) log(line(row));
+  log('"÷ ref" divides by the reference server\'s GET one (same SQL, same JSON; plain Fastify + pg).');
+  log(`GET one from CPU time (ref µs/req ÷ API µs/req, steadier on a busy machine): ${cpuRatio.toFixed(2)}×`);
+  const others = runs.map((r) => r.otherCores);
+  log(`other load on the machine during runs (PostgreSQL + everything else): ${Math.min(...others).toFixed(2)}–${Math.max(...others).toFixed(2)} cores`);
+  log('');
+  const nameWidth = Math.max(...targets.map((t) => t.name.length));
+  const targetWidth = Math.max(...targets.map((t) => t.target.length));
+  for (const t of targets) log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.name.padEnd(nameWidth)}  ${t.target.padEnd(targetWidth)}  measured ${t.measured}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// /proc readers
+// ---------------------------------------------------------------------------------------------
+
+/** utime + stime of a process (all its threads), in clock ticks. */
+function processTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after "(comm)": state is field 3, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function machineTicks(): { busy: number } {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { busy: user + nice + system + irq + softirq + (steal || 0) };
+}
+
+function memoryField(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no ${field} for pid ${pid}`);
+  return Number(match[1]);
+}
+
+function rssMb(pid: number): number {
+  return memoryField(pid, 'VmRSS') / 1024;
+}
+
+function clockTicks(): number {
+  try {
+    const value = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8', timeout: 5_000 }).trim());
+    return Number.isInteger(value) && value > 0 ? value : 100;
+  } catch {
+    return 100;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small utilities
+// ---------------------------------------------------------------------------------------------
+
+function checkAborted(): void {
+  abort.signal.throwIfAborted();
+}
+
+function sleep<T = void>(ms: number, value?: T): Promise<T> {
+  return new Promise((r) => setTimeout(() => r(value as T), ms));
+}
+
+function intEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+function sum(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+function mean(values: number[]): number {
+  return sum(values) / values.length;
+}
+
+function fmt(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '—';
+}
+
+function pad(text: string, width: number): string {
+  return text.padEnd(width);
+}
+
+function log(message: string): void {
+  process.stdout.write(`${message}\n`);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const reason = abort.signal.aborted ? (abort.signal.reason as Error).message : undefined;
+    process.stderr.write(`bench failed: ${reason ?? (err instanceof Error ? err.stack : String(err))}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,38 @@
+import { NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { AppError, ServiceUnavailableError } from './app-error';
+import { isDependencyDown, toErrorResponse } from './error-response';
+
+describe('toErrorResponse', () => {
+  it('maps module errors by code, keeping details and headers', () => {
+    const response = toErrorResponse(new AppError('agreement_not_accepted', 'Agreement has not been accepted', [{ field: 'x', message: 'y' }]), 'req_1');
+    expect(response).toEqual({
+      status: 409,
+      headers: {},
+      unexpected: false,
+      body: { message: 'Agreement has not been accepted', error: { code: 'agreement_not_accepted', details: [{ field: 'x', message: 'y' }] }, requestId: 'req_1' },
+    });
+    expect(toErrorResponse(new ServiceUnavailableError(), 'r').headers).toEqual({ 'Retry-After': '1' });
+  });
+
+  it('maps framework errors by status', () => {
+    expect(toErrorResponse(new NotFoundException('Cannot GET /x'), 'r').body.error.code).toBe('route_not_found');
+    expect(toErrorResponse(new PayloadTooLargeException(), 'r')).toMatchObject({ status: 413, body: { error: { code: 'payload_too_large' } } });
+  });
+
+  it('never leaks the message, SQL or stack of an unexpected error', () => {
+    const err = Object.assign(new Error('duplicate key value violates unique constraint "uq_x" SELECT * FROM secrets'), { query: 'SELECT 1' });
+    const response = toErrorResponse(err, 'r');
+    expect(response).toMatchObject({ status: 500, unexpected: true, body: { message: 'Internal server error', error: { code: 'internal_error' } } });
+    expect(JSON.stringify(response.body)).not.toMatch(/SELECT|duplicate|at /);
+  });
+
+  it('treats unreachable PostgreSQL or Redis as 503 with Retry-After', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(isDependencyDown(refused)).toBe(true);
+    expect(isDependencyDown(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    expect(isDependencyDown({ driverError: { code: '57P01' } })).toBe(true);
+    expect(isDependencyDown(Object.assign(new AggregateError([refused]), {}))).toBe(true);
+    expect(isDependencyDown(new Error('syntax error at or near'))).toBe(false);
+    expect(toErrorResponse(refused, 'r')).toMatchObject({ status: 503, headers: { 'Retry-After': '1' }, body: { error: { code: 'service_unavailable' } } });
+  });
+});

@@ -1,0 +1,67 @@
+import { ConfigError, DEV_LINK_SIGNING_SECRET, DEV_WALLET_MNEMONIC, loadConfig } from './app.config';
+
+const PROD_SECRETS = {
+  NODE_ENV: 'production',
+  LINK_SIGNING_SECRET: 'a-real-production-secret-of-enough-length',
+  WALLET_MNEMONIC: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+};
+
+describe('loadConfig', () => {
+  it('applies the documented development defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 3000,
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/merchant_api',
+      redisUrl: 'redis://127.0.0.1:6379',
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      linkSigningSecret: DEV_LINK_SIGNING_SECRET,
+      walletMnemonic: DEV_WALLET_MNEMONIC,
+      apiKeyPrefix: 'mk_test',
+    });
+  });
+
+  it('derives PUBLIC_BASE_URL from PORT and strips a trailing slash', () => {
+    expect(loadConfig({ PORT: '8080' }).publicBaseUrl).toBe('http://127.0.0.1:8080');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example.com/' }).publicBaseUrl).toBe('https://api.example.com');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['REDIS_URL', 'http://x'],
+    ['PUBLIC_BASE_URL', 'not a url'],
+    ['NODE_ENV', 'staging'],
+    ['LINK_SIGNING_SECRET', 'short'],
+  ])('refuses a bad %s and names it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}:`));
+  });
+
+  it.each(['LINK_SIGNING_SECRET', 'WALLET_MNEMONIC'])('refuses to boot in production without %s', (name) => {
+    const env: Record<string, string> = { ...PROD_SECRETS };
+    delete env[name];
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: required in production`));
+  });
+
+  it('refuses the development secrets in production, without echoing them', () => {
+    for (const [name, value] of [
+      ['LINK_SIGNING_SECRET', DEV_LINK_SIGNING_SECRET],
+      ['WALLET_MNEMONIC', DEV_WALLET_MNEMONIC],
+    ]) {
+      let message = '';
+      try {
+        loadConfig({ ...PROD_SECRETS, [name]: value });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toContain(name);
+      expect(message).not.toContain(value);
+    }
+  });
+
+  it('defaults to live keys in production', () => {
+    expect(loadConfig(PROD_SECRETS).apiKeyPrefix).toBe('mk_live');
+  });
+});
