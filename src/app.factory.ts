@@ -39,6 +39,16 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     parseJson(request, body as string, (err, parsed) => done(err ? new AppError('invalid_json', 'Request body is not valid JSON') : null, parsed)),
   );
 
+  // Plain HTML forms (the agreement page) post urlencoded bodies; the merchant API takes JSON only.
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    const isApi = request.url.startsWith('/api/');
+    const json = /^application\/json\b/i.test(request.headers['content-type'] ?? '');
+    done(isApi && request.body !== undefined && !json ? new AppError('unsupported_media_type', 'Content-Type must be application/json') : undefined);
+  });
+
   setupOpenApi(app);
   await app.init();
   return app;

@@ -1,0 +1,60 @@
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { PoboBusinessEntity } from '../pobo-businesses/pobo-business.entity';
+import { PendingRequirement } from '../pobo-businesses/pobo-business.states';
+
+export const KYB_APPLICATION_STATUSES = ['queued', 'submitted', 'reviewed'] as const;
+export type KybApplicationStatus = (typeof KYB_APPLICATION_STATUSES)[number];
+
+/**
+ * One submitted KYB application. Its id is also the idempotency reference sent to the
+ * provider, stored before any provider call, so a retried or duplicated submission job can
+ * never create a second application there.
+ */
+@Entity({ name: 'kyb_applications' })
+@Index('idx_kyb_applications_status', ['status', 'createdAt'])
+@Check('chk_kyb_applications_status', `"status" IN ('queued', 'submitted', 'reviewed')`)
+export class KybApplicationEntity {
+  /** `kyba_` + 24 hex characters. */
+  @PrimaryColumn({ type: 'text' })
+  id: string;
+
+  @Index('idx_kyb_applications_business')
+  @Column({ name: 'business_id', type: 'text' })
+  businessId: string;
+
+  @ManyToOne(() => PoboBusinessEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'business_id' })
+  business?: PoboBusinessEntity;
+
+  /** queued → submitted (provider has it) → reviewed (provider reached an outcome). */
+  @Column({ type: 'varchar', length: 16 })
+  status: KybApplicationStatus;
+
+  /** The application without its documents (they are in kyb_documents). */
+  @Column({ type: 'jsonb' })
+  payload: Record<string, unknown>;
+
+  @Column({ name: 'provider_reference', type: 'text', nullable: true })
+  providerReference: string | null;
+
+  @Column({ name: 'submitted_at', type: 'timestamptz', nullable: true })
+  submittedAt: Date | null;
+
+  @Column({ name: 'outcome', type: 'varchar', length: 32, nullable: true })
+  outcome: string | null;
+
+  @Column({ name: 'requirements', type: 'jsonb', default: () => "'[]'" })
+  requirements: PendingRequirement[];
+
+  @Column({ name: 'submit_attempts', type: 'integer', default: 0 })
+  submitAttempts: number;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

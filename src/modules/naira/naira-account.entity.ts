@@ -1,0 +1,34 @@
+import { Column, CreateDateColumn, Entity, JoinColumn, OneToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { PoboBusinessEntity } from '../pobo-businesses/pobo-business.entity';
+
+/** The Naira receiving account of a verified business, as provisioned on the bank rail. */
+@Entity({ name: 'naira_accounts' })
+export class NairaAccountEntity {
+  @PrimaryColumn({ name: 'business_id', type: 'text' })
+  businessId: string;
+
+  @OneToOne(() => PoboBusinessEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'business_id' })
+  business?: PoboBusinessEntity;
+
+  @Column({ name: 'provider_reference', type: 'text', nullable: true })
+  providerReference: string | null;
+
+  @Column({ name: 'account_number', type: 'text', nullable: true })
+  accountNumber: string | null;
+
+  @Column({ name: 'bank_name', type: 'text', nullable: true })
+  bankName: string | null;
+
+  @Column({ name: 'attempts', type: 'integer', default: 0 })
+  attempts: number;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}
