@@ -6,14 +6,15 @@
 import 'reflect-metadata';
 import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english';
 import autocannon from 'autocannon';
+import Redis from 'ioredis';
 import { Client, Pool } from 'pg';
 import { DEV_WALLET_MNEMONIC, loadConfig } from '../src/config/app.config';
 import { dropDatabase } from '../src/database/ensure-database';
@@ -37,9 +38,13 @@ const PG_BASE_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DATABASE_NAME = 'merchant_api_bench';
 const DEADLINE_S = intEnv('BENCH_TIMEOUT_S', 600);
+/** Extra node flags for the API process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
+const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 /** Sample of seeded ids the GET-one scenarios cycle through (both servers get the same list). */
 const ID_SAMPLE = 10_000;
 const HOST = '127.0.0.1';
+/** Queue keys of the bench's API are kept apart from anyone else's on the shared Redis, and removed. */
+const QUEUE_PREFIX = `merchant-api-bench-${process.pid}`;
 
 const TARGETS = {
   getOneRatio: 0.6,
@@ -146,18 +151,22 @@ async function main(): Promise<number> {
   const databaseUrl = `${PG_BASE_URL.replace(/\/+$/, '')}/${DATABASE_NAME}`;
   const startedAt = new Date();
   const started: Started[] = [];
+  const storageDir = mkdtempSync(join(tmpdir(), 'merchant-api-bench-'));
   try {
-    return await bench(databaseUrl, startedAt, started);
+    return await bench(databaseUrl, startedAt, started, storageDir);
   } finally {
     for (const server of started) await stopChild(server.child);
     await dropDatabase(databaseUrl).catch((err: Error) => process.stderr.write(`bench: could not drop ${DATABASE_NAME}: ${err.message}\n`));
+    await removeQueueKeys().catch((err: Error) => process.stderr.write(`bench: could not remove ${QUEUE_PREFIX}:* keys: ${err.message}\n`));
+    rmSync(storageDir, { recursive: true, force: true });
     clearTimeout(deadline);
   }
 }
 
-async function bench(databaseUrl: string, startedAt: Date, started: Started[]): Promise<number> {
+async function bench(databaseUrl: string, startedAt: Date, started: Started[], storageDir: string): Promise<number> {
   log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
   log(`settings: ${BUSINESSES} businesses, ${CONNECTIONS} connections, ${WARMUP_S}s warm-up, ${DURATION_S}s per run, ${ROUNDS} alternating GET-one rounds`);
+  if (API_NODE_ARGS.length > 0) log(`API node flags: ${API_NODE_ARGS.join(' ')}`);
   log(`API log level: ${APP_LOG_LEVEL} (stdout to /dev/null)${APP_LOG_LEVEL === 'info' ? ': every request is serialised to an access-log line, as in production' : ''}`);
 
   // 1. A fresh database with the real migrations.
@@ -181,11 +190,17 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     DATABASE_URL: databaseUrl,
     REDIS_URL,
     PUBLIC_BASE_URL: `http://${HOST}:${apiPort}`,
+    // Production refuses development secrets: fresh ones for every run.
     LINK_SIGNING_SECRET: randomBytes(32).toString('hex'),
     WALLET_MNEMONIC: productionMnemonic(),
+    VERIFICATION_PROVIDER_API_KEY: randomBytes(16).toString('hex'),
+    BANK_RAIL_API_KEY: randomBytes(16).toString('hex'),
+    // Production defaults to mk_live; the CLI (development) issued an mk_test key.
     API_KEY_PREFIX: 'mk_test',
     LOG_LEVEL: APP_LOG_LEVEL,
-  });
+    STORAGE_DIR: storageDir,
+    QUEUE_PREFIX,
+  }, API_NODE_ARGS);
   started.push(api);
   const reference = startChild('reference', REFERENCE_MAIN, {
     NODE_ENV: 'production',
@@ -336,7 +351,7 @@ async function createMerchant(databaseUrl: string): Promise<IssuedKey> {
     execFile(
       process.execPath,
       [MERCHANT_CLI, 'create', '--name', 'Bench'],
-      { env: childEnv({ NODE_ENV: 'development', DATABASE_URL: databaseUrl, API_KEY_PREFIX: 'mk_test' }), timeout: 60_000, signal: abort.signal },
+      { cwd: ROOT_DIR, env: childEnv({ NODE_ENV: 'development', DATABASE_URL: databaseUrl, API_KEY_PREFIX: 'mk_test' }), timeout: 60_000, signal: abort.signal },
       (err, out, errOut) => (err ? reject(new Error(`merchant CLI failed: ${err.message}\n${errOut}`)) : resolvePromise(out)),
     );
   });
@@ -442,6 +457,24 @@ function productionMnemonic(): string {
   return phrase;
 }
 
+/** Deletes whatever the API left on Redis under the bench's queue prefix (bounded: SCAN, 10 s). */
+async function removeQueueKeys(): Promise<void> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2_000, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  const until = Date.now() + 10_000;
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${QUEUE_PREFIX}:*`, 'COUNT', 1_000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0' && Date.now() < until);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Child processes
 // ---------------------------------------------------------------------------------------------
@@ -453,9 +486,9 @@ function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...vars };
 }
 
-function startChild(name: string, script: string, vars: Record<string, string>): Started {
+function startChild(name: string, script: string, vars: Record<string, string>, nodeArgs: string[] = []): Started {
   // node directly (no npm wrapper), so the pid is the server's and /proc figures are its own.
-  const child = spawn(process.execPath, [script], { env: childEnv(vars), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT_DIR, env: childEnv(vars), stdio: ['ignore', 'ignore', 'pipe'] });
   children.add(child);
   let tail = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {

@@ -6,6 +6,7 @@ import { AppModule, AppModuleOptions } from './app.module';
 import { AppError } from './common/errors/app-error';
 import { generateRequestId } from './common/http/request-id';
 import { AppConfig } from './config/app.config';
+import { applyKybUploadLimits } from './modules/kyb/kyb-upload.limits';
 
 /** Default JSON body limit. Routes that take documents raise their own limit. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -48,6 +49,8 @@ export async function createApp(config: AppConfig, options: AppModuleOptions = {
     const json = /^application\/json\b/i.test(request.headers['content-type'] ?? '');
     done(isApi && request.body !== undefined && !json ? new AppError('unsupported_media_type', 'Content-Type must be application/json') : undefined);
   });
+
+  applyKybUploadLimits(fastify, config.maxConcurrentKybUploads);
 
   setupOpenApi(app);
   await app.init();

@@ -10,7 +10,9 @@ import { DatabaseModule } from './database/database.module';
 import { AgreementsModule } from './modules/agreements/agreements.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
+import { KybModule } from './modules/kyb/kyb.module';
 import { PoboBusinessesModule } from './modules/pobo-businesses/pobo-businesses.module';
+import { QueuesModule } from './queues/queues.module';
 import { RedisModule } from './redis/redis.module';
 import { loggerOptions } from './common/logging/logger.options';
 
@@ -29,10 +31,12 @@ export class AppModule {
         LoggerModule.forRoot(loggerOptions(config, options.logStream)),
         DatabaseModule,
         RedisModule,
+        QueuesModule,
         HealthModule,
         AuthModule,
         AgreementsModule,
         PoboBusinessesModule,
+        KybModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -12,11 +12,17 @@ const ROLES: Record<string, string> = {
   api: join(__dirname, 'main.js'),
   worker: join(__dirname, 'worker.js'),
 };
+/** The sandbox third parties, each its own HTTP server; never started in production. */
+const SANDBOXES: Record<string, string> = {
+  'sandbox-verification-provider': join(__dirname, '..', 'sandbox', 'verification-provider', 'main.js'),
+  'sandbox-bank-rail': join(__dirname, '..', 'sandbox', 'bank-rail', 'main.js'),
+};
 
 async function main(): Promise<void> {
   const config = loadConfig();
   await prepareDatabase(config);
-  process.stderr.write(`database ready; starting ${Object.keys(ROLES).join(', ')}\n`);
+  const roles = config.env === 'production' ? ROLES : { ...SANDBOXES, ...ROLES };
+  process.stderr.write(`database ready; starting ${Object.keys(roles).join(', ')}\n`);
 
   const children: ChildProcess[] = [];
   let stopping = false;
@@ -26,8 +32,16 @@ async function main(): Promise<void> {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
     process.exitCode = code;
   };
-  for (const [role, script] of Object.entries(ROLES)) {
-    const child = fork(script, [], { stdio: 'inherit' });
+  for (const [role, script] of Object.entries(roles)) {
+    const child = fork(script, [], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        SANDBOX_VERIFICATION_PORT: String(config.sandbox.verificationPort),
+        SANDBOX_BANK_RAIL_PORT: String(config.sandbox.bankRailPort),
+        SANDBOX_REVIEW_DELAY_MS: String(config.sandbox.reviewDelayMs),
+      },
+    });
     child.on('exit', (code, signal) => {
       if (!stopping) process.stderr.write(`${role} exited (${signal ?? code}); stopping\n`);
       stop(code ?? 1);

@@ -4,6 +4,8 @@ const PROD_SECRETS = {
   NODE_ENV: 'production',
   LINK_SIGNING_SECRET: 'a-real-production-secret-of-enough-length',
   WALLET_MNEMONIC: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+  VERIFICATION_PROVIDER_API_KEY: 'real-verification-key',
+  BANK_RAIL_API_KEY: 'real-bank-rail-key',
 };
 
 describe('loadConfig', () => {
@@ -39,7 +41,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}:`));
   });
 
-  it.each(['LINK_SIGNING_SECRET', 'WALLET_MNEMONIC'])('refuses to boot in production without %s', (name) => {
+  it.each(['LINK_SIGNING_SECRET', 'WALLET_MNEMONIC', 'VERIFICATION_PROVIDER_API_KEY', 'BANK_RAIL_API_KEY'])('refuses to boot in production without %s', (name) => {
     const env: Record<string, string> = { ...PROD_SECRETS };
     delete env[name];
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: required in production`));

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
@@ -18,6 +19,8 @@ import {
  */
 export const DEV_LINK_SIGNING_SECRET = 'dev-only-link-signing-secret-change-me';
 export const DEV_WALLET_MNEMONIC = 'test test test test test test test test test test test junk';
+export const DEV_VERIFICATION_PROVIDER_API_KEY = 'sandbox-verification-key';
+export const DEV_BANK_RAIL_API_KEY = 'sandbox-bank-rail-key';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -78,6 +81,74 @@ class EnvironmentVariables {
   @Min(1)
   DB_POOL_SIZE = 10;
 
+  @IsString()
+  STORAGE_DIR = 'var/documents';
+
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'VERIFICATION_PROVIDER_URL must be an absolute http(s) URL' })
+  VERIFICATION_PROVIDER_URL = 'http://127.0.0.1:4010';
+
+  @IsOptional()
+  @IsString()
+  VERIFICATION_PROVIDER_API_KEY?: string;
+
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'BANK_RAIL_URL must be an absolute http(s) URL' })
+  BANK_RAIL_URL = 'http://127.0.0.1:4020';
+
+  @IsOptional()
+  @IsString()
+  BANK_RAIL_API_KEY?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  PROVIDER_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  KYB_REFRESH_TIMEOUT_MS = 1_500;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(200)
+  KYB_SWEEP_INTERVAL_MS = 5_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DOCUMENT_RETENTION_HOURS = 72;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  MAX_CONCURRENT_KYB_UPLOADS = 2;
+
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'QUEUE_PREFIX may contain letters, digits, _ and - only' })
+  QUEUE_PREFIX = 'merchant-api';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  JOB_LOCK_MS = 30_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SANDBOX_REVIEW_DELAY_MS = 2_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  SANDBOX_VERIFICATION_PORT = 4010;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  SANDBOX_BANK_RAIL_PORT = 4020;
+
   @Transform(toInt)
   @IsInt()
   @Min(100)
@@ -98,6 +169,20 @@ export interface AppConfig {
   logLevel: string;
   dbPoolSize: number;
   dbStatementTimeoutMs: number;
+  storageDir: string;
+  verificationProvider: { url: string; apiKey: string };
+  bankRail: { url: string; apiKey: string };
+  /** Budget of one provider call from the worker (each attempt). */
+  providerTimeoutMs: number;
+  /** Budget of the refresh that GET …/onboarding does before answering. */
+  kybRefreshTimeoutMs: number;
+  kybSweepIntervalMs: number;
+  documentRetentionHours: number;
+  maxConcurrentKybUploads: number;
+  queuePrefix: string;
+  /** How long a worker owns a job before another worker may take it over (stalled job). */
+  jobLockMs: number;
+  sandbox: { reviewDelayMs: number; verificationPort: number; bankRailPort: number };
 }
 
 export class ConfigError extends Error {}
@@ -120,7 +205,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
 
   const production = parsed.NODE_ENV === 'production';
-  const secret = (name: 'LINK_SIGNING_SECRET' | 'WALLET_MNEMONIC', devDefault: string) => {
+  const secret = (
+    name: 'LINK_SIGNING_SECRET' | 'WALLET_MNEMONIC' | 'VERIFICATION_PROVIDER_API_KEY' | 'BANK_RAIL_API_KEY',
+    devDefault: string,
+  ) => {
     const value = parsed[name];
     if (production && (value === undefined || value === devDefault)) {
       throw new ConfigError(
@@ -144,6 +232,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: parsed.LOG_LEVEL,
     dbPoolSize: parsed.DB_POOL_SIZE,
     dbStatementTimeoutMs: parsed.DB_STATEMENT_TIMEOUT_MS,
+    storageDir: resolve(parsed.STORAGE_DIR),
+    verificationProvider: {
+      url: parsed.VERIFICATION_PROVIDER_URL.replace(/\/+$/, ''),
+      apiKey: secret('VERIFICATION_PROVIDER_API_KEY', DEV_VERIFICATION_PROVIDER_API_KEY),
+    },
+    bankRail: { url: parsed.BANK_RAIL_URL.replace(/\/+$/, ''), apiKey: secret('BANK_RAIL_API_KEY', DEV_BANK_RAIL_API_KEY) },
+    providerTimeoutMs: parsed.PROVIDER_TIMEOUT_MS,
+    kybRefreshTimeoutMs: parsed.KYB_REFRESH_TIMEOUT_MS,
+    kybSweepIntervalMs: parsed.KYB_SWEEP_INTERVAL_MS,
+    documentRetentionHours: parsed.DOCUMENT_RETENTION_HOURS,
+    maxConcurrentKybUploads: parsed.MAX_CONCURRENT_KYB_UPLOADS,
+    queuePrefix: parsed.QUEUE_PREFIX,
+    jobLockMs: parsed.JOB_LOCK_MS,
+    sandbox: {
+      reviewDelayMs: parsed.SANDBOX_REVIEW_DELAY_MS,
+      verificationPort: parsed.SANDBOX_VERIFICATION_PORT,
+      bankRailPort: parsed.SANDBOX_BANK_RAIL_PORT,
+    },
   };
 }
 

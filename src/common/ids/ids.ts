@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** Public identifiers: a type prefix and 96 random bits, e.g. `pobo_3f9a…`. */
-export function newId(prefix: 'mer' | 'key' | 'pobo' | 'agl'): string {
+export function newId(prefix: 'mer' | 'key' | 'pobo' | 'agl' | 'kyba' | 'doc'): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;
 }
 

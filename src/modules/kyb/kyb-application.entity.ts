@@ -5,6 +5,13 @@ import { PendingRequirement } from '../pobo-businesses/pobo-business.states';
 export const KYB_APPLICATION_STATUSES = ['queued', 'submitted', 'reviewed'] as const;
 export type KybApplicationStatus = (typeof KYB_APPLICATION_STATUSES)[number];
 
+/** The application as kept in PostgreSQL: every file replaced by its stored document's id. */
+export interface StoredApplication {
+  company: object;
+  associated_persons: object[];
+  company_files: { file_type: string; files: string[] }[];
+}
+
 /**
  * One submitted KYB application. Its id is also the idempotency reference sent to the
  * provider, stored before any provider call, so a retried or duplicated submission job can
@@ -32,7 +39,7 @@ export class KybApplicationEntity {
 
   /** The application without its documents (they are in kyb_documents). */
   @Column({ type: 'jsonb' })
-  payload: Record<string, unknown>;
+  payload: StoredApplication;
 
   @Column({ name: 'provider_reference', type: 'text', nullable: true })
   providerReference: string | null;

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiHeader,
   ApiNotFoundResponse,
@@ -59,5 +60,18 @@ export class PoboBusinessesController {
     @Param('poboUserId') poboUserId: string,
   ): Promise<Envelope<PoboBusinessDto>> {
     return envelope('Business retrieved', await this.businesses.get(merchant.merchantId, poboUserId));
+  }
+
+  @Post(':poboUserId/agreement-link')
+  @HttpCode(201)
+  @ApiOperation({ summary: 'Issue a fresh agreement link; earlier unused links stop working' })
+  @ApiCreatedResponse({ type: PoboBusinessEnvelopeDto, description: '`response.agreement.url` is the new link' })
+  @ApiNotFoundResponse({ description: 'Unknown id, or a business of another merchant', type: ErrorBodyDto })
+  @ApiConflictResponse({ description: '`agreement_already_accepted`: the agreement is already accepted', type: ErrorBodyDto })
+  async issueAgreementLink(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Param('poboUserId') poboUserId: string,
+  ): Promise<Envelope<PoboBusinessDto>> {
+    return envelope('Agreement link issued', await this.businesses.issueAgreementLink(merchant.merchantId, poboUserId));
   }
 }

@@ -70,6 +70,13 @@ export class PoboBusinessesService {
     return mapPoboBusiness(row);
   }
 
+  /** Voids the business's earlier links and answers with a fresh one (409 once accepted). */
+  async issueAgreementLink(merchantId: string, id: string): Promise<PoboBusinessDto> {
+    const issued = isId('pobo', id) ? await this.agreements.reissueLink(merchantId, id) : null;
+    if (!issued) throw new PoboBusinessNotFoundError();
+    return mapPoboBusiness(issued.business, issued.url);
+  }
+
   async list(merchantId: string, query: ListPoboBusinessesQuery): Promise<PoboBusinessPage> {
     const limit = query.limit ?? MAX_PAGE_SIZE;
     const beforeSeq = query.cursor === undefined ? undefined : decodeCursor(query.cursor);

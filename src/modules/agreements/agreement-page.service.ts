@@ -1,0 +1,167 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import {
+  csrfCookieHeader,
+  csrfFieldMatches,
+  csrfFieldValue,
+  CSRF_COOKIE,
+  isCsrfCookieValue,
+  newCsrfCookieValue,
+  readCookie,
+} from './agreement-csrf';
+import { MessageView, renderAgreementPage, renderConfirmationPage, renderMessagePage } from './agreement-page.html';
+import { TERMS, TERMS_TITLE, TERMS_VERSION } from './agreement.terms';
+import { AgreementsService, LinkGoneReason } from './agreements.service';
+
+/** A rendered page and its status; `sendPage` adds the headers every agreement page carries. */
+export interface PageResult {
+  status: number;
+  html: string;
+  setCookie?: string;
+}
+
+/** What the page needs from the HTTP request. */
+export interface PageClient {
+  cookie?: string;
+  origin?: string;
+  fetchSite?: string;
+  /** `request.ip`: the socket peer, or the client named by trusted proxies when `trustProxy` is set. */
+  ip: string;
+  userAgent?: string;
+}
+
+export function pageClient(request: FastifyRequest): PageClient {
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  return {
+    cookie: header('cookie'),
+    origin: header('origin'),
+    fetchSite: header('sec-fetch-site'),
+    ip: request.ip,
+    userAgent: header('user-agent'),
+  };
+}
+
+/**
+ * Headers of every agreement page: no script, no framing, nothing loaded from elsewhere, forms
+ * only to this origin, never cached. `same-origin` keeps the token-bearing URL out of every
+ * cross-origin Referer while letting the browser send a real `Origin` on the page's own POST
+ * (under `no-referrer` browsers send `Origin: null`, which would defeat the Origin check).
+ */
+export const PAGE_HEADERS: Record<string, string> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+export function sendPage(reply: FastifyReply, page: PageResult): void {
+  void reply.status(page.status).headers(PAGE_HEADERS);
+  if (page.setCookie) void reply.header('Set-Cookie', page.setCookie);
+  void reply.send(page.html);
+}
+
+const GONE: Record<LinkGoneReason, (businessName: string) => MessageView> = {
+  expired: (name) => ({
+    title: 'This link has expired',
+    message: `The agreement link for ${name} has expired. Ask the company that sent it for a new link.`,
+  }),
+  used: (name) => ({
+    title: 'This link has already been used',
+    message: `The agreement for ${name} has already been accepted with this link. There is nothing more to do here.`,
+  }),
+  voided: (name) => ({
+    title: 'This link has been replaced',
+    message: `This link has been replaced by a newer link for ${name}. Please use the most recent link you received.`,
+  }),
+};
+
+const NOT_FOUND: MessageView = {
+  title: 'Link not found',
+  message: 'This agreement link is not valid. Check that you opened the complete link from your message.',
+};
+
+const FORBIDDEN: MessageView = {
+  title: 'We could not verify this request',
+  message:
+    'For your security the acceptance was not recorded. Open the agreement page again and select Accept there; ' +
+    'your browser must allow cookies for this site.',
+  reloadLabel: 'Open the agreement page again',
+};
+
+const STALE_TERMS = (name: string): MessageView => ({
+  title: 'The terms have changed',
+  message: `The terms were updated after this page was loaded, so the acceptance for ${name} was not recorded. Reload the page to review the current terms.`,
+  reloadLabel: 'Reload the current terms',
+});
+
+/** The HTML side of agreement links: renders the page, checks the form, maps outcomes to statuses. */
+@Injectable()
+export class AgreementPageService {
+  private readonly expectedOrigin: string;
+  private readonly secureCookie: boolean;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly agreements: AgreementsService,
+  ) {
+    const base = new URL(config.publicBaseUrl);
+    this.expectedOrigin = base.origin;
+    this.secureCookie = base.protocol === 'https:';
+  }
+
+  async view(token: string, client: Pick<PageClient, 'cookie'>): Promise<PageResult> {
+    const link = await this.agreements.inspect(token);
+    if (link.kind === 'not_found') return message(404, NOT_FOUND);
+    if (link.kind === 'gone') return message(410, GONE[link.reason](link.businessName));
+
+    // Keep an existing cookie, so a second tab does not invalidate the first one's form.
+    const existing = readCookie(client.cookie, CSRF_COOKIE);
+    const cookieValue = isCsrfCookieValue(existing) ? existing : newCsrfCookieValue();
+    return {
+      status: 200,
+      html: renderAgreementPage({
+        businessName: link.businessName,
+        termsTitle: TERMS_TITLE,
+        termsVersion: TERMS_VERSION,
+        terms: TERMS,
+        csrfToken: csrfFieldValue(this.config.linkSigningSecret, cookieValue, token),
+        expiresAt: link.expiresAt,
+      }),
+      setCookie: cookieValue === existing ? undefined : csrfCookieHeader(cookieValue, this.secureCookie),
+    };
+  }
+
+  async accept(token: string, form: unknown, client: PageClient): Promise<PageResult> {
+    const fields = (typeof form === 'object' && form !== null ? form : {}) as Record<string, unknown>;
+    if (!this.sameOrigin(client) || !csrfFieldMatches(this.config.linkSigningSecret, readCookie(client.cookie, CSRF_COOKIE), token, fields.csrf_token)) {
+      return message(403, FORBIDDEN);
+    }
+    const outcome = await this.agreements.accept(token, { termsVersion: fields.terms_version, ip: client.ip, userAgent: client.userAgent });
+    switch (outcome.kind) {
+      case 'not_found':
+        return message(404, NOT_FOUND);
+      case 'gone':
+        return message(410, GONE[outcome.reason](outcome.businessName));
+      case 'stale_terms':
+        return message(409, STALE_TERMS(outcome.businessName));
+      case 'accepted':
+        return { status: 200, html: renderConfirmationPage(outcome) };
+    }
+  }
+
+  /** A browser names the page's origin on a form POST; anything else is a cross-site post. */
+  private sameOrigin(client: PageClient): boolean {
+    if (client.origin !== undefined && client.origin !== this.expectedOrigin) return false;
+    return client.fetchSite === undefined || client.fetchSite === 'same-origin';
+  }
+}
+
+function message(status: number, view: MessageView): PageResult {
+  return { status, html: renderMessagePage(view) };
+}

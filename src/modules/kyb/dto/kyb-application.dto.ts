@@ -1,0 +1,116 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsEmail,
+  IsIn,
+  IsISO31661Alpha2,
+  IsISO8601,
+  IsNotEmpty,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { COMPANY_FILE_TYPES, ID_TYPES, IDENTITY_FILE_TYPES, PERSON_TYPES } from '../kyb.constants';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const dateMessage = { message: '$property must be a date in YYYY-MM-DD format' };
+
+class RegisterAddressDto {
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(200) street: string;
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) city: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) state?: string;
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(20) postal_code: string;
+}
+
+class AddressDto extends RegisterAddressDto {
+  @ApiProperty({ example: 'NG' }) @IsISO31661Alpha2() country: string;
+}
+
+export class CompanyDto {
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(200) name: string;
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(200) business_name: string;
+  @ApiProperty({ example: 'RC-123456' }) @IsString() @IsNotEmpty() @MaxLength(100) registration_number: string;
+  @ApiProperty({ example: 'NG' }) @IsISO31661Alpha2() country: string;
+  @ApiProperty({ example: '2019-04-01' }) @Matches(DATE, dateMessage) @IsISO8601({ strict: true }) incorporation_date: string;
+  @ApiProperty({ example: 'limited_liability_company' }) @IsString() @IsNotEmpty() @MaxLength(100) type: string;
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(2000) description: string;
+  @ApiProperty({ example: 'wholesale_trade' }) @IsString() @IsNotEmpty() @MaxLength(200) industry: string;
+  @ApiProperty({ type: RegisterAddressDto }) @ValidateNested() @Type(() => RegisterAddressDto) register_address: RegisterAddressDto;
+  @ApiProperty({ type: AddressDto }) @ValidateNested() @Type(() => AddressDto) business_address: AddressDto;
+  @ApiProperty() @IsEmail() @MaxLength(254) email: string;
+  @ApiProperty({ example: 'https://acme.example' }) @IsUrl({ require_protocol: true }) @MaxLength(500) url: string;
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) tax_id: string;
+  @ApiPropertyOptional({ example: '+2348012345678' }) @IsOptional() @Matches(/^\+[1-9]\d{6,14}$/) phone_number?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) trade_name?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) source_of_funds?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) purpose_of_account?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) expected_monthly_volume?: string;
+}
+
+class IdentityFileDto {
+  @ApiProperty({ enum: IDENTITY_FILE_TYPES }) @IsIn(IDENTITY_FILE_TYPES) file_type: string;
+  @ApiProperty({ enum: ['FRONT', 'BACK'] }) @IsIn(['FRONT', 'BACK']) part: string;
+  @ApiProperty({ example: 'NG' }) @IsISO31661Alpha2() country: string;
+  @ApiProperty({ description: 'Standard base64 of the file (a data: URL prefix is accepted)' }) @IsString() file: string;
+}
+
+export class AssociatedPersonDto {
+  @ApiProperty({ enum: PERSON_TYPES }) @IsIn(PERSON_TYPES) type: (typeof PERSON_TYPES)[number];
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) first_name: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) middle_name?: string;
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) last_name: string;
+  @ApiProperty({ example: '1985-02-17' }) @Matches(DATE, dateMessage) @IsISO8601({ strict: true }) birthday: string;
+  @ApiProperty({ example: 'NG' }) @IsISO31661Alpha2() nationality: string;
+  @ApiProperty() @IsEmail() @MaxLength(254) email: string;
+  @ApiPropertyOptional() @IsOptional() @Matches(/^\+[1-9]\d{6,14}$/) phone_number?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) title?: string;
+  @ApiPropertyOptional({ minimum: 0, maximum: 100 }) @IsOptional() @IsNumber() @Min(0) @Max(100) ownership_percentage?: number;
+  @ApiProperty({ enum: ID_TYPES }) @IsIn(ID_TYPES) id_type: string;
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) id_number: string;
+  @ApiProperty({ type: AddressDto }) @ValidateNested() @Type(() => AddressDto) residential_address: AddressDto;
+  @ApiProperty({ type: [IdentityFileDto] })
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ValidateNested({ each: true })
+  @Type(() => IdentityFileDto)
+  identity_files: IdentityFileDto[];
+}
+
+export class CompanyFileDto {
+  @ApiProperty({ enum: COMPANY_FILE_TYPES }) @IsIn(COMPANY_FILE_TYPES) file_type: string;
+  @ApiProperty({ type: [String], description: 'Standard base64 of each document (a data: URL prefix is accepted)' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  files: string[];
+}
+
+/** The KYB application, following the OwlPay Harbor business-onboarding format (snake_case). */
+export class KybApplicationDto {
+  @ApiProperty({ type: CompanyDto }) @ValidateNested() @Type(() => CompanyDto) company: CompanyDto;
+
+  @ApiProperty({ type: [AssociatedPersonDto], description: 'Exactly one representative and at least one applicant' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => AssociatedPersonDto)
+  associated_persons: AssociatedPersonDto[];
+
+  @ApiProperty({ type: [CompanyFileDto], description: 'One entry per file_type; all six required groups' })
+  @IsArray()
+  @ArrayMaxSize(COMPANY_FILE_TYPES.length)
+  @ValidateNested({ each: true })
+  @Type(() => CompanyFileDto)
+  company_files: CompanyFileDto[];
+}

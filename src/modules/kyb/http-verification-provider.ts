@@ -1,0 +1,86 @@
+import { OnModuleDestroy } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsArray, IsIn, IsNotEmpty, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { parseProviderBody, ProviderHttpClient } from '../../common/providers/provider-http-client';
+import {
+  CallOptions,
+  PROVIDER_APPLICATION_STATUSES,
+  ProviderApplication,
+  ProviderApplicationInput,
+  ProviderApplicationStatus,
+  VerificationProvider,
+} from './verification-provider';
+
+class ProviderRequirementBody {
+  @IsString()
+  @MaxLength(100)
+  code: string;
+
+  @IsString()
+  @MaxLength(200)
+  field: string;
+
+  @IsString()
+  @MaxLength(1000)
+  message: string;
+}
+
+class ProviderApplicationBody {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  id: string;
+
+  @IsIn(PROVIDER_APPLICATION_STATUSES)
+  status: ProviderApplicationStatus;
+
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ProviderRequirementBody)
+  requirements: ProviderRequirementBody[];
+}
+
+const NAME = 'verification provider';
+
+/** The verification provider over HTTP (the sandbox in development, the real one in production). */
+export class HttpVerificationProvider implements OnModuleDestroy, VerificationProvider {
+  constructor(private readonly client: ProviderHttpClient) {}
+
+  onModuleDestroy(): void {
+    this.client.shutdown();
+  }
+
+  async submit(application: ProviderApplicationInput, options: CallOptions): Promise<ProviderApplication> {
+    const { body } = await this.client.request({
+      method: 'POST',
+      path: '/v1/business-applications',
+      headers: { 'idempotency-key': application.reference },
+      body: {
+        reference: application.reference,
+        company: application.company,
+        associated_persons: application.associated_persons,
+        documents: application.documents.map(({ content, ...document }) => ({ ...document, content_base64: content.toString('base64') })),
+      },
+      ...options,
+    });
+    return this.parse(body);
+  }
+
+  async fetch(providerReference: string, options: CallOptions): Promise<ProviderApplication> {
+    const { body } = await this.client.request({
+      method: 'GET',
+      path: `/v1/business-applications/${encodeURIComponent(providerReference)}`,
+      ...options,
+    });
+    return this.parse(body);
+  }
+
+  private parse(body: unknown): ProviderApplication {
+    const parsed = parseProviderBody(NAME, ProviderApplicationBody, body);
+    return {
+      id: parsed.id,
+      status: parsed.status,
+      requirements: parsed.requirements.map(({ code, field, message }) => ({ code, field, message })),
+    };
+  }
+}

@@ -1,0 +1,76 @@
+import { ErrorDetail } from '../../common/errors/app-error';
+import { KybApplicationDto } from './dto/kyb-application.dto';
+import { DocumentsTooLargeError, KybApplicationInvalidError } from './kyb.errors';
+import { MAX_DOCUMENT_BYTES, MAX_TOTAL_DOCUMENT_BYTES, REQUIRED_COMPANY_FILE_TYPES } from './kyb.constants';
+
+/** A document found in the application, still base64, with its decoded size. */
+export interface SubmittedDocument {
+  /** Where it sits in the body, e.g. `company_files[0].files[1]`. */
+  path: string;
+  fileType: string;
+  base64: string;
+  sizeBytes: number;
+}
+
+const DATA_URL_PREFIX = /^data:[\w.+-]+\/[\w.+-]+;base64,/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Decoded size of standard, padded base64, or null when `value` is not that. */
+export function base64DecodedSize(value: string): number | null {
+  if (value.length % 4 !== 0 || !BASE64.test(value)) return null;
+  const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
+  return (value.length / 4) * 3 - padding;
+}
+
+/**
+ * The rules of the seed and CONTRACT.md that field validation cannot express: person counts,
+ * required file groups, base64 and the size limits (413). Returns every document, still encoded.
+ */
+export function checkApplication(application: KybApplicationDto): SubmittedDocument[] {
+  const problems: ErrorDetail[] = [];
+  const count = (type: string) => application.associated_persons.filter((p) => p.type === type).length;
+  if (count('representative') !== 1) {
+    problems.push({ field: 'associated_persons', message: `exactly one representative is required, found ${count('representative')}` });
+  }
+  if (count('applicant') < 1) {
+    problems.push({ field: 'associated_persons', message: 'at least one applicant is required' });
+  }
+
+  const seen = new Set<string>();
+  application.company_files.forEach((group, i) => {
+    if (seen.has(group.file_type)) problems.push({ field: `company_files[${i}].file_type`, message: `${group.file_type} appears more than once` });
+    seen.add(group.file_type);
+  });
+  for (const required of REQUIRED_COMPANY_FILE_TYPES) {
+    if (!seen.has(required)) problems.push({ field: `company_files.${required}`, message: `the ${required} group is required` });
+  }
+
+  const documents: SubmittedDocument[] = [];
+  const collect = (path: string, fileType: string, raw: string) => {
+    const base64 = raw.replace(DATA_URL_PREFIX, '');
+    const sizeBytes = base64DecodedSize(base64);
+    if (sizeBytes === null) problems.push({ field: path, message: 'must be standard base64 (optionally with a data: URL prefix)' });
+    else if (sizeBytes === 0) problems.push({ field: path, message: 'the document is empty' });
+    else documents.push({ path, fileType, base64, sizeBytes });
+  };
+  application.company_files.forEach((group, i) => group.files.forEach((file, j) => collect(`company_files[${i}].files[${j}]`, group.file_type, file)));
+  application.associated_persons.forEach((person, i) =>
+    person.identity_files.forEach((file, j) => collect(`associated_persons[${i}].identity_files[${j}].file`, file.file_type, file.file)),
+  );
+  if (problems.length > 0) throw new KybApplicationInvalidError(problems);
+
+  const oversized = documents.filter((d) => d.sizeBytes > MAX_DOCUMENT_BYTES);
+  if (oversized.length > 0) {
+    throw new DocumentsTooLargeError(
+      'A document is larger than 8 MB',
+      oversized.map((d) => ({ field: d.path, message: `${d.sizeBytes} bytes; the limit is ${MAX_DOCUMENT_BYTES}` })),
+    );
+  }
+  const total = documents.reduce((sum, d) => sum + d.sizeBytes, 0);
+  if (total > MAX_TOTAL_DOCUMENT_BYTES) {
+    throw new DocumentsTooLargeError('Documents are larger than 50 MB in total', [
+      { field: 'company_files', message: `${total} bytes in total; the limit is ${MAX_TOTAL_DOCUMENT_BYTES}` },
+    ]);
+  }
+  return documents;
+}

@@ -1,0 +1,27 @@
+/** Company-file groups every application must carry (CONTRACT.md). */
+export const REQUIRED_COMPANY_FILE_TYPES = [
+  'corporate_registration_documents',
+  'documents_of_corporate_governance_and_amendment',
+  'certificate_of_incumbency',
+  'proof_of_residential_address_of_the_ubo',
+  'proof_of_business_operating_address',
+  'organization_chart',
+] as const;
+
+/** Further groups an application may carry. */
+export const OPTIONAL_COMPANY_FILE_TYPES = ['proof_of_source_of_funds', 'shareholder_register', 'tax_registration', 'other'] as const;
+
+export const COMPANY_FILE_TYPES = [...REQUIRED_COMPANY_FILE_TYPES, ...OPTIONAL_COMPANY_FILE_TYPES];
+
+export const PERSON_TYPES = ['representative', 'applicant', 'equity_holder', 'controller'] as const;
+export const ID_TYPES = ['passport', 'national_id', 'drivers_license', 'residence_permit'] as const;
+export const IDENTITY_FILE_TYPES = ['passport', 'national_id', 'drivers_license', 'residence_permit', 'selfie', 'proof_of_address'] as const;
+
+export const MiB = 1024 * 1024;
+/** Decoded bytes (CONTRACT.md). */
+export const MAX_DOCUMENT_BYTES = 8 * MiB;
+export const MAX_TOTAL_DOCUMENT_BYTES = 50 * MiB;
+/** 50 MiB of documents as base64 is 66.7 MiB; the rest of the application fits in the margin. */
+export const KYB_BODY_LIMIT = 72 * MiB;
+/** Bodies above this size count against MAX_CONCURRENT_KYB_UPLOADS. */
+export const LARGE_UPLOAD_BYTES = 1 * MiB;

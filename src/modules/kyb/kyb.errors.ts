@@ -1,0 +1,31 @@
+import { AppError, ErrorDetail, ValidationFailedError } from '../../common/errors/app-error';
+
+export class AgreementNotAcceptedError extends AppError {
+  constructor() {
+    super('agreement_not_accepted', 'Agreement has not been accepted');
+  }
+}
+
+export class KybNotSubmittableError extends AppError {
+  constructor(status: string) {
+    super('kyb_state_conflict', `A KYB application cannot be submitted while kyb.status is ${status}`);
+  }
+}
+
+export class KybApplicationInvalidError extends ValidationFailedError {
+  constructor(details: ErrorDetail[]) {
+    super(details, 'KYB application breaks the onboarding rules');
+  }
+}
+
+export class DocumentsTooLargeError extends AppError {
+  constructor(message: string, details: ErrorDetail[]) {
+    super('payload_too_large', message, details);
+  }
+}
+
+export class UploadCapacityError extends AppError {
+  constructor() {
+    super('service_unavailable', 'Too many document uploads in progress, retry later', [], { 'Retry-After': '5' });
+  }
+}

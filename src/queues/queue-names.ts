@@ -1,0 +1,2 @@
+export const KYB_QUEUE = 'kyb';
+export const NAIRA_QUEUE = 'naira';
