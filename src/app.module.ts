@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
+import type { Logger } from 'pino';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
@@ -14,21 +14,21 @@ import { KybModule } from './modules/kyb/kyb.module';
 import { PoboBusinessesModule } from './modules/pobo-businesses/pobo-businesses.module';
 import { QueuesModule } from './queues/queues.module';
 import { RedisModule } from './redis/redis.module';
-import { loggerOptions } from './common/logging/logger.options';
+import { nestLoggerParams } from './common/logging/logger.options';
 
 export interface AppModuleOptions {
-  /** Where logs go (stdout by default); tests capture them here. */
-  logStream?: DestinationStream;
+  /** The process's root logger (see createRootLogger). */
+  logger: Logger;
 }
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
+  static forRoot(config: AppConfig, options: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerOptions(config, options.logStream)),
+        LoggerModule.forRoot(nestLoggerParams(options.logger)),
         DatabaseModule,
         RedisModule,
         QueuesModule,

@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
-import { loggerOptions } from './common/logging/logger.options';
+import { createRootLogger, nestLoggerParams } from './common/logging/logger.options';
 import { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -12,10 +11,10 @@ import { RedisModule } from './redis/redis.module';
 /** What the worker process loads: shared infrastructure and the queue processors. */
 @Module({})
 export class WorkerModule {
-  static forRoot(config: AppConfig, options: { logStream?: DestinationStream } = {}): DynamicModule {
+  static forRoot(config: AppConfig, logger = createRootLogger(config)): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), LoggerModule.forRoot(loggerOptions(config, options.logStream)), DatabaseModule, RedisModule, QueuesModule, KybWorkerModule],
+      imports: [ConfigModule.forRoot(config), LoggerModule.forRoot(nestLoggerParams(logger)), DatabaseModule, RedisModule, QueuesModule, KybWorkerModule],
     };
   }
 }

@@ -13,7 +13,7 @@ export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'dbPoo
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: ['error', 'warn', 'migration'],
-    maxQueryExecutionTime: 250,
+    maxQueryExecutionTime: 1_000,
     extra: {
       max: config.dbPoolSize,
       // Fail fast when PostgreSQL is down, so callers get a 503 quickly instead of hanging.

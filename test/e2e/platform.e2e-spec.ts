@@ -1,18 +1,8 @@
 import { expectErrorBody } from './support/contract';
+import { eventually, sleep } from './support/poll';
 import { TcpProxy } from './support/tcp-proxy';
 import { http, startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value) || Date.now() > deadline) return value;
-    await sleep(200);
-  }
-}
 
 describe('Platform: request ids, errors, OpenAPI, health and dependency outages', () => {
   let db: TestDatabase;
@@ -40,7 +30,7 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
   it('gives every response its own X-Request-Id, also success bodies', async () => {
     const a = await http(t.baseUrl, 'GET', '/health/live');
     const b = await http(t.baseUrl, 'GET', '/health/live');
-    expect(a.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(a.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
     expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
   });
 

@@ -1,6 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LogController } from 'fastify';
 import type { Params } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
+import pino, { DestinationStream, Logger, LoggerOptions } from 'pino';
 import { AppConfig } from '../../config/app.config';
 
 /** Header values that must never reach a log line. */
@@ -12,23 +13,45 @@ export const REDACTED_PATHS = [
 ];
 export const REDACTION_MARKER = '[Redacted]';
 
-export function loggerOptions(config: AppConfig, stream?: DestinationStream): Params {
-  const options = {
+function pinoOptions(config: AppConfig): LoggerOptions {
+  return {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: REDACTION_MARKER },
-    // The request id Fastify generated (see generateRequestId), so logs and responses agree.
-    genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id: string }).id,
-    customLogLevel: (_req: IncomingMessage, res: ServerResponse, err?: Error) =>
-      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     serializers: {
-      req: (req: { id: string; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
-        id: req.id,
-        method: req.method,
-        url: req.url,
-        headers: req.headers,
-        remoteAddress: req.remoteAddress,
+      req: (request: FastifyRequest) => ({
+        id: request.id,
+        method: request.method,
+        url: request.url,
+        remoteAddress: request.ip,
+        headers: request.headers,
       }),
+      res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
     },
   };
-  return { pinoHttp: stream ? [options, stream] : options };
+}
+
+/** The process's one pino logger: Fastify's request log and Nest's logger both write through it. */
+export function createRootLogger(config: AppConfig, stream?: DestinationStream): Logger {
+  return pino(pinoOptions(config), stream ?? pino.destination({ fd: 1, sync: false }));
+}
+
+/**
+ * nestjs-pino serves as Nest's logger on the root logger. Its per-request middleware is not
+ * mounted (`forRoutes: []`): Fastify already gives each request a child logger carrying the
+ * request id, at a fraction of the cost of pino-http behind middie and AsyncLocalStorage.
+ */
+export function nestLoggerParams(logger: Logger): Params {
+  return { pinoHttp: { logger }, forRoutes: [] };
+}
+
+/** One line per request, after the response, at a level that follows the status. */
+export class RequestLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const fields = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error || reply.statusCode >= 500) reply.log.error({ ...fields, err: error }, 'request completed');
+    else if (reply.statusCode >= 400) reply.log.warn(fields, 'request completed');
+    else reply.log.info(fields, 'request completed');
+  }
 }

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, randomBytes } from '@noble/hashes/utils';
+import { randomBytes } from '@noble/hashes/utils';
 import { createBase58check } from '@scure/base';
 
 const base58check = createBase58check(sha256);
@@ -34,6 +35,7 @@ export function isWellFormedApiKey(key: string, prefix: ApiKeyPrefix): boolean {
   }
 }
 
+/** SHA-256 (hex) of the whole key: what is stored, and what the in-process cache is keyed by. */
 export function hashApiKey(key: string): string {
-  return bytesToHex(sha256(new TextEncoder().encode(key)));
+  return createHash('sha256').update(key).digest('hex');
 }

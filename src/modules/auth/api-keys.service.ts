@@ -34,12 +34,14 @@ export class ApiKeysService {
   ) {}
 
   async authenticate(rawKey: string | undefined): Promise<MerchantPrincipal | null> {
-    if (!rawKey || !isWellFormedApiKey(rawKey, this.config.apiKeyPrefix)) return null;
+    if (!rawKey || rawKey.length > 100) return null;
     const hash = hashApiKey(rawKey);
     const now = Date.now();
+    // Only well-formed keys that the database confirmed are ever cached, so a hit needs no checksum.
     const cached = this.cache.get(hash);
     if (cached && cached.expiresAt > now) return cached.principal;
     this.cache.delete(hash);
+    if (!isWellFormedApiKey(rawKey, this.config.apiKeyPrefix)) return null;
 
     const { rows } = await this.pool.query<{ id: string; merchant_id: string; last_used_at: Date | null }>({
       name: 'api_key_lookup',

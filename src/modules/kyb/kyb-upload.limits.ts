@@ -19,7 +19,7 @@ export function applyKybUploadLimits(fastify: FastifyInstance, maxConcurrent: nu
     route.bodyLimit = KYB_BODY_LIMIT;
     const gate = (request: { headers: Record<string, unknown>; raw: unknown }, reply: { raw: NodeJS.EventEmitter }, done: (err?: Error) => void) => {
       const length = Number(request.headers['content-length'] ?? 0);
-      if (length > KYB_BODY_LIMIT) return done(new AppError('payload_too_large', 'Request body is too large'));
+      if (length > KYB_BODY_LIMIT) return done(new AppError('payload_too_large', 'Request body is too large', [], { Connection: 'close' }));
       if (length <= LARGE_UPLOAD_BYTES) return done();
       if (inFlight >= maxConcurrent) return done(new UploadCapacityError());
       inFlight++;

@@ -26,6 +26,7 @@ export class DocumentsTooLargeError extends AppError {
 
 export class UploadCapacityError extends AppError {
   constructor() {
-    super('service_unavailable', 'Too many document uploads in progress, retry later', [], { 'Retry-After': '5' });
+    // The body is refused unread: closing the connection stops the client from sending it.
+    super('service_unavailable', 'Too many document uploads in progress, retry later', [], { 'Retry-After': '5', Connection: 'close' });
   }
 }

@@ -1,8 +1,20 @@
 import { PoboBusinessDto } from './dto/pobo-business.response';
 import { PoboBusinessEntity } from './pobo-business.entity';
 
-/** What the mapper needs: an entity, or a raw row selected with the entity's property names. */
-export type PoboBusinessRecord = Pick<
+type Timestamps = 'kybLastSyncedAt' | 'createdAt' | 'updatedAt';
+
+/**
+ * What the mapper needs: an entity, or a raw row selected with the entity's property names.
+ * Raw rows carry timestamps already as ISO-8601 text (formatted by PostgreSQL), which spares
+ * the hot read paths a Date object per timestamp.
+ */
+export type PoboBusinessRecord = Omit<PoboBusinessFields, Timestamps> & {
+  kybLastSyncedAt: Date | string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+};
+
+type PoboBusinessFields = Pick<
   PoboBusinessEntity,
   | 'id'
   | 'businessName'
@@ -19,12 +31,17 @@ export type PoboBusinessRecord = Pick<
   | 'updatedAt'
 >;
 
+const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** The SQL select list producing a `PoboBusinessRecord` (plus `seq` for paging). */
 export const POBO_BUSINESS_COLUMNS = `id, seq, business_name AS "businessName", country,
   allow_naira_collection AS "allowNairaCollection", naira_collection_status AS "nairaCollectionStatus",
   evm_address AS "evmAddress", svm_address AS "svmAddress", agreement_status AS "agreementStatus",
   kyb_status AS "kybStatus", kyb_pending_requirements AS "kybPendingRequirements",
-  kyb_last_synced_at AS "kybLastSyncedAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+  ${isoText('kyb_last_synced_at')} AS "kybLastSyncedAt", ${isoText('created_at')} AS "createdAt",
+  ${isoText('updated_at')} AS "updatedAt"`;
+
+const iso = (value: Date | string) => (typeof value === 'string' ? value : value.toISOString());
 
 export function mapPoboBusiness(record: PoboBusinessRecord, agreementUrl?: string): PoboBusinessDto {
   return {
@@ -38,9 +55,9 @@ export function mapPoboBusiness(record: PoboBusinessRecord, agreementUrl?: strin
     kyb: {
       status: record.kybStatus,
       pendingRequirements: record.kybPendingRequirements,
-      lastSyncedAt: record.kybLastSyncedAt ? record.kybLastSyncedAt.toISOString() : null,
+      lastSyncedAt: record.kybLastSyncedAt ? iso(record.kybLastSyncedAt) : null,
     },
-    createdAt: record.createdAt.toISOString(),
-    updatedAt: record.updatedAt.toISOString(),
+    createdAt: iso(record.createdAt),
+    updatedAt: iso(record.updatedAt),
   };
 }

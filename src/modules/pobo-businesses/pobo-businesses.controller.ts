@@ -9,6 +9,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { RouteSchema } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import { ErrorBodyDto } from '../../common/http/error-body.dto';
 import { Envelope, envelope } from '../../common/http/envelope';
@@ -16,6 +17,7 @@ import { MerchantPrincipal } from '../auth/api-keys.service';
 import { CurrentMerchant, MerchantAuth } from '../auth/current-merchant.decorator';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
 import { ListPoboBusinessesQuery } from './dto/list-pobo-businesses.query';
+import { POBO_BUSINESS_LIST_RESPONSE, POBO_BUSINESS_RESPONSE } from './dto/pobo-business.schema';
 import { PoboBusinessDto, PoboBusinessEnvelopeDto, PoboBusinessListEnvelopeDto } from './dto/pobo-business.response';
 import { POBO_USERS_PATH, PoboBusinessesService } from './pobo-businesses.service';
 
@@ -38,6 +40,7 @@ export class PoboBusinessesController {
   }
 
   @Get()
+  @RouteSchema(POBO_BUSINESS_LIST_RESPONSE)
   @ApiOperation({ summary: "List the merchant's businesses, newest first" })
   @ApiOkResponse({ type: PoboBusinessListEnvelopeDto })
   @ApiHeader({ name: 'Link', description: '`<…>; rel="next"` when a next page exists', required: false })
@@ -52,6 +55,7 @@ export class PoboBusinessesController {
   }
 
   @Get(':poboUserId')
+  @RouteSchema(POBO_BUSINESS_RESPONSE)
   @ApiOperation({ summary: 'Retrieve one business' })
   @ApiOkResponse({ type: PoboBusinessEnvelopeDto })
   @ApiNotFoundResponse({ description: 'Unknown id, or a business of another merchant', type: ErrorBodyDto })

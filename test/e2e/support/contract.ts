@@ -50,6 +50,6 @@ export function expectErrorBody(result: { status: number; headers: Headers; body
   expect(typeof result.body.message).toBe('string');
   expect(result.body.error.code).toBe(code);
   expect(Array.isArray(result.body.error.details)).toBe(true);
-  expect(result.body.requestId).toMatch(/^req_[0-9a-f]{24}$/);
+  expect(result.body.requestId).toMatch(/^req_[0-9a-f]{32}$/);
   expect(result.headers.get('x-request-id')).toBe(result.body.requestId);
 }

@@ -1,0 +1,60 @@
+import { AGREEMENT_STATUSES, KYB_STATUSES, NAIRA_COLLECTION_STATUSES } from '../pobo-business.states';
+
+/**
+ * JSON Schema of the success envelopes, given to Fastify as response schemas of the hot read
+ * routes: it serialises with a compiled serializer instead of JSON.stringify. It mirrors the
+ * seed's PoboBusiness table (and `PoboBusinessDto`, which documents it in OpenAPI).
+ */
+const address = { type: 'object', required: ['address'], properties: { address: { type: 'string' } } } as const;
+
+export const POBO_BUSINESS_JSON_SCHEMA = {
+  type: 'object',
+  required: ['poboUserId', 'businessName', 'country', 'allowNairaCollection', 'nairaCollectionStatus', 'wallets', 'agreement', 'kyb', 'createdAt', 'updatedAt'],
+  properties: {
+    poboUserId: { type: 'string' },
+    businessName: { type: 'string' },
+    country: { type: 'string' },
+    allowNairaCollection: { type: 'boolean' },
+    nairaCollectionStatus: { type: 'string', enum: [...NAIRA_COLLECTION_STATUSES] },
+    wallets: { type: 'object', required: ['evm', 'svm'], properties: { evm: address, svm: address } },
+    agreement: {
+      type: 'object',
+      required: ['status'],
+      properties: { status: { type: 'string', enum: [...AGREEMENT_STATUSES] }, url: { type: 'string' } },
+    },
+    kyb: {
+      type: 'object',
+      required: ['status', 'pendingRequirements', 'lastSyncedAt'],
+      properties: {
+        status: { type: 'string', enum: [...KYB_STATUSES] },
+        pendingRequirements: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['code', 'field', 'message'],
+            properties: { code: { type: 'string' }, field: { type: 'string' }, message: { type: 'string' } },
+          },
+        },
+        lastSyncedAt: { type: ['string', 'null'] },
+      },
+    },
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+} as const;
+
+export const POBO_BUSINESS_RESPONSE = {
+  response: {
+    200: { type: 'object', required: ['message', 'response'], properties: { message: { type: 'string' }, response: POBO_BUSINESS_JSON_SCHEMA } },
+  },
+};
+
+export const POBO_BUSINESS_LIST_RESPONSE = {
+  response: {
+    200: {
+      type: 'object',
+      required: ['message', 'response'],
+      properties: { message: { type: 'string' }, response: { type: 'array', items: POBO_BUSINESS_JSON_SCHEMA } },
+    },
+  },
+};

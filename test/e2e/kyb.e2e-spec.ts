@@ -1,0 +1,358 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { INestApplicationContext } from '@nestjs/common';
+import { Client } from 'pg';
+import { VERIFICATION_PROVIDER, VerificationProvider } from '../../src/modules/kyb/verification-provider';
+import { expectErrorBody, expectPoboBusiness } from './support/contract';
+import { documentOfSize, kybApplication, kybPerson, SAMPLE_PDF } from './support/kyb-fixtures';
+import { eventually, sleep } from './support/poll';
+import { Sandbox, startSandboxes } from './support/sandboxes';
+import { http, startTestApp, TestApp } from './support/test-app';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+import { startTestWorker } from './support/test-worker';
+
+const MiB = 1024 * 1024;
+const REFRESH_TIMEOUT_MS = 600;
+
+describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provider', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let worker: INestApplicationContext;
+  let verification: Sandbox;
+  let bankRail: Sandbox;
+  let pg: Client;
+  let storageDir: string;
+  let apiKey: string;
+  let otherKey: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    storageDir = await mkdtemp(join(tmpdir(), 'kyb-docs-'));
+    const sandboxes = await startSandboxes(300);
+    verification = sandboxes.verification;
+    bankRail = sandboxes.bankRail;
+    const env = {
+      ...sandboxes.env,
+      STORAGE_DIR: storageDir,
+      QUEUE_PREFIX: `test-${process.pid}-${Date.now()}`,
+      KYB_SWEEP_INTERVAL_MS: '400',
+      KYB_REFRESH_TIMEOUT_MS: String(REFRESH_TIMEOUT_MS),
+      PROVIDER_TIMEOUT_MS: '1000',
+      DOCUMENT_RETENTION_HOURS: '0',
+    };
+    t = await startTestApp(db.url, env);
+    worker = await startTestWorker(db.url, env);
+    pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    apiKey = (await t.createMerchant('KYB merchant')).apiKey;
+    otherKey = (await t.createMerchant('Other merchant')).apiKey;
+  });
+
+  afterEach(async () => {
+    await verification.faults({});
+    await bankRail.faults({});
+  });
+
+  afterAll(async () => {
+    await pg?.end();
+    await worker?.close();
+    await t?.close();
+    await verification?.close();
+    await bankRail?.close();
+    await db?.drop();
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  async function createBusiness(allowNairaCollection = false): Promise<string> {
+    const result = await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', {
+      apiKey,
+      body: { businessName: 'Acme Trading Ltd', email: 'finance@acme.example', phoneNumber: '+2348012345678', country: 'NG', allowNairaCollection },
+    });
+    expect(result.status).toBe(201);
+    return result.body.response.poboUserId;
+  }
+
+  /** Stands in for the business accepting the terms on the agreement page (covered by its own suites). */
+  async function acceptAgreement(businessId: string): Promise<void> {
+    await pg.query(`UPDATE pobo_businesses SET agreement_status = 'accepted', kyb_status = 'not_started', agreement_accepted_at = now() WHERE id = $1`, [businessId]);
+  }
+
+  async function acceptedBusiness(allowNairaCollection = false): Promise<string> {
+    const id = await createBusiness(allowNairaCollection);
+    await acceptAgreement(id);
+    return id;
+  }
+
+  const submit = (id: string, body: unknown, key = apiKey) => http(t.baseUrl, 'POST', `/api/merchant/pobo/users/${id}/onboarding`, { apiKey: key, body });
+  const onboarding = (id: string, key = apiKey) => http(t.baseUrl, 'GET', `/api/merchant/pobo/users/${id}/onboarding`, { apiKey: key });
+  const pollUntil = (id: string, statuses: string[], timeoutMs = 20_000) =>
+    eventually(() => onboarding(id), (r) => statuses.includes(r.body?.response?.kyb?.status), timeoutMs);
+  const applicationsFor = async (id: string) => (await pg.query('SELECT * FROM kyb_applications WHERE business_id = $1 ORDER BY created_at', [id])).rows;
+  const history = async (id: string) =>
+    (await pg.query('SELECT field, from_status, to_status, cause FROM business_status_history WHERE business_id = $1 ORDER BY id', [id])).rows;
+  const providerApplications = async (reference: string) =>
+    (await verification.state<{ applications: { reference: string }[] }>('/_sandbox/applications')).applications.filter((a) => a.reference === reference);
+
+  it('submits (202, processing), reaches the provider, and polls to verified; Naira collection is provisioned', async () => {
+    const id = await acceptedBusiness(true);
+    const submitted = await submit(id, kybApplication('RC-VERIFY-1'));
+    expect(submitted.status).toBe(202);
+    expectPoboBusiness(submitted.body.response, { withAgreementUrl: false });
+    expect(submitted.body.response.kyb).toEqual({ status: 'processing', pendingRequirements: [], lastSyncedAt: null });
+
+    const done = await pollUntil(id, ['verified']);
+    expect(done.status).toBe(200);
+    expect(done.body.response.kyb.status).toBe('verified');
+    expect(Date.parse(done.body.response.kyb.lastSyncedAt)).toBeGreaterThan(Date.parse(submitted.body.response.updatedAt) - 1000);
+
+    const [application] = await applicationsFor(id);
+    expect(await providerApplications(application.id)).toHaveLength(1);
+    const documents = (await pg.query('SELECT sha256, size_bytes FROM kyb_documents WHERE application_id = $1', [application.id])).rows;
+    expect(documents).toHaveLength(8); // six company groups and two identity files
+    expect(documents.every((d) => /^[0-9a-f]{64}$/.test(d.sha256))).toBe(true);
+
+    const naira = await eventually(() => http(t.baseUrl, 'GET', `/api/merchant/pobo/users/${id}`, { apiKey }), (r) => r.body.response.nairaCollectionStatus === 'active');
+    expect(naira.body.response.nairaCollectionStatus).toBe('active');
+    const accounts = (await bankRail.state<{ accounts: { reference: string }[] }>('/_sandbox/accounts')).accounts.filter((a) => a.reference === id);
+    expect(accounts).toHaveLength(1);
+
+    expect(await history(id)).toEqual(
+      expect.arrayContaining([
+        { field: 'kyb', from_status: 'not_started', to_status: 'processing', cause: 'kyb_submitted' },
+        { field: 'kyb', from_status: 'processing', to_status: 'verified', cause: 'provider_verified' },
+        { field: 'naira_collection', from_status: 'not_requested', to_status: 'pending', cause: 'kyb_verified' },
+        { field: 'naira_collection', from_status: 'pending', to_status: 'active', cause: 'bank_rail_account_opened' },
+      ]),
+    );
+  });
+
+  it('deletes stored documents once the provider has them and the retention period has passed', async () => {
+    const id = await acceptedBusiness();
+    expect((await submit(id, kybApplication('RC-RETAIN-1'))).status).toBe(202);
+    await pollUntil(id, ['verified']);
+    const [application] = await applicationsFor(id);
+    const deleted = await eventually(
+      async () => (await pg.query('SELECT count(*)::int AS n FROM kyb_documents WHERE application_id = $1 AND deleted_at IS NULL', [application.id])).rows[0].n,
+      (n: number) => n === 0,
+    );
+    expect(deleted).toBe(0);
+    const files = await readdir(storageDir);
+    const ids = (await pg.query('SELECT id FROM kyb_documents WHERE application_id = $1', [application.id])).rows.map((r) => r.id);
+    expect(files.filter((f) => ids.includes(f))).toEqual([]);
+  });
+
+  it('asks for action, clears the requirements on resubmission, then verifies', async () => {
+    const id = await acceptedBusiness();
+    expect((await submit(id, kybApplication('RC-200-ACTION'))).status).toBe(202);
+    const action = await pollUntil(id, ['action_required']);
+    expect(action.body.response.kyb.pendingRequirements.length).toBeGreaterThan(0);
+    for (const item of action.body.response.kyb.pendingRequirements) {
+      expect(Object.keys(item).sort()).toEqual(['code', 'field', 'message']);
+    }
+    expect(action.body.response.kyb.pendingRequirements[0].field).toBe('company_files.organization_chart');
+
+    const resubmitted = await submit(id, kybApplication('RC-200-ACTION'));
+    expect(resubmitted.status).toBe(202);
+    expect(resubmitted.body.response.kyb).toMatchObject({ status: 'processing', pendingRequirements: [] });
+    expect((await pollUntil(id, ['verified'])).body.response.kyb).toMatchObject({ status: 'verified', pendingRequirements: [] });
+  });
+
+  it('reports a declined business', async () => {
+    const id = await acceptedBusiness();
+    await submit(id, kybApplication('RC-300-DECLINE'));
+    expect((await pollUntil(id, ['declined', 'verified'])).body.response.kyb.status).toBe('declined');
+    expectErrorBody(await submit(id, kybApplication('RC-300-DECLINE')), 409, 'kyb_state_conflict');
+  });
+
+  it('keeps a held review processing while lastSyncedAt advances', async () => {
+    const id = await acceptedBusiness();
+    await submit(id, kybApplication('RC-400-HOLD'));
+    const first = await eventually(() => onboarding(id), (r) => r.body.response.kyb.lastSyncedAt !== null);
+    await sleep(800);
+    const later = await onboarding(id);
+    expect(later.body.response.kyb.status).toBe('processing');
+    expect(Date.parse(later.body.response.kyb.lastSyncedAt)).toBeGreaterThan(Date.parse(first.body.response.kyb.lastSyncedAt));
+  });
+
+  describe('rejections leave the business unchanged', () => {
+    let id: string;
+    let before: unknown;
+
+    beforeAll(async () => {
+      id = await acceptedBusiness();
+      before = (await http(t.baseUrl, 'GET', `/api/merchant/pobo/users/${id}`, { apiKey })).body.response;
+    });
+
+    afterEach(async () => {
+      expect((await http(t.baseUrl, 'GET', `/api/merchant/pobo/users/${id}`, { apiKey })).body.response).toEqual(before);
+      expect(await applicationsFor(id)).toEqual([]);
+      expect(await history(id)).toEqual([]);
+    });
+
+    const app = kybApplication;
+    const persons = (...types: string[]) => types.map((type) => kybPerson(type));
+    const files = (types: string[]) => types.map((file_type) => ({ file_type, files: [SAMPLE_PDF] }));
+    const required = app().company_files.map((f) => f.file_type);
+
+    it.each([
+      ['no representative', app('RC-1', { associated_persons: persons('applicant') }), 'associated_persons'],
+      ['two representatives', app('RC-1', { associated_persons: persons('representative', 'representative', 'applicant') }), 'associated_persons'],
+      ['no applicant', app('RC-1', { associated_persons: persons('representative', 'controller') }), 'associated_persons'],
+      ['a missing file group', app('RC-1', { company_files: files(required.slice(1)) }), `company_files.${required[0]}`],
+      ['a repeated file group', app('RC-1', { company_files: files([...required, required[0]]) }), 'company_files[6].file_type'],
+      ['an unknown file group', app('RC-1', { company_files: files([...required, 'selfie_of_ceo']) }), 'company_files.6.file_type'],
+      ['invalid base64', app('RC-1', { company_files: [{ file_type: required[0], files: ['not base64!'] }, ...files(required.slice(1))] }), 'company_files[0].files[0]'],
+      ['unpadded base64', app('RC-1', { company_files: [{ file_type: required[0], files: ['YWJj ZA'] }, ...files(required.slice(1))] }), 'company_files[0].files[0]'],
+      ['an empty document', app('RC-1', { company_files: [{ file_type: required[0], files: [''] }, ...files(required.slice(1))] }), 'company_files[0].files[0]'],
+      ['a bad company country', app('RC-1', { company: { ...app().company, country: 'Nigeria' } }), 'company.country'],
+      ['a bad incorporation date', app('RC-1', { company: { ...app().company, incorporation_date: '01/04/2019' } }), 'company.incorporation_date'],
+      ['a missing company field', app('RC-1', { company: { ...app().company, tax_id: undefined } }), 'company.tax_id'],
+      ['an unknown field', app('RC-1', { kyb_status: 'verified' }), 'kyb_status'],
+      ['a bad person type', app('RC-1', { associated_persons: [kybPerson('representative'), kybPerson('ceo')] }), 'associated_persons.1.type'],
+    ])('400 for %s', async (_name, body, field) => {
+      const result = await submit(id, body);
+      expectErrorBody(result, 400, 'validation_failed');
+      expect(result.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
+    });
+
+    it('400 for malformed JSON', async () => {
+      expectErrorBody(await submit(id, '{"company":'), 400, 'invalid_json');
+    });
+
+    it('413 for a document of 8 MB + 1 byte', async () => {
+      const big = app('RC-1', { company_files: [{ file_type: required[0], files: [documentOfSize(8 * MiB + 1)] }, ...files(required.slice(1))] });
+      const result = await submit(id, big);
+      expectErrorBody(result, 413, 'payload_too_large');
+      expect(result.body.error.details[0].field).toBe('company_files[0].files[0]');
+    });
+
+    it('accepts exactly 8 MB per document as far as size goes (the limit is inclusive)', async () => {
+      const exact = app('RC-1', { associated_persons: persons('applicant'), company_files: [{ file_type: required[0], files: [documentOfSize(8 * MiB)] }, ...files(required.slice(1))] });
+      const result = await submit(id, exact);
+      // Refused for the missing representative, not for the size.
+      expectErrorBody(result, 400, 'validation_failed');
+    });
+
+    it('413 for 51 MB of documents in total', async () => {
+      const seven = Array.from({ length: 7 }, () => documentOfSize(Math.ceil((51 * MiB) / 7)));
+      const result = await submit(id, app('RC-1', { company_files: [{ file_type: required[0], files: seven }, ...files(required.slice(1))] }));
+      expectErrorBody(result, 413, 'payload_too_large');
+    });
+
+    it('413 from Content-Length alone, before the body is read', async () => {
+      const { request } = await import('node:http');
+      const url = new URL(`${t.baseUrl}/api/merchant/pobo/users/${id}/onboarding`);
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': 200 * MiB, 'x-api-key': apiKey } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.write('{"company":'); // 200 MB announced, a few bytes sent
+      });
+      expect(status).toBe(413);
+    });
+
+    it('404 for another merchant, on both endpoints', async () => {
+      expectErrorBody(await submit(id, app(), otherKey), 404, 'resource_not_found');
+      expectErrorBody(await onboarding(id, otherKey), 404, 'resource_not_found');
+      expectErrorBody(await onboarding('pobo_000000000000000000000000'), 404, 'resource_not_found');
+    });
+  });
+
+  it('409 before the agreement is accepted, and nothing is stored', async () => {
+    const id = await createBusiness();
+    const result = await submit(id, kybApplication());
+    expectErrorBody(result, 409, 'agreement_not_accepted');
+    expect(await applicationsFor(id)).toEqual([]);
+    expect((await onboarding(id)).body.response.kyb.status).toBe('agreement_pending');
+  });
+
+  it('409 on a second submission, also when both race', async () => {
+    const id = await acceptedBusiness();
+    const results = await Promise.all([submit(id, kybApplication('RC-500-HOLD')), submit(id, kybApplication('RC-500-HOLD'))]);
+    expect(results.map((r) => r.status).sort()).toEqual([202, 409]);
+    expectErrorBody(results.find((r) => r.status === 409)!, 409, 'kyb_state_conflict');
+    expectErrorBody(await submit(id, kybApplication('RC-500-HOLD')), 409, 'kyb_state_conflict');
+    expect(await applicationsFor(id)).toHaveLength(1);
+  });
+
+  it('answers 202 while the provider is down, and the application reaches it once it is back', async () => {
+    await verification.faults({ down: true });
+    const id = await acceptedBusiness();
+    expect((await submit(id, kybApplication('RC-600'))).status).toBe(202);
+    await sleep(1_500);
+    const [queued] = await applicationsFor(id);
+    expect(queued.status).toBe('queued');
+    expect(queued.last_error).toMatch(/503|circuit/);
+    const started = Date.now();
+    const whileDown = await onboarding(id);
+    expect(Date.now() - started).toBeLessThan(REFRESH_TIMEOUT_MS + 1_000);
+    expect(whileDown.body.response.kyb.status).toBe('processing');
+
+    await verification.faults({});
+    expect((await pollUntil(id, ['verified'], 40_000)).body.response.kyb.status).toBe('verified');
+    expect(await providerApplications(queued.id)).toHaveLength(1);
+  });
+
+  it('answers GET onboarding from the last known state within its timeout when the provider hangs', async () => {
+    const id = await acceptedBusiness();
+    await submit(id, kybApplication('RC-700-HOLD'));
+    const synced = await eventually(() => onboarding(id), (r) => r.body.response.kyb.lastSyncedAt !== null);
+    await verification.faults({ hang: true });
+    const started = Date.now();
+    const result = await onboarding(id);
+    const elapsed = Date.now() - started;
+    expect(result.status).toBe(200);
+    expect(elapsed).toBeLessThan(REFRESH_TIMEOUT_MS + 800);
+    expect(result.body.response.kyb.status).toBe('processing');
+    expect(Date.parse(result.body.response.kyb.lastSyncedAt)).toBeGreaterThanOrEqual(Date.parse(synced.body.response.kyb.lastSyncedAt));
+  });
+
+  it('lets concurrent polls of one business cause at most one provider call at a time', async () => {
+    const id = await acceptedBusiness();
+    await submit(id, kybApplication('RC-800-HOLD'));
+    await eventually(() => onboarding(id), (r) => r.body.response.kyb.lastSyncedAt !== null);
+    await verification.faults({ latencyMs: 300 });
+    const provider = t.app.get<VerificationProvider>(VERIFICATION_PROVIDER);
+    const original = provider.fetch.bind(provider);
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let calls = 0;
+    const spy = jest.spyOn(provider, 'fetch').mockImplementation(async (...args) => {
+      calls++;
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      try {
+        return await original(...args);
+      } finally {
+        inFlight--;
+      }
+    });
+    try {
+      // The worker's refresh may hold the lock during a round, so several rounds are needed to see calls.
+      for (let round = 0; round < 5; round++) {
+        const results = await Promise.all(Array.from({ length: 10 }, () => onboarding(id)));
+        expect(results.every((r) => r.status === 200 && r.body.response.kyb.status === 'processing')).toBe(true);
+        await sleep(100);
+      }
+      expect(calls).toBeGreaterThanOrEqual(1);
+      expect(calls).toBeLessThan(50);
+      expect(maxInFlight).toBe(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('sheds load: extra large uploads get 503 with Retry-After instead of being read', async () => {
+    const id = await acceptedBusiness();
+    const body = JSON.stringify(kybApplication('RC-900-HOLD', { company_files: [{ file_type: 'corporate_registration_documents', files: [documentOfSize(6 * MiB)] }] }));
+    const results = await Promise.all(Array.from({ length: 6 }, () => submit(id, body)));
+    const shed = results.filter((r) => r.status === 503);
+    expect(shed.length).toBeGreaterThan(0);
+    for (const result of shed) {
+      expectErrorBody(result, 503, 'service_unavailable');
+      expect(result.headers.get('retry-after')).toMatch(/^\d+$/);
+    }
+  });
+});
