@@ -2,7 +2,9 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { AppModule, AppModuleOptions } from './app.module';
+import type { DestinationStream } from 'pino';
+import { AppModule } from './app.module';
+import { createRootLogger, RequestLogController } from './common/logging/logger.options';
 import { AppError } from './common/errors/app-error';
 import { generateRequestId } from './common/http/request-id';
 import { AppConfig } from './config/app.config';
@@ -12,15 +14,18 @@ import { applyKybUploadLimits } from './modules/kyb/kyb-upload.limits';
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** Builds the HTTP application (not yet listening). Shared by `main.ts`, the e2e suites and the bench. */
-export async function createApp(config: AppConfig, options: AppModuleOptions = {}): Promise<NestFastifyApplication> {
+export async function createApp(config: AppConfig, options: { logStream?: DestinationStream } = {}): Promise<NestFastifyApplication> {
+  const logger = createRootLogger(config, options.logStream);
   const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    logController: new RequestLogController(),
     genReqId: generateRequestId,
     requestIdHeader: false,
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Give in-flight requests time to finish on SIGTERM, refuse new ones with 503.
     return503OnClosing: true,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, { logger }), adapter, {
     bufferLogs: true,
     bodyParser: false,
   });
