@@ -21,6 +21,8 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     logController: new RequestLogController(),
     genReqId: generateRequestId,
     requestIdHeader: false,
+    // Client IPs (recorded as agreement-acceptance evidence) come from X-Forwarded-For only via trusted proxies.
+    trustProxy: config.trustProxy,
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Give in-flight requests time to finish on SIGTERM, refuse new ones with 503.
     return503OnClosing: true,

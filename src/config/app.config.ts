@@ -84,6 +84,11 @@ class EnvironmentVariables {
   @IsString()
   STORAGE_DIR = 'var/documents';
 
+  /** Hop count or comma-separated addresses/CIDRs of the load balancers whose X-Forwarded-For is believed. */
+  @IsOptional()
+  @Matches(/^(\d{1,2}|[0-9a-fA-F.:/,\s]+)$/, { message: 'TRUST_PROXY must be a hop count or a list of addresses/CIDRs' })
+  TRUST_PROXY?: string;
+
   @IsUrl({ require_tld: false, require_protocol: true }, { message: 'VERIFICATION_PROVIDER_URL must be an absolute http(s) URL' })
   VERIFICATION_PROVIDER_URL = 'http://127.0.0.1:4010';
 
@@ -170,6 +175,8 @@ export interface AppConfig {
   dbPoolSize: number;
   dbStatementTimeoutMs: number;
   storageDir: string;
+  /** Fastify `trustProxy`: false (default), a hop count, or trusted proxy addresses. */
+  trustProxy: false | number | string;
   verificationProvider: { url: string; apiKey: string };
   bankRail: { url: string; apiKey: string };
   /** Budget of one provider call from the worker (each attempt). */
@@ -233,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbPoolSize: parsed.DB_POOL_SIZE,
     dbStatementTimeoutMs: parsed.DB_STATEMENT_TIMEOUT_MS,
     storageDir: resolve(parsed.STORAGE_DIR),
+    trustProxy: parsed.TRUST_PROXY === undefined ? false : /^\d+$/.test(parsed.TRUST_PROXY) ? Number(parsed.TRUST_PROXY) : parsed.TRUST_PROXY,
     verificationProvider: {
       url: parsed.VERIFICATION_PROVIDER_URL.replace(/\/+$/, ''),
       apiKey: secret('VERIFICATION_PROVIDER_API_KEY', DEV_VERIFICATION_PROVIDER_API_KEY),

@@ -9,9 +9,16 @@ export const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
   'req.headers.authorization',
   'req.headers.cookie',
+  // The agreement page posts back to itself: its Referer carries the link token.
+  'req.headers.referer',
   'res.headers["set-cookie"]',
 ];
 export const REDACTION_MARKER = '[Redacted]';
+
+/** Agreement links are bearer tokens: a log reader must not be able to accept terms with one. */
+function maskTokens(url: string): string {
+  return url.startsWith('/agreements/') ? url.replace(/^\/agreements\/[^/?#]+/, `/agreements/${REDACTION_MARKER}`) : url;
+}
 
 function pinoOptions(config: AppConfig): LoggerOptions {
   return {
@@ -21,7 +28,7 @@ function pinoOptions(config: AppConfig): LoggerOptions {
       req: (request: FastifyRequest) => ({
         id: request.id,
         method: request.method,
-        url: request.url,
+        url: maskTokens(request.url),
         remoteAddress: request.ip,
         headers: request.headers,
       }),

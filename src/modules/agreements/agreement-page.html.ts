@@ -19,7 +19,9 @@ function interpolate(value: unknown): string {
   if (value instanceof SafeHtml) return value.value;
   if (Array.isArray(value)) return value.map(interpolate).join('');
   if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(String(value as string | number | boolean));
+  if (typeof value === 'string') return escapeHtml(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new TypeError(`cannot interpolate ${typeof value} into HTML`);
 }
 
 /**
@@ -56,6 +58,7 @@ button:focus-visible,a:focus-visible{outline:3px solid #93c5fd;outline-offset:2p
 .warn{background:#fef3c7;color:#92400e}
 .message{margin:0;color:#374151}
 a{color:#1d4ed8}
+.nowrap{white-space:nowrap}
 @media (min-width:40rem){main{padding-top:3rem}.card{padding:2rem}h1{font-size:1.75rem}button{display:inline-block;width:auto}}
 `;
 
@@ -117,7 +120,7 @@ export function renderConfirmationPage(view: { businessName: string; termsVersio
     `Agreement accepted – ${view.businessName}`,
     html`<div class="icon ok" aria-hidden="true">✓</div>
 <h1>Agreement accepted</h1>
-<p class="message">Thank you. ${view.businessName} accepted the terms (version ${view.termsVersion}) on ${formatDate(view.acceptedAt)}.</p>
+<p class="message">Thank you. ${view.businessName} accepted the terms (<span class="nowrap">version ${view.termsVersion}</span>) on ${formatDate(view.acceptedAt)}.</p>
 <p class="fine">You can close this page. The next step, business verification, continues with the company that sent you this link.</p>`,
   );
 }

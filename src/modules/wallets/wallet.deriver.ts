@@ -92,7 +92,7 @@ export class WalletDeriver {
       evmRoot.wipePrivateData();
 
       const svmRoot = Slip10HDKey.fromMasterSeed(seed);
-      this.#svmParent = svmRoot.derive(SVM_PARENT_PATH);
+      this.#svmParent = withFixedFingerprint(svmRoot.derive(SVM_PARENT_PATH));
       svmRoot.privateKey.fill(0);
       svmRoot.chainCode.fill(0);
     } finally {
@@ -118,7 +118,7 @@ export class WalletDeriver {
   }
 
   #svmAddress(index: number): string {
-    const account = this.#svmParent.deriveChild(HARDENED_OFFSET + index);
+    const account = withFixedFingerprint(this.#svmParent.deriveChild(HARDENED_OFFSET + index), 0);
     const leaf = account.deriveChild(HARDENED_OFFSET + 0);
     const address = base58.encode(leaf.publicKeyRaw);
     // Intermediate/leaf private keys are only needed for the public key; scrub them (best effort).
@@ -140,4 +140,16 @@ export class WalletDeriver {
   [inspect.custom](): string {
     return REDACTED;
   }
+}
+
+/**
+ * micro-ed25519-hdkey computes a node's fingerprint (an ed25519 public key and a hash) every time
+ * it derives a child, only to record it as the child's `parentFingerprint`: serialisation
+ * metadata that plays no part in the derived keys or addresses. Pinning it (the parent's real
+ * value once, or 0 for the throwaway intermediate node) leaves one public-key computation per
+ * address instead of three.
+ */
+function withFixedFingerprint(node: Slip10HDKey, fingerprint = node.fingerprint): Slip10HDKey {
+  Object.defineProperty(node, 'fingerprint', { value: fingerprint });
+  return node;
 }

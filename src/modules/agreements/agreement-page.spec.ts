@@ -1,0 +1,104 @@
+import type { ArgumentsHost } from '@nestjs/common';
+import { AppError } from '../../common/errors/app-error';
+import { csrfCookieHeader, csrfFieldMatches, csrfFieldValue, newCsrfCookieValue, readCookie } from './agreement-csrf';
+import { AgreementPageExceptionFilter } from './agreement-page.filter';
+import { escapeHtml, html, renderAgreementPage, renderMessagePage } from './agreement-page.html';
+import { TERMS, TERMS_TITLE, TERMS_VERSION } from './agreement.terms';
+
+describe('html template', () => {
+  it('escapes every interpolated value, quotes included', () => {
+    expect(escapeHtml(`<a href="x" onclick='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    expect(html`<p title="${'"><script>'}">${'<b>'}</p>`.value).toBe('<p title="&quot;&gt;&lt;script&gt;">&lt;b&gt;</p>');
+  });
+
+  it('nests html fragments and arrays without escaping them twice, and drops null/undefined/false', () => {
+    const items = ['a&b', '<c>'].map((x) => html`<li>${x}</li>`);
+    expect(html`<ul>${items}</ul>${null}${undefined}${false}${0}`.value).toBe('<ul><li>a&amp;b</li><li>&lt;c&gt;</li></ul>0');
+  });
+
+  it('renders the agreement page with the name escaped, the hidden fields and no script', () => {
+    const page = renderAgreementPage({
+      businessName: '<img src=x onerror=alert(1)>',
+      termsTitle: TERMS_TITLE,
+      termsVersion: TERMS_VERSION,
+      terms: TERMS,
+      csrfToken: 'tok"en',
+      expiresAt: new Date('2026-11-29T10:00:00Z'),
+    });
+    expect(page).not.toContain('<img');
+    expect(page).toContain('<h1>&lt;img src=x onerror=alert(1)&gt;</h1>');
+    expect(page).toContain('<input type="hidden" name="csrf_token" value="tok&quot;en">');
+    expect(page).toContain(`<input type="hidden" name="terms_version" value="${TERMS_VERSION}">`);
+    expect(page).toContain('29 November 2026 at 10:00 UTC');
+    expect(page).not.toMatch(/<script/i);
+    for (const section of TERMS) expect(page).toContain(escapeHtml(section.heading));
+  });
+
+  it('renders a reload link only when asked', () => {
+    expect(renderMessagePage({ title: 'T', message: 'M' })).not.toContain('<a ');
+    expect(renderMessagePage({ title: 'T', message: 'M', reloadLabel: 'Reload' })).toContain('<a href="">Reload</a>');
+  });
+});
+
+describe('agreement CSRF', () => {
+  const secret = 'x'.repeat(32);
+  const token = 'T'.repeat(43);
+
+  it('reads one cookie out of a Cookie header', () => {
+    expect(readCookie('a=1; agreement_csrf=abc ;b=2', 'agreement_csrf')).toBe('abc');
+    expect(readCookie('xagreement_csrf=abc', 'agreement_csrf')).toBeUndefined();
+    expect(readCookie(undefined, 'agreement_csrf')).toBeUndefined();
+  });
+
+  it('pairs the field with the cookie and the link token', () => {
+    const cookie = newCsrfCookieValue();
+    const field = csrfFieldValue(secret, cookie, token);
+    expect(csrfFieldMatches(secret, cookie, token, field)).toBe(true);
+    expect(csrfFieldMatches(secret, newCsrfCookieValue(), token, field)).toBe(false);
+    expect(csrfFieldMatches(secret, cookie, 'U'.repeat(43), field)).toBe(false);
+    expect(csrfFieldMatches('y'.repeat(32), cookie, token, field)).toBe(false);
+    expect(csrfFieldMatches(secret, undefined, token, field)).toBe(false);
+    expect(csrfFieldMatches(secret, 'short', token, csrfFieldValue(secret, 'short', token))).toBe(false);
+    expect(csrfFieldMatches(secret, cookie, token, [field])).toBe(false);
+    expect(csrfFieldMatches(secret, cookie, token, `${field}x`)).toBe(false);
+  });
+
+  it('sets a strict, script-proof cookie, Secure behind https', () => {
+    expect(csrfCookieHeader('v', false)).toBe('agreement_csrf=v; Path=/agreements; HttpOnly; SameSite=Strict');
+    expect(csrfCookieHeader('v', true)).toBe('agreement_csrf=v; Path=/agreements; HttpOnly; SameSite=Strict; Secure');
+  });
+});
+
+describe('AgreementPageExceptionFilter', () => {
+  const run = (exception: unknown) => {
+    const sent: { status?: number; headers: Record<string, string>; body?: string } = { headers: {} };
+    const reply = {
+      status: (s: number) => ((sent.status = s), reply),
+      headers: (h: Record<string, string>) => (Object.assign(sent.headers, h), reply),
+      header: (k: string, v: string) => ((sent.headers[k] = v), reply),
+      send: (b: string) => ((sent.body = b), reply),
+    };
+    const host = { switchToHttp: () => ({ getRequest: () => ({ id: 'req_1' }), getResponse: () => reply }) } as unknown as ArgumentsHost;
+    const filter = new AgreementPageExceptionFilter();
+    (filter as unknown as { logger: { error: () => void } }).logger = { error: () => undefined };
+    filter.catch(exception, host);
+    return sent;
+  };
+
+  it('answers failures as HTML pages with the API status, never leaking internals', () => {
+    const crash = run(new Error('SELECT secret FROM somewhere'));
+    expect(crash.status).toBe(500);
+    expect(crash.headers['Content-Type']).toBe('text/html; charset=utf-8');
+    expect(crash.body).toContain('Something went wrong');
+    expect(crash.body).toContain('req_1');
+    expect(crash.body).not.toContain('SELECT');
+
+    const down = run(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    expect(down.status).toBe(503);
+    expect(down.headers['Retry-After']).toBe('1');
+
+    const known = run(new AppError('payload_too_large', 'Request body is too large'));
+    expect(known.status).toBe(413);
+    expect(known.body).toContain('Request body is too large');
+  });
+});

@@ -1,0 +1,85 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BrowserContext, chromium } from 'playwright-core';
+import { TcpProxy } from './tcp-proxy';
+import { startTestApp, TestApp } from './test-app';
+
+/** Debian's `chromium` package (`.ci/run` installs it). Browsers are never downloaded. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Headless Chromium with a fresh, throw-away profile. */
+export async function launchBrowser(
+  options: { viewport?: { width: number; height: number }; isMobile?: boolean; javaScriptEnabled?: boolean } = {},
+): Promise<Browser> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'e2e-chromium-'));
+  try {
+    const context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: options.viewport ?? { width: 1280, height: 800 },
+      isMobile: options.isMobile,
+      hasTouch: options.isMobile,
+      deviceScaleFactor: options.isMobile ? 2 : 1,
+      javaScriptEnabled: options.javaScriptEnabled ?? true,
+    });
+    return {
+      context,
+      close: async () => {
+        await context.close();
+        await rm(userDataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await rm(userDataDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * The app reachable at its own `PUBLIC_BASE_URL`, as a browser sees it: links it gives out work
+ * as they are, and the browser's `Origin` is the configured one. (The test app listens on a
+ * random port chosen after its configuration is fixed, so a loopback proxy sits on the public
+ * port.) `baseUrl` is the public URL.
+ */
+export async function startAppAtPublicUrl(databaseUrl: string, env: Record<string, string> = {}): Promise<TestApp> {
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const t = await startTestApp(databaseUrl, { PUBLIC_BASE_URL: publicUrl, ...env });
+  const proxy = new TcpProxy('127.0.0.1', Number(new URL(t.baseUrl).port));
+  proxy.port = port;
+  await proxy.start();
+  return {
+    ...t,
+    baseUrl: publicUrl,
+    close: async () => {
+      await proxy.cut();
+      await t.close();
+    },
+  };
+}
