@@ -150,6 +150,7 @@ describe('Merchant authentication', () => {
     await list({ 'x-api-key': apiKey });
     await list({ authorization: `Bearer ${apiKey}` });
     await list({ 'x-api-key': revoked.apiKey });
+    await list({ authorization: `Bearer ${revoked.apiKey}` });
     await list({ 'x-api-key': `${apiKey}x` });
     await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', { apiKey, body: '{bad json' });
     await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', { apiKey, body: { businessName: '' } });

@@ -45,7 +45,7 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
     const id = result.headers.get('x-request-id')!;
     const line = t.logs.find((l) => l.includes(id) && l.includes('request completed'));
     expect(line).toBeDefined();
-    expect(JSON.parse(line!).req.id).toBe(id);
+    expect(JSON.parse(line!).request.id).toBe(id);
   });
 
   it('answers an unknown route with the contract error body', async () => {

@@ -47,18 +47,27 @@ export class AgreementsService {
   ) {}
 
   /**
-   * Issues a link for the business inside the caller's transaction and returns its URL. The
-   * token (256 random bits) appears only in the URL; the database keeps its keyed hash.
+   * A new link for the business, not yet stored: the row to insert and the URL to give out. The
+   * token (256 random bits) appears only in the URL; the row keeps its keyed hash.
    */
-  async issueLink(manager: EntityManager, businessId: string): Promise<string> {
+  newLink(businessId: string): { row: Pick<AgreementLinkEntity, 'id' | 'businessId' | 'tokenHash' | 'expiresAt'>; url: string } {
     const token = randomBytes(32).toString('base64url');
-    await manager.insert(AgreementLinkEntity, {
-      id: newId('agl'),
-      businessId,
-      tokenHash: this.hashToken(token),
-      expiresAt: new Date(Date.now() + this.config.agreementLinkTtlSeconds * 1000),
-    });
-    return `${this.config.publicBaseUrl}${AGREEMENT_PAGE_PATH}/${token}`;
+    return {
+      row: {
+        id: newId('agl'),
+        businessId,
+        tokenHash: this.hashToken(token),
+        expiresAt: new Date(Date.now() + this.config.agreementLinkTtlSeconds * 1000),
+      },
+      url: `${this.config.publicBaseUrl}${AGREEMENT_PAGE_PATH}/${token}`,
+    };
+  }
+
+  /** Issues a link for the business inside the caller's transaction and returns its URL. */
+  async issueLink(manager: EntityManager, businessId: string): Promise<string> {
+    const link = this.newLink(businessId);
+    await manager.insert(AgreementLinkEntity, link.row);
+    return link.url;
   }
 
   /**

@@ -1,15 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { isId, newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { AgreementsService } from '../agreements/agreements.service';
+import { WalletIndexAllocator } from '../wallets/wallet-index.allocator';
 import { WalletDeriver } from '../wallets/wallet.deriver';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
 import { ListPoboBusinessesQuery, MAX_PAGE_SIZE } from './dto/list-pobo-businesses.query';
 import { PoboBusinessDto } from './dto/pobo-business.response';
 import { mapPoboBusiness } from './pobo-business.mapper';
-import { PoboBusinessEntity } from './pobo-business.entity';
 import { InvalidCursorError, PoboBusinessNotFoundError } from './pobo-businesses.errors';
 import { PoboBusinessesRepository } from './pobo-businesses.repository';
 
@@ -25,43 +23,33 @@ export const POBO_USERS_PATH = '/api/merchant/pobo/users';
 export class PoboBusinessesService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: PoboBusinessesRepository,
     private readonly agreements: AgreementsService,
     private readonly wallets: WalletDeriver,
+    private readonly walletIndices: WalletIndexAllocator,
   ) {}
 
   async create(merchantId: string, dto: CreatePoboBusinessDto): Promise<PoboBusinessDto> {
-    // A sequence never hands the same index out twice, however many creates run at once.
-    const [{ index }] = await this.dataSource.query<{ index: number }[]>(
-      "SELECT nextval('pobo_wallet_index_seq')::int AS index",
+    const walletIndex = await this.walletIndices.next();
+    const addresses = this.wallets.derive(walletIndex);
+    const id = newId('pobo');
+    const link = this.agreements.newLink(id);
+    const row = await this.repository.insertWithLink(
+      {
+        id,
+        merchantId,
+        businessName: dto.businessName,
+        email: dto.email,
+        phoneNumber: dto.phoneNumber,
+        country: dto.country,
+        allowNairaCollection: dto.allowNairaCollection ?? false,
+        walletIndex,
+        evmAddress: addresses.evm,
+        svmAddress: addresses.svm,
+      },
+      link.row,
     );
-    const addresses = this.wallets.derive(index);
-    const business: Omit<PoboBusinessEntity, 'seq' | 'createdAt' | 'updatedAt'> = {
-      id: newId('pobo'),
-      merchantId,
-      businessName: dto.businessName,
-      email: dto.email,
-      phoneNumber: dto.phoneNumber,
-      country: dto.country,
-      allowNairaCollection: dto.allowNairaCollection ?? false,
-      nairaCollectionStatus: 'not_requested',
-      walletIndex: index,
-      evmAddress: addresses.evm,
-      svmAddress: addresses.svm,
-      agreementStatus: 'pending',
-      agreementAcceptedAt: null,
-      kybStatus: 'agreement_pending',
-      kybPendingRequirements: [],
-      kybLastSyncedAt: null,
-    };
-
-    return this.dataSource.transaction(async (manager) => {
-      const inserted = await manager.insert(PoboBusinessEntity, business);
-      const generated = inserted.generatedMaps[0] as Pick<PoboBusinessEntity, 'createdAt' | 'updatedAt'>;
-      const agreementUrl = await this.agreements.issueLink(manager, business.id);
-      return mapPoboBusiness({ ...business, createdAt: generated.createdAt, updatedAt: generated.updatedAt }, agreementUrl);
-    });
+    return mapPoboBusiness(row, link.url);
   }
 
   async get(merchantId: string, id: string): Promise<PoboBusinessDto> {

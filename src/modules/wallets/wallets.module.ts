@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { WalletIndexAllocator } from './wallet-index.allocator';
 import { WalletDeriver } from './wallet.deriver';
 
 @Module({
@@ -9,7 +10,8 @@ import { WalletDeriver } from './wallet.deriver';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new WalletDeriver(config.walletMnemonic),
     },
+    WalletIndexAllocator,
   ],
-  exports: [WalletDeriver],
+  exports: [WalletDeriver, WalletIndexAllocator],
 })
 export class WalletsModule {}
