@@ -21,6 +21,7 @@ import { dropDatabase } from '../src/database/ensure-database';
 import { prepareDatabase } from '../src/database/migrate';
 import { PoboBusinessesRepository } from '../src/modules/pobo-businesses/pobo-businesses.repository';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
+import { KYB_TARGETS, runKybBench } from './kyb';
 import { findOwnedQuery } from './reference-server';
 
 // ---------------------------------------------------------------------------------------------
@@ -58,6 +59,7 @@ const ROOT_DIR = resolve(DIST_DIR, '..');
 const APP_MAIN = join(DIST_DIR, 'src', 'main.js');
 const MERCHANT_CLI = join(DIST_DIR, 'src', 'cli', 'merchant.cli.js');
 const REFERENCE_MAIN = join(__dirname, 'reference-server.js');
+const PROVIDER_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'verification-provider', 'main.js');
 const RESULTS_FILE = join(ROOT_DIR, 'bench', 'results', 'latest.json');
 
 const CLK_TCK = clockTicks();
@@ -183,7 +185,15 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[], s
   checkAborted();
 
   // 4. Start both servers.
-  const [apiPort, refPort] = [await freePort(), await freePort()];
+  const [apiPort, refPort, providerPort] = [await freePort(), await freePort(), await freePort()];
+  const providerApiKey = randomBytes(16).toString('hex');
+  const provider = startChild('verification sandbox', PROVIDER_SANDBOX_MAIN, {
+    SANDBOX_VERIFICATION_PORT: String(providerPort),
+    VERIFICATION_PROVIDER_API_KEY: providerApiKey,
+    SANDBOX_REVIEW_DELAY_MS: '2000',
+  });
+  started.push(provider);
+  const providerUrl = `http://${HOST}:${providerPort}`;
   const api = startChild('api', APP_MAIN, {
     NODE_ENV: 'production',
     PORT: String(apiPort),
@@ -193,7 +203,8 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[], s
     // Production refuses development secrets: fresh ones for every run.
     LINK_SIGNING_SECRET: randomBytes(32).toString('hex'),
     WALLET_MNEMONIC: productionMnemonic(),
-    VERIFICATION_PROVIDER_API_KEY: randomBytes(16).toString('hex'),
+    VERIFICATION_PROVIDER_URL: providerUrl,
+    VERIFICATION_PROVIDER_API_KEY: providerApiKey,
     BANK_RAIL_API_KEY: randomBytes(16).toString('hex'),
     // Production defaults to mk_live; the CLI (development) issued an mk_test key.
     API_KEY_PREFIX: 'mk_test',
@@ -211,7 +222,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[], s
   started.push(reference);
   const apiUrl = `http://${HOST}:${apiPort}`;
   const refUrl = `http://${HOST}:${refPort}`;
-  await Promise.all([waitReady(api, `${apiUrl}/health/ready`), waitReady(reference, `${refUrl}/ready`)]);
+  await Promise.all([waitReady(api, `${apiUrl}/health/ready`), waitReady(reference, `${refUrl}/ready`), waitReady(provider, `${providerUrl}/health`)]);
   const apiPid = pidOf(api);
   const refPid = pidOf(reference);
   log(`API pid ${apiPid} on :${apiPort} (RSS ${rssMb(apiPid).toFixed(0)} MB when ready), reference pid ${refPid} on :${refPort}`);
@@ -271,7 +282,21 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[], s
   const rss = rssMb(apiPid);
   const peakRss = memoryField(apiPid, 'VmHWM') / 1024;
 
-  // 8. Report.
+  // 8. KYB: large submissions and GET onboarding (issue 3).
+  log('');
+  const kyb = await runKybBench({
+    apiUrl,
+    apiPid,
+    apiKey: issued.apiKey,
+    databaseUrl,
+    businessIds: ids.slice(0, 200),
+    providerUrl,
+    providerApiKey,
+    log,
+  });
+  log(`(KYB targets: RSS growth < ${KYB_TARGETS.rssGrowthFactor}× the body; concurrent peak < ${KYB_TARGETS.concurrentPeakMb} MB)`);
+
+  // 9. Report.
   const summaries = summarise(runs);
   const refGet = summaries.find((s) => s.scenario === 'get-one' && s.server === 'reference')!;
   const apiGet = summaries.find((s) => s.scenario === 'get-one' && s.server === 'api')!;
@@ -299,6 +324,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[], s
       pass: createSummary.p99Ms < TARGETS.createP99Ms && createSummary.non2xx === 0 && createSummary.errors === 0,
     },
     { name: 'API RSS after the run', target: `< ${TARGETS.rssMb} MB`, measured: `${rss.toFixed(0)} MB (peak ${peakRss.toFixed(0)} MB)`, pass: rss < TARGETS.rssMb },
+    ...kyb.targets,
   ];
   printReport(summaries, targets, cpuRatio, runs);
 
@@ -324,6 +350,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[], s
         summaries,
         getOne: { rpsRatio: ratio, pairedRpsRatios: pairedRatios, cpuRatio },
         memory: { rssMbAfterRun: rss, peakRssMb: peakRss },
+        kyb,
         targets,
         runs,
       },

@@ -1,5 +1,5 @@
+import { ECDH } from 'node:crypto';
 import { inspect } from 'node:util';
-import { secp256k1 } from '@noble/curves/secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import { base58 } from '@scure/base';
@@ -112,7 +112,8 @@ export class WalletDeriver {
     const compressed = this.#evmParent.deriveChild(index).publicKey;
     if (!compressed) throw new Error('WalletDeriver: EVM child has no public key');
     // 65-byte SEC1 uncompressed point; drop the 0x04 tag and hash the 64-byte X||Y.
-    const uncompressed = secp256k1.Point.fromBytes(compressed).toBytes(false);
+    // Point decompression by OpenSSL: a third of the cost of doing it in JavaScript.
+    const uncompressed = ECDH.convertKey(compressed, 'secp256k1', undefined, undefined, 'uncompressed') as Buffer;
     const hash = keccak_256(uncompressed.subarray(1));
     return toChecksumAddress(bytesToHex(hash.subarray(-20)));
   }
