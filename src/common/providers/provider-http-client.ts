@@ -65,10 +65,6 @@ export class ProviderHttpClient {
     });
   }
 
-  get isOpen(): boolean {
-    return this.breaker.opened;
-  }
-
   async request(request: ProviderRequest): Promise<ProviderResponse> {
     for (let attempt = 0; ; attempt++) {
       try {

@@ -1,6 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { PoboBusinessEntity } from '../pobo-businesses/pobo-business.entity';
-import { PendingRequirement } from '../pobo-businesses/pobo-business.states';
+import { PendingRequirement, sqlIn } from '../pobo-businesses/pobo-business.states';
 
 export const KYB_APPLICATION_STATUSES = ['queued', 'submitted', 'reviewed'] as const;
 export type KybApplicationStatus = (typeof KYB_APPLICATION_STATUSES)[number];
@@ -19,7 +19,7 @@ export interface StoredApplication {
  */
 @Entity({ name: 'kyb_applications' })
 @Index('idx_kyb_applications_status', ['status', 'createdAt'])
-@Check('chk_kyb_applications_status', `"status" IN ('queued', 'submitted', 'reviewed')`)
+@Check('chk_kyb_applications_status', `"status" IN (${sqlIn(KYB_APPLICATION_STATUSES)})`)
 export class KybApplicationEntity {
   /** `kyba_` + 24 hex characters. */
   @PrimaryColumn({ type: 'text' })

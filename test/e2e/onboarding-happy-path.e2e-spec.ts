@@ -1,0 +1,87 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { INestApplicationContext } from '@nestjs/common';
+import { launchBrowser, startAppAtPublicUrl } from './support/browser';
+import { kybApplication } from './support/kyb-fixtures';
+import { eventually } from './support/poll';
+import { Sandbox, startSandboxes } from './support/sandboxes';
+import { http, TestApp } from './support/test-app';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+import { startTestWorker } from './support/test-worker';
+
+/**
+ * The whole onboarding as a merchant and a business live it: create the business, the business
+ * accepts the terms in a real Chromium, the merchant submits the KYB application and polls until
+ * the (sandbox) provider verifies it; the worker then opens the Naira receiving account.
+ */
+describe('Onboarding happy path, end to end', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let worker: INestApplicationContext;
+  let verification: Sandbox;
+  let bankRail: Sandbox;
+  let storageDir: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    storageDir = await mkdtemp(join(tmpdir(), 'happy-path-'));
+    const sandboxes = await startSandboxes(500);
+    verification = sandboxes.verification;
+    bankRail = sandboxes.bankRail;
+    const env = { ...sandboxes.env, STORAGE_DIR: storageDir, QUEUE_PREFIX: `happy-${process.pid}-${Date.now()}`, KYB_SWEEP_INTERVAL_MS: '500' };
+    t = await startAppAtPublicUrl(db.url, env);
+    worker = await startTestWorker(db.url, env);
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await t?.close();
+    await verification?.close();
+    await bankRail?.close();
+    await db?.drop();
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  it('goes from a new business to verified with an active Naira account', async () => {
+    const { apiKey } = await t.createMerchant('Happy Merchant');
+    const created = await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', {
+      apiKey,
+      body: { businessName: 'Happy Path Ltd', email: 'owner@happy.example', phoneNumber: '+2348012345678', country: 'NG', allowNairaCollection: true },
+    });
+    expect(created.status).toBe(201);
+    const id: string = created.body.response.poboUserId;
+
+    const browser = await launchBrowser({ viewport: { width: 390, height: 844 }, isMobile: true, javaScriptEnabled: false });
+    try {
+      const page = await browser.context.newPage();
+      expect((await page.goto(created.body.response.agreement.url))?.status()).toBe(200);
+      await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Accept' }).click()]);
+      expect(await page.getByText('Agreement accepted').isVisible()).toBe(true);
+    } finally {
+      await browser.close();
+    }
+    const accepted = await http(t.baseUrl, 'GET', `/api/merchant/pobo/users/${id}/onboarding`, { apiKey });
+    expect(accepted.body.response.agreement.status).toBe('accepted');
+    expect(accepted.body.response.kyb.status).toBe('not_started');
+
+    const submitted = await http(t.baseUrl, 'POST', `/api/merchant/pobo/users/${id}/onboarding`, { apiKey, body: kybApplication('RC-HAPPY-1') });
+    expect(submitted.status).toBe(202);
+    expect(submitted.body.response.kyb.status).toBe('processing');
+
+    const verified = await eventually(
+      () => http(t.baseUrl, 'GET', `/api/merchant/pobo/users/${id}/onboarding`, { apiKey }),
+      (r) => r.body.response.kyb.status !== 'processing',
+      30_000,
+    );
+    expect(verified.body.response.kyb).toMatchObject({ status: 'verified', pendingRequirements: [] });
+    expect(verified.body.response.kyb.lastSyncedAt).not.toBeNull();
+
+    const naira = await eventually(
+      () => http(t.baseUrl, 'GET', `/api/merchant/pobo/users/${id}`, { apiKey }),
+      (r) => r.body.response.nairaCollectionStatus === 'active',
+      30_000,
+    );
+    expect(naira.body.response.nairaCollectionStatus).toBe('active');
+  });
+});
