@@ -40,6 +40,7 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DATABASE_NAME = 'merchant_api_bench';
 const DEADLINE_S = intEnv('BENCH_TIMEOUT_S', 600);
 /** Extra node flags for the API process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
+const DB_POOL_SIZE = intEnv('BENCH_DB_POOL_SIZE', 20);
 const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 /** Sample of seeded ids the GET-one scenarios cycle through (both servers get the same list). */
 const ID_SAMPLE = 10_000;
@@ -211,6 +212,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[], s
     LOG_LEVEL: APP_LOG_LEVEL,
     STORAGE_DIR: storageDir,
     QUEUE_PREFIX,
+    DB_POOL_SIZE: String(DB_POOL_SIZE),
   }, API_NODE_ARGS);
   started.push(api);
   const reference = startChild('reference', REFERENCE_MAIN, {
@@ -218,6 +220,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[], s
     REF_PORT: String(refPort),
     REF_MERCHANT_ID: issued.merchantId,
     DATABASE_URL: databaseUrl,
+    DB_POOL_SIZE: String(DB_POOL_SIZE),
   });
   started.push(reference);
   const apiUrl = `http://${HOST}:${apiPort}`;
@@ -345,7 +348,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[], s
           getOneRounds: ROUNDS,
           apiLogLevel: APP_LOG_LEVEL,
           apiLogDestination: '/dev/null',
-          dbPoolSize: 10,
+          dbPoolSize: DB_POOL_SIZE,
         },
         summaries,
         getOne: { rpsRatio: ratio, pairedRpsRatios: pairedRatios, cpuRatio },

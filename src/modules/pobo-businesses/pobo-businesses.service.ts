@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isId, newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { AgreementsService } from '../agreements/agreements.service';
-import { WalletIndexAllocator } from '../wallets/wallet-index.allocator';
-import { WalletDeriver } from '../wallets/wallet.deriver';
+import { WalletAddressPool } from '../wallets/wallet-address.pool';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
 import { ListPoboBusinessesQuery, MAX_PAGE_SIZE } from './dto/list-pobo-businesses.query';
 import { PoboBusinessDto } from './dto/pobo-business.response';
@@ -25,13 +24,11 @@ export class PoboBusinessesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: PoboBusinessesRepository,
     private readonly agreements: AgreementsService,
-    private readonly wallets: WalletDeriver,
-    private readonly walletIndices: WalletIndexAllocator,
+    private readonly wallets: WalletAddressPool,
   ) {}
 
   async create(merchantId: string, dto: CreatePoboBusinessDto): Promise<PoboBusinessDto> {
-    const walletIndex = await this.walletIndices.next();
-    const addresses = this.wallets.derive(walletIndex);
+    const wallet = await this.wallets.next();
     const id = newId('pobo');
     const link = this.agreements.newLink(id);
     const row = await this.repository.insertWithLink(
@@ -43,9 +40,9 @@ export class PoboBusinessesService {
         phoneNumber: dto.phoneNumber,
         country: dto.country,
         allowNairaCollection: dto.allowNairaCollection ?? false,
-        walletIndex,
-        evmAddress: addresses.evm,
-        svmAddress: addresses.svm,
+        walletIndex: wallet.index,
+        evmAddress: wallet.evm,
+        svmAddress: wallet.svm,
       },
       link.row,
     );

@@ -1,17 +1,9 @@
 import { Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { WalletAddressPool } from './wallet-address.pool';
 import { WalletIndexAllocator } from './wallet-index.allocator';
-import { WalletDeriver } from './wallet.deriver';
 
 @Module({
-  providers: [
-    {
-      provide: WalletDeriver,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new WalletDeriver(config.walletMnemonic),
-    },
-    WalletIndexAllocator,
-  ],
-  exports: [WalletDeriver, WalletIndexAllocator],
+  providers: [WalletIndexAllocator, WalletAddressPool],
+  exports: [WalletAddressPool],
 })
 export class WalletsModule {}
