@@ -1,4 +1,4 @@
-import { OnModuleDestroy } from '@nestjs/common';
+import { OnApplicationShutdown } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsNotEmpty, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { parseProviderBody, ProviderHttpClient } from '../../common/providers/provider-http-client';
@@ -43,10 +43,10 @@ class ProviderApplicationBody {
 const NAME = 'verification provider';
 
 /** The verification provider over HTTP (the sandbox in development, the real one in production). */
-export class HttpVerificationProvider implements OnModuleDestroy, VerificationProvider {
+export class HttpVerificationProvider implements OnApplicationShutdown, VerificationProvider {
   constructor(private readonly client: ProviderHttpClient) {}
 
-  onModuleDestroy(): void {
+  onApplicationShutdown(): void {
     this.client.shutdown();
   }
 

@@ -1,4 +1,4 @@
-import { OnModuleDestroy } from '@nestjs/common';
+import { OnApplicationShutdown } from '@nestjs/common';
 import { IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 import { parseProviderBody, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { BankRail, VirtualAccount, VirtualAccountRequest } from './bank-rail';
@@ -22,10 +22,10 @@ class VirtualAccountBody {
 }
 
 /** The bank rail over HTTP (the sandbox in development). */
-export class HttpBankRail implements OnModuleDestroy, BankRail {
+export class HttpBankRail implements OnApplicationShutdown, BankRail {
   constructor(private readonly client: ProviderHttpClient) {}
 
-  onModuleDestroy(): void {
+  onApplicationShutdown(): void {
     this.client.shutdown();
   }
 

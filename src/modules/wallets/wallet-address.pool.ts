@@ -1,6 +1,6 @@
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { WalletIndexAllocator } from './wallet-index.allocator';
 import { DerivedAddresses } from './wallet.deriver';
@@ -9,23 +9,30 @@ export interface WalletAssignment extends DerivedAddresses {
   index: number;
 }
 
-/** Addresses kept ready; a refill starts when fewer remain. */
-const LOW_WATER = 16;
-const BATCH = 32;
+/** Addresses kept ready or on their way: enough for a burst while the next batch is derived. */
+const TARGET = 256;
+const BATCH = 64;
+
+interface Waiter {
+  resolve: (assignment: WalletAssignment) => void;
+  reject: (err: Error) => void;
+}
 
 /**
  * Ready-made wallet addresses for new businesses. Derivation (about half a millisecond of
  * secp256k1 and ed25519 work per business) runs on a worker thread, ahead of demand, so it
- * neither blocks the event loop nor adds to a create's latency. Indices come from
- * WalletIndexAllocator, so every address is still unique across processes.
+ * neither blocks the event loop nor adds to a create's latency. Indices are reserved from the
+ * database sequence a batch at a time, so every address is unique across processes.
  */
 @Injectable()
-export class WalletAddressPool implements OnApplicationBootstrap, OnModuleDestroy {
+export class WalletAddressPool implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly ready: WalletAssignment[] = [];
+  private readonly waiters: Waiter[] = [];
+  /** Batches posted to the worker, in the order it answers them. */
+  private readonly inFlight: { resolve: (batch: WalletAssignment[]) => void; reject: (err: Error) => void }[] = [];
+  private requested = 0;
   private worker: Worker;
   private stopped = false;
-  private refilling?: Promise<void>;
-  private pending?: { resolve: (batch: WalletAssignment[]) => void; reject: (err: Error) => void };
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -34,21 +41,54 @@ export class WalletAddressPool implements OnApplicationBootstrap, OnModuleDestro
     this.worker = this.spawn();
   }
 
-  async next(): Promise<WalletAssignment> {
-    while (this.ready.length === 0) await this.refill();
-    const assignment = this.ready.shift()!;
-    if (this.ready.length < LOW_WATER) void this.refill().catch(() => undefined);
-    return assignment;
+  next(): Promise<WalletAssignment> {
+    const assignment = this.ready.shift();
+    this.topUp();
+    if (assignment) return Promise.resolve(assignment);
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
   /** The first creates find addresses ready. */
   onApplicationBootstrap(): void {
-    void this.refill().catch(() => undefined);
+    this.topUp();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the HTTP server has closed (in-flight creates may still need addresses until then). */
+  async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     await this.worker.terminate();
+  }
+
+  /** Keeps up to TARGET addresses ready or being derived. */
+  private topUp(): void {
+    while (!this.stopped && this.ready.length + this.requested < TARGET) {
+      this.requested += BATCH;
+      void this.deriveBatch()
+        .then((batch) => this.deliver(batch))
+        .catch((err: Error) => this.fail(err))
+        .finally(() => (this.requested -= BATCH));
+    }
+  }
+
+  private async deriveBatch(): Promise<WalletAssignment[]> {
+    const indices = await this.indices.reserve(BATCH);
+    return new Promise((resolve, reject) => {
+      this.inFlight.push({ resolve, reject });
+      this.worker.postMessage(indices);
+    });
+  }
+
+  private deliver(batch: WalletAssignment[]): void {
+    for (const assignment of batch) {
+      const waiter = this.waiters.shift();
+      if (waiter) waiter.resolve(assignment);
+      else this.ready.push(assignment);
+    }
+  }
+
+  /** A failed batch (database or worker down) fails the creates waiting for it; the next create tries again. */
+  private fail(err: Error): void {
+    for (const waiter of this.waiters.splice(0)) waiter.reject(err);
   }
 
   private spawn(): Worker {
@@ -58,36 +98,15 @@ export class WalletAddressPool implements OnApplicationBootstrap, OnModuleDestro
       workerData: { mnemonic: this.config.walletMnemonic },
       execArgv: extension === '.ts' ? ['-r', 'ts-node/register/transpile-only'] : [],
     });
-    worker.on('message', (batch: WalletAssignment[]) => this.settle((p) => p.resolve(batch)));
-    worker.on('error', (err) => this.settle((p) => p.reject(err)));
-    // A worker that died is replaced, so creates fail for one batch at most.
+    worker.on('message', (batch: WalletAssignment[]) => this.inFlight.shift()?.resolve(batch));
+    // A worker that died is replaced; the batches it held fail and are requested again.
     worker.on('exit', () => {
-      this.settle((p) => p.reject(new Error('wallet derivation worker exited')));
+      const lost = new Error('wallet derivation worker exited');
+      for (const batch of this.inFlight.splice(0)) batch.reject(lost);
       if (!this.stopped) this.worker = this.spawn();
     });
+    worker.on('error', () => undefined); // followed by 'exit'
     worker.unref();
     return worker;
-  }
-
-  /** One batch in flight at a time; concurrent callers share it. */
-  private refill(): Promise<void> {
-    this.refilling ??= this.deriveBatch().finally(() => (this.refilling = undefined));
-    return this.refilling;
-  }
-
-  private async deriveBatch(): Promise<void> {
-    const indices: number[] = [];
-    for (let i = 0; i < BATCH; i++) indices.push(await this.indices.next());
-    const batch = await new Promise<WalletAssignment[]>((resolve, reject) => {
-      this.pending = { resolve, reject };
-      this.worker.postMessage(indices);
-    });
-    this.ready.push(...batch);
-  }
-
-  private settle(action: (pending: NonNullable<WalletAddressPool['pending']>) => void): void {
-    const pending = this.pending;
-    this.pending = undefined;
-    if (pending) action(pending);
   }
 }
