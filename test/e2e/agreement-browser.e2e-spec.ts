@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { TERMS_VERSION } from '../../src/modules/agreements/agreement.terms';
 import { Browser, launchBrowser, startAppAtPublicUrl } from './support/browser';
-import { http, TestApp } from './support/test-app';
+import { createBusiness, http, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 /** Screenshots for a human look; never committed. */
@@ -31,17 +31,10 @@ describe('Agreement page in a real browser', () => {
     await db?.drop();
   });
 
-  const createBusiness = async (businessName: string) => {
-    const result = await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', {
-      apiKey,
-      body: { businessName, email: 'owner@example.com', phoneNumber: '+2348012345678', country: 'NG' },
-    });
-    expect(result.status).toBe(201);
-    return result.body.response as { poboUserId: string; agreement: { url: string } };
-  };
+  const createNamedBusiness = (businessName: string) => createBusiness(t, apiKey, { businessName });
 
   it('accepts with JavaScript disabled at phone width, then shows the confirmation', async () => {
-    const business = await createBusiness('Ọ̀yọ́ Foods & Logistics Ltd');
+    const business = await createNamedBusiness('Ọ̀yọ́ Foods & Logistics Ltd');
     const browser: Browser = await launchBrowser({ viewport: { width: 390, height: 844 }, isMobile: true, javaScriptEnabled: false });
     try {
       const page = await browser.context.newPage();
@@ -82,7 +75,7 @@ describe('Agreement page in a real browser', () => {
   });
 
   it('fits a phone screen without horizontal scrolling and takes a desktop layout on a wide screen', async () => {
-    const business = await createBusiness('Acme Trading Ltd');
+    const business = await createNamedBusiness('Acme Trading Ltd');
     for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
       const browser = await launchBrowser({ viewport, isMobile: viewport.width < 500 });
       try {

@@ -3,7 +3,7 @@ import { csrfFieldValue } from '../../src/modules/agreements/agreement-csrf';
 import { TERMS_VERSION } from '../../src/modules/agreements/agreement.terms';
 import { startAppAtPublicUrl } from './support/browser';
 import { expectEnvelope, expectErrorBody, expectPoboBusiness } from './support/contract';
-import { http, TestApp } from './support/test-app';
+import { createBusiness, http, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -44,14 +44,7 @@ describe('Agreement page and fresh links', () => {
     await db?.drop();
   });
 
-  const createBusiness = async (businessName = 'Acme Trading Ltd', apiKey = keyA) => {
-    const result = await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', {
-      apiKey,
-      body: { businessName, email: 'owner@example.com', phoneNumber: '+2348012345678', country: 'NG' },
-    });
-    expect(result.status).toBe(201);
-    return result.body.response as { poboUserId: string; businessName: string; agreement: { url: string } };
-  };
+  const createNamedBusiness = (businessName = 'Acme Trading Ltd', apiKey = keyA) => createBusiness(t, apiKey, { businessName });
 
   const getPage = async (url: string, cookie?: string): Promise<Page> => {
     const response = await fetch(url, { headers: { ...(cookie ? { cookie } : {}), 'user-agent': UA } });
@@ -122,7 +115,7 @@ describe('Agreement page and fresh links', () => {
 
   describe('the page', () => {
     it('shows the business name, terms version, terms and the form with its hidden fields, with security headers', async () => {
-      const business = await createBusiness('Adaeze Textiles Ltd');
+      const business = await createNamedBusiness('Adaeze Textiles Ltd');
       const page = await getPage(business.agreement.url);
       expect(page.status).toBe(200);
       expectPageHeaders(page);
@@ -160,7 +153,7 @@ describe('Agreement page and fresh links', () => {
     });
 
     it('escapes HTML in the business name everywhere on the page', async () => {
-      const business = await createBusiness('<script>alert(1)</script> "><img src=x onerror=alert(2)> & Co');
+      const business = await createNamedBusiness('<script>alert(1)</script> "><img src=x onerror=alert(2)> & Co');
       const page = await getPage(business.agreement.url);
       expect(page.status).toBe(200);
       expect(page.html).not.toContain('<script>alert(1)</script>');
@@ -176,7 +169,7 @@ describe('Agreement page and fresh links', () => {
   });
 
   it('never writes the link token to the logs', async () => {
-    const business = await createBusiness('Quiet Logs Ltd');
+    const business = await createNamedBusiness('Quiet Logs Ltd');
     const token = new URL(business.agreement.url).pathname.split('/').pop()!;
     const mark = t.logs.length;
     const page = await getPage(business.agreement.url);
@@ -201,7 +194,7 @@ describe('Agreement page and fresh links', () => {
       ['Origin: null', { headers: { origin: 'null' } }],
       ['a cross-site fetch', { headers: { 'sec-fetch-site': 'cross-site' } }],
     ] as const)('refuses a POST with %s with a 403 page and changes nothing', async (_name, variant: any) => {
-      const business = await createBusiness();
+      const business = await createNamedBusiness();
       const page = await getPage(business.agreement.url);
       const before = await snapshot(business.poboUserId);
       const cookie = variant.cookie === false ? undefined : (variant.cookie ?? page.cookie);
@@ -219,8 +212,8 @@ describe('Agreement page and fresh links', () => {
     });
 
     it("refuses a form field taken from another link's page", async () => {
-      const mine = await createBusiness();
-      const other = await createBusiness();
+      const mine = await createNamedBusiness();
+      const other = await createNamedBusiness();
       const myPage = await getPage(mine.agreement.url);
       const otherPage = await getPage(other.agreement.url, myPage.cookie);
       expect(otherPage.csrf).not.toBe(myPage.csrf);
@@ -229,7 +222,7 @@ describe('Agreement page and fresh links', () => {
     });
 
     it('accepts a browser POST without Origin or Sec-Fetch-Site (older browsers)', async () => {
-      const business = await createBusiness();
+      const business = await createNamedBusiness();
       const page = await getPage(business.agreement.url);
       const body = new URLSearchParams({ csrf_token: page.csrf!, terms_version: TERMS_VERSION }).toString();
       const response = await fetch(business.agreement.url, {
@@ -243,7 +236,7 @@ describe('Agreement page and fresh links', () => {
 
   describe('acceptance', () => {
     it('records the acceptance once: statuses, history, evidence; the link is then used (410)', async () => {
-      const business = await createBusiness('Kano Agro Exports');
+      const business = await createNamedBusiness('Kano Agro Exports');
       const page = await getPage(business.agreement.url);
       const longUa = `${UA} ${'x'.repeat(1000)}`;
       const result = await postPage(
@@ -294,7 +287,7 @@ describe('Agreement page and fresh links', () => {
     });
 
     it('refuses a form loaded with older terms with a 409 page asking to reload, and changes nothing', async () => {
-      const business = await createBusiness();
+      const business = await createNamedBusiness();
       const page = await getPage(business.agreement.url);
       const before = await snapshot(business.poboUserId);
       for (const version of ['2020-01-01', undefined]) {
@@ -309,7 +302,7 @@ describe('Agreement page and fresh links', () => {
     });
 
     it('answers an expired link with a 410 page, on GET and on POST', async () => {
-      const business = await createBusiness('Lagos Fresh Ltd');
+      const business = await createNamedBusiness('Lagos Fresh Ltd');
       const page = await getPage(business.agreement.url);
       await pg.query("UPDATE agreement_links SET expires_at = now() - interval '1 minute' WHERE business_id = $1", [business.poboUserId]);
       const before = await snapshot(business.poboUserId);
@@ -327,7 +320,7 @@ describe('Agreement page and fresh links', () => {
     });
 
     it('lets exactly one of 10 concurrent acceptances through; the others see the link used', async () => {
-      const business = await createBusiness();
+      const business = await createNamedBusiness();
       const page = await getPage(business.agreement.url);
       const results = await Promise.all(
         Array.from({ length: 10 }, () => postPage(business.agreement.url, { csrf_token: page.csrf, terms_version: TERMS_VERSION }, { cookie: page.cookie })),
@@ -345,7 +338,7 @@ describe('Agreement page and fresh links', () => {
       http(t.baseUrl, 'POST', `/api/merchant/pobo/users/${businessId}/agreement-link`, { apiKey });
 
     it('issues a fresh link (201, seed envelope) and voids every earlier unused link', async () => {
-      const business = await createBusiness('Port Harcourt Marine');
+      const business = await createNamedBusiness('Port Harcourt Marine');
       const oldPage = await getPage(business.agreement.url);
       const first = await reissue(business.poboUserId);
       const second = await reissue(business.poboUserId);
@@ -376,7 +369,7 @@ describe('Agreement page and fresh links', () => {
     });
 
     it('answers 409 agreement_already_accepted once accepted, issuing nothing', async () => {
-      const business = await createBusiness();
+      const business = await createNamedBusiness();
       expect((await openAndAccept(business.agreement.url)).status).toBe(200);
       const before = await snapshot(business.poboUserId);
       expectErrorBody(await reissue(business.poboUserId), 409, 'agreement_already_accepted');
@@ -384,7 +377,7 @@ describe('Agreement page and fresh links', () => {
     });
 
     it("answers another merchant's business, an unknown and a malformed id with the same 404", async () => {
-      const business = await createBusiness();
+      const business = await createNamedBusiness();
       const foreign = await reissue(business.poboUserId, keyB);
       const unknown = await reissue('pobo_000000000000000000000000', keyB);
       const garbage = await reissue('nope', keyB);
@@ -396,13 +389,13 @@ describe('Agreement page and fresh links', () => {
     });
 
     it('requires the API key', async () => {
-      const business = await createBusiness();
+      const business = await createNamedBusiness();
       expectErrorBody(await reissue(business.poboUserId, ''), 401, 'unauthorized');
     });
 
     it('never deadlocks with a concurrent acceptance: one of them wins cleanly', async () => {
       for (let round = 0; round < 5; round++) {
-        const business = await createBusiness();
+        const business = await createNamedBusiness();
         const page = await getPage(business.agreement.url);
         const [accepted, reissued] = await Promise.all([
           postPage(business.agreement.url, { csrf_token: page.csrf, terms_version: TERMS_VERSION }, { cookie: page.cookie }),

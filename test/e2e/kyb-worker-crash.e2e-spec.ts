@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { kybApplication } from './support/kyb-fixtures';
+import { acceptAgreementDirectly, kybApplication } from './support/kyb-fixtures';
 import { eventually, sleep } from './support/poll';
 import { Sandbox, startSandboxes } from './support/sandboxes';
-import { http, startTestApp, TestApp } from './support/test-app';
+import { createBusiness, http, startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 const JOB_LOCK_MS = 2_000;
@@ -68,12 +68,8 @@ describe('KYB worker crash', () => {
 
   it('retries the job on another worker, and the provider sees one application', async () => {
     const { apiKey } = await t.createMerchant('Crash');
-    const created = await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', {
-      apiKey,
-      body: { businessName: 'Crash Ltd', email: 'c@crash.example', phoneNumber: '+2348012345678', country: 'NG' },
-    });
-    const id = created.body.response.poboUserId;
-    await pg.query(`UPDATE pobo_businesses SET agreement_status = 'accepted', kyb_status = 'not_started' WHERE id = $1`, [id]);
+    const { poboUserId: id } = await createBusiness(t, apiKey, { businessName: 'Crash Ltd' });
+    await acceptAgreementDirectly(pg, id);
 
     // The provider answers slowly, so the first worker is mid-call when it dies.
     await verification.faults({ latencyMs: 1_500 });

@@ -5,10 +5,10 @@ import { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
 import { VERIFICATION_PROVIDER, VerificationProvider } from '../../src/modules/kyb/verification-provider';
 import { expectErrorBody, expectPoboBusiness } from './support/contract';
-import { documentOfSize, kybApplication, kybPerson, SAMPLE_PDF } from './support/kyb-fixtures';
+import { acceptAgreementDirectly, documentOfSize, kybApplication, kybPerson, SAMPLE_PDF } from './support/kyb-fixtures';
 import { eventually, sleep } from './support/poll';
 import { Sandbox, startSandboxes } from './support/sandboxes';
-import { http, startTestApp, TestApp } from './support/test-app';
+import { createBusiness, http, startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { startTestWorker } from './support/test-worker';
 
@@ -64,24 +64,10 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
     await rm(storageDir, { recursive: true, force: true });
   });
 
-  async function createBusiness(allowNairaCollection = false): Promise<string> {
-    const result = await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', {
-      apiKey,
-      body: { businessName: 'Acme Trading Ltd', email: 'finance@acme.example', phoneNumber: '+2348012345678', country: 'NG', allowNairaCollection },
-    });
-    expect(result.status).toBe(201);
-    return result.body.response.poboUserId;
-  }
-
-  /** Stands in for the business accepting the terms on the agreement page (covered by its own suites). */
-  async function acceptAgreement(businessId: string): Promise<void> {
-    await pg.query(`UPDATE pobo_businesses SET agreement_status = 'accepted', kyb_status = 'not_started', agreement_accepted_at = now() WHERE id = $1`, [businessId]);
-  }
-
   async function acceptedBusiness(allowNairaCollection = false): Promise<string> {
-    const id = await createBusiness(allowNairaCollection);
-    await acceptAgreement(id);
-    return id;
+    const { poboUserId } = await createBusiness(t, apiKey, { allowNairaCollection });
+    await acceptAgreementDirectly(pg, poboUserId);
+    return poboUserId;
   }
 
   const submit = (id: string, body: unknown, key = apiKey) => http(t.baseUrl, 'POST', `/api/merchant/pobo/users/${id}/onboarding`, { apiKey: key, body });
@@ -262,7 +248,7 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
   });
 
   it('409 before the agreement is accepted, and nothing is stored', async () => {
-    const id = await createBusiness();
+    const { poboUserId: id } = await createBusiness(t, apiKey);
     const result = await submit(id, kybApplication());
     expectErrorBody(result, 409, 'agreement_not_accepted');
     expect(await applicationsFor(id)).toEqual([]);

@@ -6,7 +6,7 @@ import { launchBrowser, startAppAtPublicUrl } from './support/browser';
 import { kybApplication } from './support/kyb-fixtures';
 import { eventually } from './support/poll';
 import { Sandbox, startSandboxes } from './support/sandboxes';
-import { http, TestApp } from './support/test-app';
+import { createBusiness, http, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { startTestWorker } from './support/test-worker';
 
@@ -45,17 +45,13 @@ describe('Onboarding happy path, end to end', () => {
 
   it('goes from a new business to verified with an active Naira account', async () => {
     const { apiKey } = await t.createMerchant('Happy Merchant');
-    const created = await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', {
-      apiKey,
-      body: { businessName: 'Happy Path Ltd', email: 'owner@happy.example', phoneNumber: '+2348012345678', country: 'NG', allowNairaCollection: true },
-    });
-    expect(created.status).toBe(201);
-    const id: string = created.body.response.poboUserId;
+    const created = await createBusiness(t, apiKey, { businessName: 'Happy Path Ltd', allowNairaCollection: true });
+    const id = created.poboUserId;
 
     const browser = await launchBrowser({ viewport: { width: 390, height: 844 }, isMobile: true, javaScriptEnabled: false });
     try {
       const page = await browser.context.newPage();
-      expect((await page.goto(created.body.response.agreement.url))?.status()).toBe(200);
+      expect((await page.goto(created.agreement.url))?.status()).toBe(200);
       await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Accept' }).click()]);
       expect(await page.getByText('Agreement accepted').isVisible()).toBe(true);
     } finally {

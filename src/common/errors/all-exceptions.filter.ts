@@ -2,7 +2,10 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from './error-response';
 
-/** Maps everything thrown inside Nest to the contract's error body. */
+/**
+ * Maps everything thrown while handling a request to the contract's error body, including
+ * Fastify's own errors (Nest routes those through its filters too).
+ */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('ExceptionFilter');
@@ -11,19 +14,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const request = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
-    sendError(reply, request, exception, this.logger);
+    const response = toErrorResponse(exception, String(request.id));
+    if (response.unexpected) {
+      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    }
+    void reply.status(response.status).headers(response.headers).send(response.body);
   }
-}
-
-export function sendError(
-  reply: FastifyReply,
-  request: FastifyRequest,
-  exception: unknown,
-  logger: Pick<Logger, 'error'>,
-): void {
-  const response = toErrorResponse(exception, String(request.id));
-  if (response.unexpected) {
-    logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
-  }
-  void reply.status(response.status).headers(response.headers).send(response.body);
 }

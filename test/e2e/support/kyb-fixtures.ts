@@ -1,3 +1,4 @@
+import type { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
 import { REQUIRED_COMPANY_FILE_TYPES } from '../../../src/modules/kyb/kyb.constants';
 
@@ -47,3 +48,11 @@ export function kybApplication(registrationNumber = 'RC-100200', overrides: Reco
 }
 
 export { person as kybPerson };
+
+/**
+ * Stands in for the business accepting the terms on the agreement page, for suites about what
+ * comes after it (the page has suites of its own, and the happy path goes through it).
+ */
+export async function acceptAgreementDirectly(pg: Client, businessId: string): Promise<void> {
+  await pg.query(`UPDATE pobo_businesses SET agreement_status = 'accepted', kyb_status = 'not_started', agreement_accepted_at = now() WHERE id = $1`, [businessId]);
+}

@@ -69,3 +69,19 @@ export async function http<T = any>(
   }
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
+
+export interface CreatedBusiness {
+  poboUserId: string;
+  businessName: string;
+  agreement: { status: string; url: string };
+}
+
+/** Creates a business through the API (endpoint 1) and expects 201. */
+export async function createBusiness(t: Pick<TestApp, 'baseUrl'>, apiKey: string, overrides: Record<string, unknown> = {}): Promise<CreatedBusiness> {
+  const result = await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', {
+    apiKey,
+    body: { businessName: 'Acme Trading Ltd', email: 'finance@acme.example', phoneNumber: '+2348012345678', country: 'NG', ...overrides },
+  });
+  expect(result.status).toBe(201);
+  return result.body.response as CreatedBusiness;
+}
