@@ -57,10 +57,11 @@ export function toChecksumAddress(hexAddressWithout0x: string): string {
  * The slow part (PBKDF2 seed stretching and the hardened prefix of each path) runs once in the
  * constructor; `derive()` only walks the last one or two levels. The mnemonic and seed are not
  * retained after construction (the seed buffer is zeroed, best effort): only the two parent nodes
- * are kept, in `#private` fields. The EVM parent is public-only (an xpub), so no secp256k1 private
- * key stays in memory; ed25519 has no public derivation, so the SVM parent necessarily holds a
- * private key. The object renders as `'[WalletDeriver]'` under JSON.stringify, util.inspect,
- * console.log and String().
+ * are kept, in `#private` fields. Both hold private keys: ed25519 has no public derivation, and
+ * for secp256k1 the private path costs one scalar addition where the public one (xpub) costs two
+ * point decompressions and a point addition, which made it the larger half of a create's CPU.
+ * The deriver lives in the wallet worker thread, which holds the mnemonic anyway. The object
+ * renders as `'[WalletDeriver]'` under JSON.stringify, util.inspect, console.log and String().
  *
  * Not decorated: in Nest, register it with a factory provider, e.g.
  * `{ provide: WalletDeriver, useFactory: (c: ConfigService) => new WalletDeriver(c.getOrThrow(...)), inject: [ConfigService] }`.
@@ -85,10 +86,7 @@ export class WalletDeriver {
     const seed = mnemonicToSeedSync(phrase);
     try {
       const evmRoot = Bip32HDKey.fromMasterSeed(seed);
-      const evmAccount = evmRoot.derive(EVM_PARENT_PATH);
-      // Children of the EVM parent are non-hardened, so the xpub is enough to derive addresses.
-      this.#evmParent = Bip32HDKey.fromExtendedKey(evmAccount.publicExtendedKey);
-      evmAccount.wipePrivateData();
+      this.#evmParent = evmRoot.derive(EVM_PARENT_PATH);
       evmRoot.wipePrivateData();
 
       const svmRoot = Slip10HDKey.fromMasterSeed(seed);
@@ -109,7 +107,9 @@ export class WalletDeriver {
   }
 
   #evmAddress(index: number): string {
-    const compressed = this.#evmParent.deriveChild(index).publicKey;
+    const child = this.#evmParent.deriveChild(index);
+    const compressed = child.publicKey;
+    child.wipePrivateData();
     if (!compressed) throw new Error('WalletDeriver: EVM child has no public key');
     // 65-byte SEC1 uncompressed point; drop the 0x04 tag and hash the 64-byte X||Y.
     // Point decompression by OpenSSL: a third of the cost of doing it in JavaScript.
