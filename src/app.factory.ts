@@ -8,7 +8,7 @@ import { createRootLogger, RequestLogController } from './common/logging/logger.
 import { AppError } from './common/errors/app-error';
 import { generateRequestId } from './common/http/request-id';
 import { AppConfig } from './config/app.config';
-import { applyKybUploadLimits } from './modules/kyb/kyb-upload.limits';
+import { installKybUploadHooks } from './modules/kyb/kyb-upload.hooks';
 
 /** Default JSON body limit. Routes that take documents raise their own limit. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -57,7 +57,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     done(isApi && request.body !== undefined && !json ? new AppError('unsupported_media_type', 'Content-Type must be application/json') : undefined);
   });
 
-  applyKybUploadLimits(fastify, config.maxConcurrentKybUploads);
+  installKybUploadHooks(fastify, config.maxConcurrentKybUploads);
 
   setupOpenApi(app);
   await app.init();

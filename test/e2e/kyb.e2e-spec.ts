@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,7 +97,9 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
     expect(await providerApplications(application.id)).toHaveLength(1);
     const documents = (await pg.query('SELECT sha256, size_bytes FROM kyb_documents WHERE application_id = $1', [application.id])).rows;
     expect(documents).toHaveLength(8); // six company groups and two identity files
-    expect(documents.every((d) => /^[0-9a-f]{64}$/.test(d.sha256))).toBe(true);
+    // Every file of the fixture is SAMPLE_PDF (the identity files as data: URLs): stored byte for byte.
+    const pdf = Buffer.from(SAMPLE_PDF, 'base64');
+    expect(documents.map((d) => [d.sha256, d.size_bytes])).toEqual(documents.map(() => [createHash('sha256').update(pdf).digest('hex'), pdf.length]));
 
     const naira = await eventually(() => http(t.baseUrl, 'GET', `/api/merchant/pobo/users/${id}`, { apiKey }), (r) => r.body.response.nairaCollectionStatus === 'active');
     expect(naira.body.response.nairaCollectionStatus).toBe('active');
@@ -238,6 +241,39 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
         req.write('{"company":'); // 200 MB announced, a few bytes sent
       });
       expect(status).toBe(413);
+    });
+
+    it('413 for a body sent without Content-Length once it passes the limit, while it streams', async () => {
+      const { request } = await import('node:http');
+      const url = new URL(`${t.baseUrl}/api/merchant/pobo/users/${id}/onboarding`);
+      const chunk = Buffer.alloc(MiB, 'A');
+      const result = await new Promise<{ status: number; body: { error: { code: string } } }>((resolve, reject) => {
+        const req = request(
+          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'x-api-key': apiKey } },
+          (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as { error: { code: string } } }));
+          },
+        );
+        // Once the server has answered and closed, the rest of the upload fails to send: expected.
+        req.on('error', (err: NodeJS.ErrnoException) => (['EPIPE', 'ECONNRESET'].includes(err.code ?? '') ? undefined : reject(err)));
+        req.write('{"company_files":[{"file_type":"organization_chart","files":["');
+        // 80 MiB, past the 72 MiB limit; the server answers before the end and the rest is dropped.
+        const send = (left: number): void => {
+          if (left === 0) return void req.end('"]}]}');
+          if (req.write(chunk)) setImmediate(() => send(left - 1));
+          else req.once('drain', () => send(left - 1));
+        };
+        send(80);
+      });
+      expect(result.status).toBe(413);
+      expect(result.body.error.code).toBe('payload_too_large');
+    });
+
+    it('400 for a "__proto__" key anywhere in the application', async () => {
+      const body = JSON.stringify(app()).replace('"company":{', '"company":{"__proto__":{"kyb_status":"verified"},');
+      expectErrorBody(await submit(id, body), 400, 'invalid_json');
     });
 
     it('404 for another merchant, on both endpoints', async () => {

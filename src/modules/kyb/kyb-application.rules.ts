@@ -1,32 +1,24 @@
 import { ErrorDetail } from '../../common/errors/app-error';
 import { KybApplicationDto } from './dto/kyb-application.dto';
+import { ReceivedDocuments } from './kyb-documents.extractor';
 import { DocumentsTooLargeError, KybApplicationInvalidError } from './kyb.errors';
 import { MAX_DOCUMENT_BYTES, MAX_TOTAL_DOCUMENT_BYTES, REQUIRED_COMPANY_FILE_TYPES } from './kyb.constants';
 
-/** A document found in the application, still base64, with its decoded size. */
+/** A document of an accepted application, decoded. */
 export interface SubmittedDocument {
   /** Where it sits in the body, e.g. `company_files[0].files[1]`. */
   path: string;
   fileType: string;
-  base64: string;
+  content: Buffer;
   sizeBytes: number;
-}
-
-const DATA_URL_PREFIX = /^data:[\w.+-]+\/[\w.+-]+;base64,/;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** Decoded size of standard, padded base64, or null when `value` is not that. */
-export function base64DecodedSize(value: string): number | null {
-  if (value.length % 4 !== 0 || !BASE64.test(value)) return null;
-  const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
-  return (value.length / 4) * 3 - padding;
 }
 
 /**
  * The rules of the seed and CONTRACT.md that field validation cannot express: person counts,
- * required file groups, base64 and the size limits (413). Returns every document, still encoded.
+ * required file groups, base64 and the size limits (413). `received` holds the documents as they
+ * were decoded from the body, by path. Returns every document.
  */
-export function checkApplication(application: KybApplicationDto): SubmittedDocument[] {
+export function checkApplication(application: KybApplicationDto, received: ReceivedDocuments): SubmittedDocument[] {
   const problems: ErrorDetail[] = [];
   const count = (type: string) => application.associated_persons.filter((p) => p.type === type).length;
   if (count('representative') !== 1) {
@@ -45,17 +37,16 @@ export function checkApplication(application: KybApplicationDto): SubmittedDocum
     if (!seen.has(required)) problems.push({ field: `company_files.${required}`, message: `the ${required} group is required` });
   }
 
-  const documents: SubmittedDocument[] = [];
-  const collect = (path: string, fileType: string, raw: string) => {
-    const base64 = raw.replace(DATA_URL_PREFIX, '');
-    const sizeBytes = base64DecodedSize(base64);
-    if (sizeBytes === null) problems.push({ field: path, message: 'must be standard base64 (optionally with a data: URL prefix)' });
-    else if (sizeBytes === 0) problems.push({ field: path, message: 'the document is empty' });
-    else documents.push({ path, fileType, base64, sizeBytes });
+  const documents: { path: string; fileType: string; sizeBytes: number; content: Buffer | null }[] = [];
+  const collect = (path: string, fileType: string) => {
+    const document = received.get(path);
+    if (!document?.valid) problems.push({ field: path, message: 'must be standard base64 (optionally with a data: URL prefix)' });
+    else if (document.sizeBytes === 0) problems.push({ field: path, message: 'the document is empty' });
+    else documents.push({ path, fileType, sizeBytes: document.sizeBytes, content: document.content });
   };
-  application.company_files.forEach((group, i) => group.files.forEach((file, j) => collect(`company_files[${i}].files[${j}]`, group.file_type, file)));
+  application.company_files.forEach((group, i) => group.files.forEach((_, j) => collect(`company_files[${i}].files[${j}]`, group.file_type)));
   application.associated_persons.forEach((person, i) =>
-    person.identity_files.forEach((file, j) => collect(`associated_persons[${i}].identity_files[${j}].file`, file.file_type, file.file)),
+    person.identity_files.forEach((file, j) => collect(`associated_persons[${i}].identity_files[${j}].file`, file.file_type)),
   );
   if (problems.length > 0) throw new KybApplicationInvalidError(problems);
 
@@ -72,5 +63,6 @@ export function checkApplication(application: KybApplicationDto): SubmittedDocum
       { field: 'company_files', message: `${total} bytes in total; the limit is ${MAX_TOTAL_DOCUMENT_BYTES}` },
     ]);
   }
-  return documents;
+  // Content is only dropped for documents past a limit, which were refused above.
+  return documents.map((d) => ({ ...d, content: d.content! }));
 }

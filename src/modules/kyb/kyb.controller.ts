@@ -17,6 +17,8 @@ import { CurrentMerchant, MerchantAuth } from '../auth/current-merchant.decorato
 import { PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses/dto/pobo-business.response';
 import { POBO_USERS_PATH } from '../pobo-businesses/pobo-businesses.service';
 import { KybApplicationDto } from './dto/kyb-application.dto';
+import { ReceivedDocuments } from './kyb-documents.extractor';
+import { SubmittedDocuments } from './kyb-upload.hooks';
 import { KybService } from './kyb.service';
 
 @ApiTags('KYB onboarding')
@@ -50,7 +52,8 @@ export class KybController {
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('poboUserId') poboUserId: string,
     @Body() application: KybApplicationDto,
+    @SubmittedDocuments() documents: ReceivedDocuments,
   ): Promise<Envelope<PoboBusinessDto>> {
-    return envelope('KYB application submitted', await this.kyb.submit(merchant.merchantId, poboUserId, application));
+    return envelope('KYB application submitted', await this.kyb.submit(merchant.merchantId, poboUserId, application, documents));
   }
 }

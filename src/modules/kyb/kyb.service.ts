@@ -13,6 +13,7 @@ import { PoboBusinessNotFoundError } from '../pobo-businesses/pobo-businesses.er
 import { DOCUMENT_STORAGE, DocumentStorage } from './document-storage';
 import { KybApplicationDto } from './dto/kyb-application.dto';
 import { checkApplication, SubmittedDocument } from './kyb-application.rules';
+import { ReceivedDocuments } from './kyb-documents.extractor';
 import { KybApplicationEntity, StoredApplication } from './kyb-application.entity';
 import { KybDocumentEntity } from './kyb-document.entity';
 import { AgreementNotAcceptedError, KybNotSubmittableError } from './kyb.errors';
@@ -52,10 +53,10 @@ export class KybService {
     return mapPoboBusiness(business);
   }
 
-  async submit(merchantId: string, businessId: string, application: KybApplicationDto): Promise<PoboBusinessDto> {
+  async submit(merchantId: string, businessId: string, application: KybApplicationDto, received: ReceivedDocuments): Promise<PoboBusinessDto> {
     const business = await this.findOwned(merchantId, businessId);
     this.assertSubmittable(business);
-    const documents = checkApplication(application);
+    const documents = checkApplication(application, received);
 
     const applicationId = newId('kyba');
     const stored = await this.storeDocuments(applicationId, documents);
@@ -91,13 +92,12 @@ export class KybService {
     if (!KYB_SUBMITTABLE.includes(business.kybStatus)) throw new KybNotSubmittableError(business.kybStatus);
   }
 
-  /** Decodes one document at a time, so memory holds the body plus a single decoded document. */
   private async storeDocuments(applicationId: string, documents: SubmittedDocument[]): Promise<NewDocument[]> {
     const stored: NewDocument[] = [];
     try {
       for (const document of documents) {
         const id = newId('doc');
-        const sha256 = await this.storage.put(id, Buffer.from(document.base64, 'base64'));
+        const sha256 = await this.storage.put(id, document.content);
         stored.push({ id, applicationId, path: document.path, fileType: document.fileType, sha256, sizeBytes: document.sizeBytes, deletedAt: null });
       }
       return stored;
