@@ -1,7 +1,11 @@
 import { inspect } from 'node:util';
 import fc from 'fast-check';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { keccak_256 } from '@noble/hashes/sha3';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { base58 } from '@scure/base';
+import { HDKey as Bip32HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english';
 import { HDKey as Slip10HDKey } from 'micro-ed25519-hdkey';
 import { toChecksumAddress, WalletDeriver } from './wallet.deriver';
@@ -117,6 +121,24 @@ describe('WalletDeriver', () => {
       const { evm, svm } = hardhat.derive(MAX_INDEX);
       expect(evm).toMatch(EVM_FORMAT);
       expect(base58.decode(svm)).toHaveLength(32);
+    });
+  });
+
+  describe('cross-check against the pure-JavaScript implementations (@scure/bip32, micro-ed25519-hdkey)', () => {
+    const seed = mnemonicToSeedSync(HARDHAT);
+    const evmParent = Bip32HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'/0");
+    const svmRoot = Slip10HDKey.fromMasterSeed(seed);
+
+    it('derives the same EVM and SVM addresses for any index (property)', () => {
+      fc.assert(
+        fc.property(indexArb, (index) => {
+          const uncompressed = secp256k1.ProjectivePoint.fromHex(evmParent.deriveChild(index).publicKey!).toRawBytes(false);
+          const evm = toChecksumAddress(bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(-20)));
+          const svm = base58.encode(svmRoot.derive(`m/44'/501'/${index}'/0'`).publicKeyRaw);
+          expect(hardhat.derive(index)).toEqual({ evm, svm });
+        }),
+        { numRuns: 30 },
+      );
     });
   });
 

@@ -1,12 +1,15 @@
-import { ECDH } from 'node:crypto';
 import { inspect } from 'node:util';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
 import { base58 } from '@scure/base';
-import { HDKey as Bip32HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english';
+import { BIP32Factory, BIP32Interface } from 'bip32';
 import { HARDENED_OFFSET, HDKey as Slip10HDKey } from 'micro-ed25519-hdkey';
+import * as sodium from 'sodium-native';
+import * as secp256k1 from 'tiny-secp256k1';
+
+const bip32 = BIP32Factory(secp256k1);
 
 /** BIP-44 external chain for Ethereum (coin type 60); addresses are its non-hardened children. */
 export const EVM_PARENT_PATH = "m/44'/60'/0'/0";
@@ -58,16 +61,22 @@ export function toChecksumAddress(hexAddressWithout0x: string): string {
  * constructor; `derive()` only walks the last one or two levels. The mnemonic and seed are not
  * retained after construction (the seed buffer is zeroed, best effort): only the two parent nodes
  * are kept, in `#private` fields. Both hold private keys: ed25519 has no public derivation, and
- * for secp256k1 the private path costs one scalar addition where the public one (xpub) costs two
- * point decompressions and a point addition, which made it the larger half of a create's CPU.
- * The deriver lives in the wallet worker thread, which holds the mnemonic anyway. The object
- * renders as `'[WalletDeriver]'` under JSON.stringify, util.inspect, console.log and String().
+ * for secp256k1 the private path costs one scalar addition where the public one (xpub) costs a
+ * point addition and decompressions. The deriver lives in the wallet worker thread, which holds
+ * the mnemonic anyway. The object renders as `'[WalletDeriver]'` under JSON.stringify,
+ * util.inspect, console.log and String().
+ *
+ * The curve work, a scalar multiplication per address and curve, is what a create costs most: it
+ * runs in libsecp256k1 (tiny-secp256k1, WebAssembly) and libsodium (sodium-native), several times
+ * faster than the pure-JavaScript curves; the HD derivation around it is bip32 and
+ * micro-ed25519-hdkey. Published vectors and a cross-check against the JavaScript implementations
+ * pin the results.
  *
  * Not decorated: in Nest, register it with a factory provider, e.g.
  * `{ provide: WalletDeriver, useFactory: (c: ConfigService) => new WalletDeriver(c.getOrThrow(...)), inject: [ConfigService] }`.
  */
 export class WalletDeriver {
-  readonly #evmParent: Bip32HDKey;
+  readonly #evmParent: BIP32Interface;
   readonly #svmParent: Slip10HDKey;
 
   constructor(mnemonic: string) {
@@ -85,9 +94,7 @@ export class WalletDeriver {
 
     const seed = mnemonicToSeedSync(phrase);
     try {
-      const evmRoot = Bip32HDKey.fromMasterSeed(seed);
-      this.#evmParent = evmRoot.derive(EVM_PARENT_PATH);
-      evmRoot.wipePrivateData();
+      this.#evmParent = bip32.fromSeed(seed).derivePath(EVM_PARENT_PATH);
 
       const svmRoot = Slip10HDKey.fromMasterSeed(seed);
       this.#svmParent = withFixedFingerprint(svmRoot.derive(SVM_PARENT_PATH));
@@ -107,13 +114,11 @@ export class WalletDeriver {
   }
 
   #evmAddress(index: number): string {
-    const child = this.#evmParent.deriveChild(index);
-    const compressed = child.publicKey;
-    child.wipePrivateData();
-    if (!compressed) throw new Error('WalletDeriver: EVM child has no public key');
+    const child = this.#evmParent.derive(index);
     // 65-byte SEC1 uncompressed point; drop the 0x04 tag and hash the 64-byte X||Y.
-    // Point decompression by OpenSSL: a third of the cost of doing it in JavaScript.
-    const uncompressed = ECDH.convertKey(compressed, 'secp256k1', undefined, undefined, 'uncompressed') as Buffer;
+    const uncompressed = secp256k1.pointFromScalar(child.privateKey!, false);
+    child.privateKey!.fill(0);
+    if (!uncompressed) throw new Error('WalletDeriver: EVM child has no public key');
     const hash = keccak_256(uncompressed.subarray(1));
     return toChecksumAddress(bytesToHex(hash.subarray(-20)));
   }
@@ -121,13 +126,17 @@ export class WalletDeriver {
   #svmAddress(index: number): string {
     const account = withFixedFingerprint(this.#svmParent.deriveChild(HARDENED_OFFSET + index), 0);
     const leaf = account.deriveChild(HARDENED_OFFSET + 0);
-    const address = base58.encode(leaf.publicKeyRaw);
+    // The SLIP-10 leaf key is an RFC 8032 seed: libsodium derives the same public key, faster.
+    const publicKey = Buffer.alloc(sodium.crypto_sign_PUBLICKEYBYTES);
+    const secretKey = Buffer.alloc(sodium.crypto_sign_SECRETKEYBYTES);
+    sodium.crypto_sign_seed_keypair(publicKey, secretKey, Buffer.from(leaf.privateKey.buffer, leaf.privateKey.byteOffset, leaf.privateKey.length));
     // Intermediate/leaf private keys are only needed for the public key; scrub them (best effort).
+    secretKey.fill(0);
     account.privateKey.fill(0);
     account.chainCode.fill(0);
     leaf.privateKey.fill(0);
     leaf.chainCode.fill(0);
-    return address;
+    return base58.encode(publicKey);
   }
 
   toJSON(): string {
