@@ -1,8 +1,8 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { newId } from '../../common/ids/ids';
+import { newId, secureRandomBytes } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { BusinessStatesService } from '../business-states/business-states.service';
 import { PoboBusinessEntity } from '../pobo-businesses/pobo-business.entity';
@@ -51,7 +51,7 @@ export class AgreementsService {
    * token (256 random bits) appears only in the URL; the row keeps its keyed hash.
    */
   newLink(businessId: string): { row: Pick<AgreementLinkEntity, 'id' | 'businessId' | 'tokenHash' | 'expiresAt'>; url: string } {
-    const token = randomBytes(32).toString('base64url');
+    const token = secureRandomBytes(32).toString('base64url');
     return {
       row: {
         id: newId('agl'),
