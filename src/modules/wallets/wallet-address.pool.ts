@@ -96,6 +96,8 @@ export class WalletAddressPool implements OnApplicationBootstrap, OnApplicationS
     const extension = extname(__filename);
     const worker = new Worker(join(__dirname, `wallet-derivation.worker${extension}`), {
       workerData: { mnemonic: this.config.walletMnemonic },
+      // Derivation allocates little and briefly: a small heap keeps the thread from adding tens of MB of RSS.
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
       execArgv: extension === '.ts' ? ['-r', 'ts-node/register/transpile-only'] : [],
     });
     worker.on('message', (batch: WalletAssignment[]) => this.inFlight.shift()?.resolve(batch));
