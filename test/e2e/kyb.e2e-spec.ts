@@ -259,13 +259,14 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
         // Once the server has answered and closed, the rest of the upload fails to send: expected.
         req.on('error', (err: NodeJS.ErrnoException) => (['EPIPE', 'ECONNRESET'].includes(err.code ?? '') ? undefined : reject(err)));
         req.write('{"company_files":[{"file_type":"organization_chart","files":["');
-        // 80 MiB, past the 72 MiB limit; the server answers before the end and the rest is dropped.
+        // 73 MiB, past the 72 MiB limit, and then nothing more: the body is never finished, so
+        // only the server's limit can end this exchange.
         const send = (left: number): void => {
-          if (left === 0) return void req.end('"]}]}');
+          if (left === 0) return;
           if (req.write(chunk)) setImmediate(() => send(left - 1));
           else req.once('drain', () => send(left - 1));
         };
-        send(80);
+        send(73);
       });
       expect(result.status).toBe(413);
       expect(result.body.error.code).toBe('payload_too_large');

@@ -119,8 +119,12 @@ describe('extractDocuments', () => {
 
   it('refuses a body past the limit with payload_too_large while it streams', async () => {
     const text = JSON.stringify({ company_files: [{ files: ['A'.repeat(4096)] }] });
-    const error = await extractDocuments(streamOf(text, Array(10).fill(512)), 1024).catch((err: unknown) => err);
+    const source = streamOf(text, Array(10).fill(512));
+    const error = await extractDocuments(source, 1024).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({ code: 'payload_too_large' });
+    expect(error).toMatchObject({ code: 'payload_too_large', headers: { Connection: 'close' } });
+    // The request is not destroyed, so the 413 can still be sent: the rest of the body is drained.
+    await new Promise((resolve) => (source.readableEnded ? resolve(undefined) : source.once('end', resolve)));
+    expect(source.readableEnded).toBe(true);
   });
 });

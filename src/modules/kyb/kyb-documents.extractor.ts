@@ -1,4 +1,4 @@
-import { Readable, Transform } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parser as jsonTokenizer } from 'stream-json';
 import { stringer as jsonStringer } from 'stream-json/Stringer';
@@ -40,43 +40,60 @@ export interface ExtractedApplication {
  * any other body (the prototype-poisoning guard included).
  *
  * Throws `invalid_json` for malformed JSON and `payload_too_large` past `bodyLimit` bytes (a body
- * sent without Content-Length is only counted as it arrives).
+ * sent without Content-Length is only counted as it arrives). The request itself is never
+ * destroyed, so the error can still be answered: the rest of a refused body is read and dropped,
+ * and the answer closes the connection.
  */
 export async function extractDocuments(body: Readable, bodyLimit: number): Promise<ExtractedApplication> {
   let receivedBytes = 0;
   let malformed = false;
   const walker = new DocumentWalker();
+  const input = new PassThrough();
   const tokens = jsonTokenizer({ packKeys: true, streamKeys: false, packNumbers: true, streamNumbers: false, packStrings: false, streamStrings: true });
   tokens.once('error', () => (malformed = true));
-  let bodyFailed = false;
-  body.once('error', () => (bodyFailed = true));
   let json = '';
+  const parsed = pipeline(
+    input,
+    tokens,
+    new Transform({
+      objectMode: true,
+      transform(token: Token, _encoding, callback) {
+        walker.accept(token, (out) => this.push(out));
+        callback();
+      },
+    }),
+    jsonStringer({ useKeyValues: true, useNumberValues: true }),
+    async (pieces: AsyncIterable<Buffer | string>) => {
+      for await (const piece of pieces) json += piece.toString();
+    },
+  );
+
+  const onData = (chunk: Buffer) => {
+    receivedBytes += chunk.length;
+    if (receivedBytes > bodyLimit) {
+      input.destroy(new AppError('payload_too_large', 'Request body is too large', [], { Connection: 'close' }));
+    } else if (!input.write(chunk)) {
+      body.pause();
+      input.once('drain', () => body.resume());
+    }
+  };
+  const onEnd = () => input.end();
+  let bodyFailed = false;
+  const onError = (err: Error) => {
+    bodyFailed = true;
+    input.destroy(err);
+  };
+  body.on('data', onData).once('end', onEnd).once('error', onError);
   try {
-    await pipeline(
-      body,
-      async function* countBytes(chunks: AsyncIterable<Buffer>) {
-        for await (const chunk of chunks) {
-          receivedBytes += chunk.length;
-          if (receivedBytes > bodyLimit) throw new AppError('payload_too_large', 'Request body is too large', [], { Connection: 'close' });
-          yield chunk;
-        }
-      },
-      tokens,
-      new Transform({
-        objectMode: true,
-        transform(token: Token, _encoding, callback) {
-          walker.accept(token, (out) => this.push(out));
-          callback();
-        },
-      }),
-      jsonStringer({ useKeyValues: true, useNumberValues: true }),
-      async (pieces: AsyncIterable<Buffer | string>) => {
-        for await (const piece of pieces) json += piece.toString();
-      },
-    );
+    await parsed;
   } catch (err) {
+    body.off('data', onData).off('end', onEnd).off('error', onError);
+    const unread = !body.readableEnded && !body.destroyed;
+    if (unread) body.resume(); // drop the rest; the answer closes the connection
     // The tokenizer also reports the errors it is destroyed with: a body past the limit, a client gone.
-    if (malformed && !bodyFailed && !(err instanceof AppError)) throw new AppError('invalid_json', 'Request body is not valid JSON');
+    if (malformed && !bodyFailed && !(err instanceof AppError)) {
+      throw new AppError('invalid_json', 'Request body is not valid JSON', [], unread ? { Connection: 'close' } : {});
+    }
     throw err;
   }
   return { json, documents: walker.documents, receivedBytes };
