@@ -17,7 +17,7 @@ import { MerchantPrincipal } from '../auth/api-keys.service';
 import { CurrentMerchant, MerchantAuth } from '../auth/current-merchant.decorator';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
 import { ListPoboBusinessesQuery } from './dto/list-pobo-businesses.query';
-import { POBO_BUSINESS_LIST_RESPONSE, POBO_BUSINESS_RESPONSE } from './dto/pobo-business.schema';
+import { POBO_BUSINESS_RESPONSE } from './dto/pobo-business.schema';
 import { PoboBusinessDto, PoboBusinessEnvelopeDto, PoboBusinessListEnvelopeDto } from './dto/pobo-business.response';
 import { POBO_USERS_PATH, PoboBusinessesService } from './pobo-businesses.service';
 
@@ -40,7 +40,6 @@ export class PoboBusinessesController {
   }
 
   @Get()
-  @RouteSchema(POBO_BUSINESS_LIST_RESPONSE)
   @ApiOperation({ summary: "List the merchant's businesses, newest first" })
   @ApiOkResponse({ type: PoboBusinessListEnvelopeDto })
   @ApiHeader({ name: 'Link', description: '`<…>; rel="next"` when a next page exists', required: false })
