@@ -1,9 +1,8 @@
 import { Readable } from 'node:stream';
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RequestPayload } from 'fastify';
 import { AppError } from '../../common/errors/app-error';
 import { POBO_USERS_PATH } from '../pobo-businesses/pobo-businesses.service';
-import { extractDocuments, ReceivedDocument, ReceivedDocuments } from './kyb-documents.extractor';
+import { extractDocuments, ReceivedDocuments } from './kyb-documents.extractor';
 import { KYB_BODY_LIMIT, LARGE_UPLOAD_BYTES } from './kyb.constants';
 import { UploadCapacityError } from './kyb.errors';
 
@@ -15,11 +14,6 @@ declare module 'fastify' {
 }
 
 const ONBOARDING_ROUTE = `${POBO_USERS_PATH}/:poboUserId/onboarding`;
-
-/** The documents `installKybUploadHooks` took out of this request's body. */
-export const SubmittedDocuments = createParamDecorator(
-  (_: unknown, context: ExecutionContext): ReceivedDocuments => context.switchToHttp().getRequest<FastifyRequest>().kybDocuments ?? new Map<string, ReceivedDocument>(),
-);
 
 /**
  * Route-level handling of the KYB submission, installed before Nest registers routes:

@@ -18,8 +18,8 @@ import { PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses/dto
 import { POBO_USERS_PATH } from '../pobo-businesses/pobo-businesses.service';
 import { KybApplicationDto } from './dto/kyb-application.dto';
 import { ReceivedDocuments } from './kyb-documents.extractor';
-import { SubmittedDocuments } from './kyb-upload.hooks';
 import { KybService } from './kyb.service';
+import { SubmittedDocuments } from './submitted-documents.decorator';
 
 @ApiTags('KYB onboarding')
 @MerchantAuth()
