@@ -1,31 +1,25 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { acceptAgreementDirectly, kybApplication } from './support/kyb-fixtures';
 import { eventually, sleep } from './support/poll';
-import { Sandbox, startSandboxes } from './support/sandboxes';
-import { createBusiness, http, startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { KybStack, startKybStack } from './support/kyb-stack';
+import { Sandbox } from './support/sandboxes';
+import { createBusiness, http, TestApp } from './support/test-app';
 
 const JOB_LOCK_MS = 2_000;
 
 /** Worker processes as in production (`src/worker.ts`), one of them killed with SIGKILL mid-job. */
 describe('KYB worker crash', () => {
-  let db: TestDatabase;
+  let stack: KybStack;
   let t: TestApp;
   let verification: Sandbox;
-  let bankRail: Sandbox;
   let pg: Client;
-  let storageDir: string;
-  let env: Record<string, string>;
   const workers: ChildProcess[] = [];
 
   const startWorker = async (): Promise<ChildProcess> => {
     const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/worker.ts'], {
       cwd: `${__dirname}/../..`,
-      env: { ...process.env, ...env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: db.url },
+      env: { ...process.env, ...stack.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: stack.db.url },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     workers.push(child);
@@ -38,32 +32,17 @@ describe('KYB worker crash', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    storageDir = await mkdtemp(join(tmpdir(), 'kyb-crash-'));
-    const sandboxes = await startSandboxes(200);
-    verification = sandboxes.verification;
-    bankRail = sandboxes.bankRail;
-    env = {
-      ...sandboxes.env,
-      STORAGE_DIR: storageDir,
-      QUEUE_PREFIX: `crash-${process.pid}-${Date.now()}`,
-      KYB_SWEEP_INTERVAL_MS: '500',
-      JOB_LOCK_MS: String(JOB_LOCK_MS),
-      PROVIDER_TIMEOUT_MS: '10000',
-    };
-    t = await startTestApp(db.url, env);
-    pg = new Client({ connectionString: db.url });
-    await pg.connect();
+    stack = await startKybStack({
+      name: 'crash',
+      reviewDelayMs: 200,
+      env: { KYB_SWEEP_INTERVAL_MS: '500', JOB_LOCK_MS: String(JOB_LOCK_MS), PROVIDER_TIMEOUT_MS: '10000' },
+    });
+    ({ t, verification, pg } = stack);
   });
 
   afterAll(async () => {
     for (const worker of workers) if (worker.exitCode === null) worker.kill('SIGKILL');
-    await pg?.end();
-    await t?.close();
-    await verification?.close();
-    await bankRail?.close();
-    await db?.drop();
-    await rm(storageDir, { recursive: true, force: true });
+    await stack?.close();
   });
 
   it('retries the job on another worker, and the provider sees one application', async () => {

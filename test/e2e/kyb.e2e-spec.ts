@@ -1,25 +1,20 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { INestApplicationContext } from '@nestjs/common';
+import { readdir } from 'node:fs/promises';
 import { Client } from 'pg';
 import { VERIFICATION_PROVIDER, VerificationProvider } from '../../src/modules/kyb/verification-provider';
 import { expectErrorBody, expectPoboBusiness } from './support/contract';
 import { acceptAgreementDirectly, documentOfSize, kybApplication, kybPerson, SAMPLE_PDF } from './support/kyb-fixtures';
 import { eventually, sleep } from './support/poll';
-import { Sandbox, startSandboxes } from './support/sandboxes';
-import { createBusiness, http, startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
-import { startTestWorker } from './support/test-worker';
+import { KybStack, startKybStack } from './support/kyb-stack';
+import { Sandbox } from './support/sandboxes';
+import { createBusiness, http, TestApp } from './support/test-app';
 
 const MiB = 1024 * 1024;
 const REFRESH_TIMEOUT_MS = 600;
 
 describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provider', () => {
-  let db: TestDatabase;
+  let stack: KybStack;
   let t: TestApp;
-  let worker: INestApplicationContext;
   let verification: Sandbox;
   let bankRail: Sandbox;
   let pg: Client;
@@ -28,24 +23,18 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
   let otherKey: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    storageDir = await mkdtemp(join(tmpdir(), 'kyb-docs-'));
-    const sandboxes = await startSandboxes(300);
-    verification = sandboxes.verification;
-    bankRail = sandboxes.bankRail;
-    const env = {
-      ...sandboxes.env,
-      STORAGE_DIR: storageDir,
-      QUEUE_PREFIX: `test-${process.pid}-${Date.now()}`,
-      KYB_SWEEP_INTERVAL_MS: '400',
-      KYB_REFRESH_TIMEOUT_MS: String(REFRESH_TIMEOUT_MS),
-      PROVIDER_TIMEOUT_MS: '1000',
-      DOCUMENT_RETENTION_HOURS: '0',
-    };
-    t = await startTestApp(db.url, env);
-    worker = await startTestWorker(db.url, env);
-    pg = new Client({ connectionString: db.url });
-    await pg.connect();
+    stack = await startKybStack({
+      name: 'kyb',
+      reviewDelayMs: 300,
+      worker: true,
+      env: {
+        KYB_SWEEP_INTERVAL_MS: '400',
+        KYB_REFRESH_TIMEOUT_MS: String(REFRESH_TIMEOUT_MS),
+        PROVIDER_TIMEOUT_MS: '1000',
+        DOCUMENT_RETENTION_HOURS: '0',
+      },
+    });
+    ({ t, verification, bankRail, pg, storageDir } = stack);
     apiKey = (await t.createMerchant('KYB merchant')).apiKey;
     otherKey = (await t.createMerchant('Other merchant')).apiKey;
   });
@@ -55,15 +44,7 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
     await bankRail.faults({});
   });
 
-  afterAll(async () => {
-    await pg?.end();
-    await worker?.close();
-    await t?.close();
-    await verification?.close();
-    await bankRail?.close();
-    await db?.drop();
-    await rm(storageDir, { recursive: true, force: true });
-  });
+  afterAll(() => stack?.close());
 
   async function acceptedBusiness(allowNairaCollection = false): Promise<string> {
     const { poboUserId } = await createBusiness(t, apiKey, { allowNairaCollection });

@@ -1,14 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { INestApplicationContext } from '@nestjs/common';
 import { launchBrowser, startAppAtPublicUrl } from './support/browser';
 import { kybApplication } from './support/kyb-fixtures';
 import { eventually } from './support/poll';
-import { Sandbox, startSandboxes } from './support/sandboxes';
+import { KybStack, startKybStack } from './support/kyb-stack';
 import { createBusiness, http, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
-import { startTestWorker } from './support/test-worker';
 
 /**
  * The whole onboarding as a merchant and a business live it: create the business, the business
@@ -16,32 +10,15 @@ import { startTestWorker } from './support/test-worker';
  * the (sandbox) provider verifies it; the worker then opens the Naira receiving account.
  */
 describe('Onboarding happy path, end to end', () => {
-  let db: TestDatabase;
+  let stack: KybStack;
   let t: TestApp;
-  let worker: INestApplicationContext;
-  let verification: Sandbox;
-  let bankRail: Sandbox;
-  let storageDir: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    storageDir = await mkdtemp(join(tmpdir(), 'happy-path-'));
-    const sandboxes = await startSandboxes(500);
-    verification = sandboxes.verification;
-    bankRail = sandboxes.bankRail;
-    const env = { ...sandboxes.env, STORAGE_DIR: storageDir, QUEUE_PREFIX: `happy-${process.pid}-${Date.now()}`, KYB_SWEEP_INTERVAL_MS: '500' };
-    t = await startAppAtPublicUrl(db.url, env);
-    worker = await startTestWorker(db.url, env);
+    stack = await startKybStack({ name: 'happy', reviewDelayMs: 500, worker: true, env: { KYB_SWEEP_INTERVAL_MS: '500' }, startApp: startAppAtPublicUrl });
+    t = stack.t;
   });
 
-  afterAll(async () => {
-    await worker?.close();
-    await t?.close();
-    await verification?.close();
-    await bankRail?.close();
-    await db?.drop();
-    await rm(storageDir, { recursive: true, force: true });
-  });
+  afterAll(() => stack?.close());
 
   it('goes from a new business to verified with an active Naira account', async () => {
     const { apiKey } = await t.createMerchant('Happy Merchant');
