@@ -4,6 +4,7 @@ import { parser as jsonTokenizer } from 'stream-json';
 import { stringer as jsonStringer } from 'stream-json/Stringer';
 import { AppError } from '../../common/errors/app-error';
 import { MAX_DOCUMENT_BYTES, MAX_TOTAL_DOCUMENT_BYTES } from './kyb.constants';
+import { BodyTooLargeError } from './kyb.errors';
 
 /** A document of the application as it arrived: decoded, or the reason it cannot be used. */
 export interface ReceivedDocument {
@@ -71,7 +72,7 @@ export async function extractDocuments(body: Readable, bodyLimit: number): Promi
   const onData = (chunk: Buffer) => {
     receivedBytes += chunk.length;
     if (receivedBytes > bodyLimit) {
-      input.destroy(new AppError('payload_too_large', 'Request body is too large', [], { Connection: 'close' }));
+      input.destroy(new BodyTooLargeError());
     } else if (!input.write(chunk)) {
       body.pause();
       input.once('drain', () => body.resume());
@@ -259,7 +260,7 @@ class Base64Decoder {
 
   private flush(): void {
     if (this.batch.length === 0) return;
-    if (this.keep && this.valid) this.parts.push(Buffer.from(this.batch, 'base64'));
+    if (this.valid) this.parts.push(Buffer.from(this.batch, 'base64'));
     this.batch = '';
   }
 }

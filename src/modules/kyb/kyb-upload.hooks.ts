@@ -1,10 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RequestPayload } from 'fastify';
-import { AppError } from '../../common/errors/app-error';
 import { POBO_USERS_PATH } from '../pobo-businesses/pobo-businesses.service';
 import { extractDocuments, ReceivedDocuments } from './kyb-documents.extractor';
 import { KYB_BODY_LIMIT, LARGE_UPLOAD_BYTES } from './kyb.constants';
-import { UploadCapacityError } from './kyb.errors';
+import { BodyTooLargeError, UploadCapacityError } from './kyb.errors';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,7 +30,7 @@ export function installKybUploadHooks(fastify: FastifyInstance, maxConcurrent: n
     route.bodyLimit = KYB_BODY_LIMIT;
     const gate = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
       const length = Number(request.headers['content-length'] ?? 0);
-      if (length > KYB_BODY_LIMIT) return done(new AppError('payload_too_large', 'Request body is too large', [], { Connection: 'close' }));
+      if (length > KYB_BODY_LIMIT) return done(new BodyTooLargeError());
       if (length <= LARGE_UPLOAD_BYTES) return done();
       if (inFlight >= maxConcurrent) return done(new UploadCapacityError());
       inFlight++;

@@ -24,6 +24,13 @@ export class DocumentsTooLargeError extends AppError {
   }
 }
 
+/** A body past KYB_BODY_LIMIT, by Content-Length or as it streams in; the rest is not read. */
+export class BodyTooLargeError extends AppError {
+  constructor() {
+    super('payload_too_large', 'Request body is too large', [], { Connection: 'close' });
+  }
+}
+
 export class UploadCapacityError extends AppError {
   constructor() {
     // The body is refused unread: closing the connection stops the client from sending it.

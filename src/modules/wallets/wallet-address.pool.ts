@@ -19,7 +19,7 @@ interface Waiter {
 }
 
 /**
- * Ready-made wallet addresses for new businesses. Derivation (about half a millisecond of
+ * Ready-made wallet addresses for new businesses. Derivation (about 0.2 ms of
  * secp256k1 and ed25519 work per business) runs on a worker thread, ahead of demand, so it
  * neither blocks the event loop nor adds to a create's latency. Indices are reserved from the
  * database sequence a batch at a time, so every address is unique across processes.

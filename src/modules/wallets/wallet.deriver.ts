@@ -156,8 +156,8 @@ export class WalletDeriver {
  * micro-ed25519-hdkey computes a node's fingerprint (an ed25519 public key and a hash) every time
  * it derives a child, only to record it as the child's `parentFingerprint`: serialisation
  * metadata that plays no part in the derived keys or addresses. Pinning it (the parent's real
- * value once, or 0 for the throwaway intermediate node) leaves one public-key computation per
- * address instead of three.
+ * value once, or 0 for the throwaway intermediate node) leaves no ed25519 public-key
+ * computation to the library at all: the one an address needs, the leaf's, comes from libsodium.
  */
 function withFixedFingerprint(node: Slip10HDKey, fingerprint = node.fingerprint): Slip10HDKey {
   Object.defineProperty(node, 'fingerprint', { value: fingerprint });
