@@ -6,9 +6,9 @@
 import 'reflect-metadata';
 import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { generateMnemonic } from '@scure/bip39';
@@ -154,19 +154,17 @@ async function main(): Promise<number> {
   const databaseUrl = `${PG_BASE_URL.replace(/\/+$/, '')}/${DATABASE_NAME}`;
   const startedAt = new Date();
   const started: Started[] = [];
-  const storageDir = mkdtempSync(join(tmpdir(), 'merchant-api-bench-'));
   try {
-    return await bench(databaseUrl, startedAt, started, storageDir);
+    return await bench(databaseUrl, startedAt, started);
   } finally {
     for (const server of started) await stopChild(server.child);
     await dropDatabase(databaseUrl).catch((err: Error) => process.stderr.write(`bench: could not drop ${DATABASE_NAME}: ${err.message}\n`));
     await removeQueueKeys().catch((err: Error) => process.stderr.write(`bench: could not remove ${QUEUE_PREFIX}:* keys: ${err.message}\n`));
-    rmSync(storageDir, { recursive: true, force: true });
     clearTimeout(deadline);
   }
 }
 
-async function bench(databaseUrl: string, startedAt: Date, started: Started[], storageDir: string): Promise<number> {
+async function bench(databaseUrl: string, startedAt: Date, started: Started[]): Promise<number> {
   log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
   log(`settings: ${BUSINESSES} businesses, ${CONNECTIONS} connections, ${WARMUP_S}s warm-up, ${DURATION_S}s per run, ${ROUNDS} alternating GET-one rounds`);
   if (API_NODE_ARGS.length > 0) log(`API node flags: ${API_NODE_ARGS.join(' ')}`);
@@ -210,7 +208,6 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[], s
     // Production defaults to mk_live; the CLI (development) issued an mk_test key.
     API_KEY_PREFIX: 'mk_test',
     LOG_LEVEL: APP_LOG_LEVEL,
-    STORAGE_DIR: storageDir,
     QUEUE_PREFIX,
     DB_POOL_SIZE: String(DB_POOL_SIZE),
   }, API_NODE_ARGS);

@@ -1,3 +1,5 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -8,7 +10,7 @@ import { createRootLogger, RequestLogController } from './common/logging/logger.
 import { AppError } from './common/errors/app-error';
 import { generateRequestId } from './common/http/request-id';
 import { AppConfig } from './config/app.config';
-import { installKybUploadHooks } from './modules/kyb/kyb-upload.hooks';
+import { installKybUploadHooks } from './modules/kyb';
 
 /** Default JSON body limit. Routes that take documents raise their own limit. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -47,10 +49,10 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     parseJson(request, body as string, (err, parsed) => done(err ? new AppError('invalid_json', 'Request body is not valid JSON') : null, parsed)),
   );
 
-  // Plain HTML forms (the agreement page) post urlencoded bodies; the merchant API takes JSON only.
-  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
-    done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
+  // Plain HTML forms (the agreement page) post urlencoded bodies and carry its CSRF cookie; the
+  // merchant API takes JSON only (refused below).
+  await app.register(fastifyFormbody);
+  await app.register(fastifyCookie);
   fastify.addHook('preValidation', (request, _reply, done) => {
     const isApi = request.url.startsWith('/api/');
     const json = /^application\/json\b/i.test(request.headers['content-type'] ?? '');

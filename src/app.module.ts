@@ -3,24 +3,24 @@ import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { nestLoggerParams } from './common/logging/logger.options';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { AgreementsModule } from './modules/agreements/agreements.module';
-import { AuthModule } from './modules/auth/auth.module';
+import { JobsModule } from './jobs';
+import { AgreementPageModule } from './modules/agreement-page/agreement-page.module';
 import { HealthModule } from './modules/health/health.module';
-import { KybModule } from './modules/kyb/kyb.module';
-import { PoboBusinessesModule } from './modules/pobo-businesses/pobo-businesses.module';
-import { QueuesModule } from './queues/queues.module';
+import { KybModule } from './modules/kyb';
+import { PoboBusinessesModule } from './modules/pobo-businesses';
 import { RedisModule } from './redis/redis.module';
-import { nestLoggerParams } from './common/logging/logger.options';
 
 export interface AppModuleOptions {
   /** The process's root logger (see createRootLogger). */
   logger: Logger;
 }
 
+/** The HTTP API process. */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig, options: AppModuleOptions): DynamicModule {
@@ -31,11 +31,10 @@ export class AppModule {
         LoggerModule.forRoot(nestLoggerParams(options.logger)),
         DatabaseModule,
         RedisModule,
-        QueuesModule,
+        JobsModule.forRoot({ worker: false }),
         HealthModule,
-        AuthModule,
-        AgreementsModule,
         PoboBusinessesModule,
+        AgreementPageModule,
         KybModule,
       ],
       providers: [

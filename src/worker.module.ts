@@ -4,17 +4,29 @@ import { createRootLogger, nestLoggerParams } from './common/logging/logger.opti
 import { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { KybWorkerModule } from './modules/kyb/kyb-worker.module';
-import { QueuesModule } from './queues/queues.module';
+import { JobsModule } from './jobs';
+import { KybModule } from './modules/kyb';
+import { NairaModule } from './modules/naira';
 import { RedisModule } from './redis/redis.module';
 
-/** What the worker process loads: shared infrastructure and the queue processors. */
+/**
+ * The worker process: the modules that declare jobs, and the job registry, which runs their
+ * handlers and schedules and relays the outbox.
+ */
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig, logger = createRootLogger(config)): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), LoggerModule.forRoot(nestLoggerParams(logger)), DatabaseModule, RedisModule, QueuesModule, KybWorkerModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(nestLoggerParams(logger)),
+        DatabaseModule,
+        RedisModule,
+        JobsModule.forRoot({ worker: true }),
+        KybModule,
+        NairaModule,
+      ],
     };
   }
 }

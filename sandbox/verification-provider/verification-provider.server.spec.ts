@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { createVerificationProviderServer, ORGANIZATION_CHART_UNREADABLE } from './verification-provider.server';
+import {
+  CONTENT_BASE64_REFUSED,
+  createVerificationProviderServer,
+  DOCUMENT_BODY_LIMIT_BYTES,
+  JSON_BODY_LIMIT_BYTES,
+  ORGANIZATION_CHART_UNREADABLE,
+} from './verification-provider.server';
 
 const API_KEY = 'test-verification-key';
 const AUTH = { authorization: `Bearer ${API_KEY}` };
@@ -9,16 +15,22 @@ const REVIEW_DELAY_MS = 50;
 const AFTER_REVIEW_MS = 120;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const toBuffer = (content: Buffer | string) => (Buffer.isBuffer(content) ? content : Buffer.from(content));
+const sha256Of = (content: Buffer | string) => createHash('sha256').update(toBuffer(content)).digest('hex');
 
+/** The two documents `application()` references; every test starts with them uploaded. */
+const CHART = '%PDF-1.7 organization chart';
+const CERTIFICATE = '%PDF-1.7 certificate';
+
+/** A document reference as the application carries it: metadata only, the bytes were uploaded. */
 function document(content: Buffer | string, overrides: Record<string, unknown> = {}) {
-  const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content);
+  const bytes = toBuffer(content);
   return {
     id: 'doc_1',
     path: 'company_files/organization_chart/chart.pdf',
     file_type: 'organization_chart',
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sha256: sha256Of(bytes),
     size: bytes.length,
-    content_base64: bytes.toString('base64'),
     ...overrides,
   };
 }
@@ -28,7 +40,7 @@ function application(registrationNumber = 'RC-1001', overrides: Record<string, u
     reference: 'kyb_app_1',
     company: { legal_name: 'Acme Ltd', registration_number: registrationNumber, country: 'NG' },
     associated_persons: [{ type: 'representative', first_name: 'Ada', last_name: 'Obi' }],
-    documents: [document('%PDF-1.7 organization chart'), document('%PDF-1.7 certificate', { id: 'doc_2', file_type: 'certificate_of_incumbency' })],
+    documents: [document(CHART), document(CERTIFICATE, { id: 'doc_2', file_type: 'certificate_of_incumbency' })],
     ...overrides,
   };
 }
@@ -45,12 +57,26 @@ describe('verification provider sandbox', () => {
     });
   const fetchApplication = (id: string, headers: Record<string, string> = AUTH) =>
     app.inject({ method: 'GET', url: `/v1/business-applications/${id}`, headers });
+  /** `PUT /v1/documents/:id` with the right SHA-256 unless `headers` says otherwise. */
+  const upload = (id: string, content: Buffer | string, headers: Record<string, string> = {}, auth: Record<string, string> = AUTH) =>
+    app.inject({
+      method: 'PUT',
+      url: `/v1/documents/${id}`,
+      headers: { ...auth, 'content-type': 'application/octet-stream', 'x-content-sha256': sha256Of(content), ...headers },
+      payload: toBuffer(content),
+    });
+  const uploadDefaults = async () => {
+    expect((await upload('doc_1', CHART)).statusCode).toBe(201);
+    expect((await upload('doc_2', CERTIFICATE)).statusCode).toBe(201);
+  };
   const sandboxState = async () => (await app.inject({ method: 'GET', url: '/_sandbox/applications' })).json();
+  const documentsState = async () => (await app.inject({ method: 'GET', url: '/_sandbox/documents' })).json();
   const setFaults = (faults: Record<string, unknown>) => app.inject({ method: 'POST', url: '/_sandbox/faults', payload: faults });
 
   beforeEach(async () => {
     app = createVerificationProviderServer({ apiKey: API_KEY, reviewDelayMs: REVIEW_DELAY_MS });
     await app.ready();
+    await uploadDefaults();
   });
 
   afterEach(async () => {
@@ -76,7 +102,11 @@ describe('verification provider sandbox', () => {
       const get = await fetchApplication('pva_000000000000000000000000', headers);
       expect(get.statusCode).toBe(401);
       expect(get.json()).toEqual({ error: 'unauthorized' });
+      const put = await upload('doc_3', 'bytes', {}, headers);
+      expect(put.statusCode).toBe(401);
+      expect(put.json()).toEqual({ error: 'unauthorized' });
       expect((await sandboxState()).submissions).toBe(0);
+      expect((await documentsState()).uploads).toBe(2);
     });
 
     it('accepts the bearer scheme in any case', async () => {
@@ -216,44 +246,200 @@ describe('verification provider sandbox', () => {
       expect(res.json().error).toBe('bad_request');
     });
 
-    describe('document checks', () => {
-      const content = Buffer.from('%PDF-1.7 organization chart');
+    it('accepts an empty documents array', async () => {
+      const res = await submit(application('RC-1001', { documents: [] }));
+      expect(res.statusCode).toBe(201);
+      expect((await sandboxState()).applications[0].documents).toEqual([]);
+    });
+
+    it(`answers 413 for a JSON body over ${JSON_BODY_LIMIT_BYTES} bytes`, async () => {
+      const res = await submit(application('RC-1001', { padding: 'x'.repeat(JSON_BODY_LIMIT_BYTES) }));
+      expect(res.statusCode).toBe(413);
+      expect(res.json().error).toBe('payload_too_large');
+      expect((await sandboxState()).submissions).toBe(0);
+    });
+
+    describe('document references', () => {
       it.each([
-        ['content_base64 is not base64', { content_base64: '***not base64***' }, 'documents[0].content_base64'],
-        ['content_base64 has a bad length', { content_base64: 'QUJD=' }, 'documents[0].content_base64'],
-        ['sha256 does not match the content', { sha256: createHash('sha256').update('something else').digest('hex') }, 'documents[0].sha256'],
+        ['carries content_base64', { content_base64: Buffer.from(CHART).toString('base64') }, 'documents[0].content_base64'],
+        ['sha256 does not match the upload', { sha256: sha256Of('something else') }, 'documents[0].sha256'],
         ['sha256 is not 64 hex characters', { sha256: 'abc123' }, 'documents[0].sha256'],
-        ['size does not match the content', { size: content.length + 1 }, 'documents[0].size'],
+        ['size does not match the upload', { size: Buffer.byteLength(CHART) + 1 }, 'documents[0].size'],
         ['size is not an integer', { size: '27' }, 'documents[0].size'],
         ['id is missing', { id: undefined }, 'documents[0].id'],
-      ])('refuses a document whose %s with 422', async (_name, overrides, field) => {
-        const res = await submit(application('RC-1001', { documents: [document(content, overrides)] }));
+        ['id is not a valid document id', { id: 'doc 1' }, 'documents[0].id'],
+        ['id was never uploaded', { id: 'doc_never_uploaded' }, 'documents[0].id'],
+      ])('refuses a document that %s with 422', async (_name, overrides, field) => {
+        const res = await submit(application('RC-1001', { documents: [document(CHART, overrides)] }));
         expect(res.statusCode).toBe(422);
         expect(res.json()).toEqual({ error: 'invalid_application', details: [{ field, message: expect.any(String) }] });
         expect(await sandboxState()).toEqual({ submissions: 0, applications: [] });
       });
 
+      it('says why: content_base64 is refused, a missing upload is named', async () => {
+        const res = await submit(
+          application('RC-1001', {
+            documents: [document(CHART, { content_base64: 'QUJD' }), document(CERTIFICATE, { id: 'doc_9' })],
+          }),
+        );
+        expect(res.json().details).toEqual([
+          { field: 'documents[0].content_base64', message: CONTENT_BASE64_REFUSED },
+          { field: 'documents[1].id', message: 'was not uploaded' },
+        ]);
+      });
+
+      it('reports a sha256 and a size that both differ from the upload', async () => {
+        const res = await submit(application('RC-1001', { documents: [document('other content', { id: 'doc_1' })] }));
+        expect(res.statusCode).toBe(422);
+        expect(res.json().details.map((detail: { field: string }) => detail.field)).toEqual(['documents[0].sha256', 'documents[0].size']);
+      });
+
       it('refuses duplicate document ids', async () => {
-        const res = await submit(application('RC-1001', { documents: [document('a'), document('b')] }));
+        const res = await submit(application('RC-1001', { documents: [document(CHART), document(CHART)] }));
         expect(res.statusCode).toBe(422);
         expect(res.json().details).toEqual([{ field: 'documents[1].id', message: expect.any(String) }]);
       });
 
       it('accepts an upper-case sha256 and an empty document', async () => {
-        const upper = document(content);
+        expect((await upload('empty', '')).statusCode).toBe(201);
+        const upper = document(CHART);
         upper.sha256 = upper.sha256.toUpperCase();
         const res = await submit(application('RC-1001', { documents: [upper, document('', { id: 'empty' })] }));
         expect(res.statusCode).toBe(201);
         const [stored] = (await sandboxState()).applications;
         expect(stored.documents[0].sha256).toBe(upper.sha256.toLowerCase());
-        expect(stored.documents[1].size).toBe(0);
+        expect(stored.documents[1]).toMatchObject({ id: 'empty', size: 0, sha256: sha256Of('') });
       });
 
-      it('verifies a multi-megabyte document', async () => {
-        const big = Buffer.alloc(5 * 1024 * 1024, 7);
-        const res = await submit(application('RC-1001', { documents: [document(big)] }));
+      it('upload then reference: 201, then the application 201 with the document metadata', async () => {
+        const content = Buffer.alloc(300_000, 'z');
+        const put = await upload('doc_new', content);
+        expect(put.statusCode).toBe(201);
+        const reference = document(content, { id: 'doc_new', path: 'company_files/certificate/cert.pdf', file_type: 'certificate' });
+        const res = await submit(application('RC-1001', { documents: [reference] }));
         expect(res.statusCode).toBe(201);
+        expect((await sandboxState()).applications[0].documents).toEqual([reference]);
       });
+    });
+  });
+
+  describe('PUT /v1/documents/:id', () => {
+    const content = Buffer.from('%PDF-1.7 articles of association');
+
+    it('stores the metadata only: 201 { id, sha256, size }, listed by /_sandbox/documents', async () => {
+      const res = await upload('doc_3', content);
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toEqual({ id: 'doc_3', sha256: sha256Of(content), size: content.length });
+      const state = await documentsState();
+      expect(state.uploads).toBe(3);
+      expect(state.documents).toHaveLength(3);
+      const stored = state.documents.find((d: { id: string }) => d.id === 'doc_3');
+      expect(stored).toEqual({ id: 'doc_3', sha256: sha256Of(content), size: content.length, uploaded_at: expect.any(String) });
+      expect(new Date(stored.uploaded_at).toISOString()).toBe(stored.uploaded_at);
+    });
+
+    it('replays a repeated upload of the same bytes: 200, same body, counted', async () => {
+      const first = await upload('doc_3', content);
+      const again = await upload('doc_3', content);
+      expect(first.statusCode).toBe(201);
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toEqual(first.json());
+      const state = await documentsState();
+      expect(state.uploads).toBe(4);
+      expect(state.documents).toHaveLength(3);
+    });
+
+    it('refuses other bytes under an uploaded id with 409, keeping the first upload', async () => {
+      await upload('doc_3', content);
+      const res = await upload('doc_3', 'different bytes');
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ error: 'document_conflict' });
+      const state = await documentsState();
+      expect(state.uploads).toBe(3);
+      expect(state.documents.find((d: { id: string }) => d.id === 'doc_3')).toMatchObject({ sha256: sha256Of(content), size: content.length });
+    });
+
+    it('refuses bytes whose SHA-256 is not x-content-sha256 with 422', async () => {
+      const res = await upload('doc_3', content, { 'x-content-sha256': sha256Of('something else') });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ error: 'invalid_document', details: [{ field: 'x-content-sha256', message: expect.any(String) }] });
+      expect((await documentsState()).uploads).toBe(2);
+      expect((await upload('doc_3', content)).statusCode).toBe(201);
+    });
+
+    it.each([
+      ['missing', undefined],
+      ['empty', ''],
+      ['upper-case', 'A'.repeat(64)],
+      ['too short', 'a'.repeat(63)],
+      ['not hex', 'g'.repeat(64)],
+    ])('refuses an x-content-sha256 header that is %s with 422', async (_name, header) => {
+      const res = await app.inject({
+        method: 'PUT',
+        url: '/v1/documents/doc_3',
+        headers: { ...AUTH, 'content-type': 'application/octet-stream', ...(header === undefined ? {} : { 'x-content-sha256': header }) },
+        payload: content,
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ error: 'invalid_document', details: [{ field: 'x-content-sha256', message: expect.any(String) }] });
+      expect((await documentsState()).uploads).toBe(2);
+    });
+
+    it.each([
+      ['has a space', 'doc%203'],
+      ['has a dot', 'doc.3'],
+      ['is longer than 100 characters', 'd'.repeat(101)],
+    ])('refuses an id that %s with 422', async (_name, id) => {
+      const res = await upload(id, content);
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ error: 'invalid_document', details: [{ field: 'id', message: expect.any(String) }] });
+    });
+
+    it('accepts a 100-character id of letters, digits, _ and -', async () => {
+      const id = `A-z_09${'x'.repeat(94)}`;
+      expect((await upload(id, content)).json()).toMatchObject({ id });
+    });
+
+    it('accepts an empty document', async () => {
+      const res = await upload('doc_empty', '');
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toEqual({ id: 'doc_empty', sha256: sha256Of(''), size: 0 });
+    });
+
+    it('answers 415 for a body that is not application/octet-stream', async () => {
+      const res = await upload('doc_3', '{}', { 'content-type': 'application/json' });
+      expect(res.statusCode).toBe(415);
+      expect(res.json().error).toBe('unsupported_media_type');
+    });
+
+    it(`answers 413 past ${DOCUMENT_BODY_LIMIT_BYTES} bytes`, async () => {
+      const res = await upload('doc_big', Buffer.alloc(DOCUMENT_BODY_LIMIT_BYTES + 1));
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toEqual({ error: 'payload_too_large', message: expect.any(String) });
+      expect((await documentsState()).uploads).toBe(2);
+    });
+
+    it('runs auth and faults first: 401 without a bearer, 503 when down, failNext consumed', async () => {
+      const unauthorized = await upload('doc_3', content, {}, {});
+      expect(unauthorized.statusCode).toBe(401);
+      expect(unauthorized.json()).toEqual({ error: 'unauthorized' });
+
+      await setFaults({ down: true });
+      const down = await upload('doc_3', content);
+      expect(down.statusCode).toBe(503);
+      expect(down.json()).toEqual({ error: 'sandbox_fault' });
+
+      await setFaults({ down: false, failNext: 1, failStatus: 500 });
+      expect((await upload('doc_3', content)).statusCode).toBe(500);
+      expect((await upload('doc_3', content)).statusCode).toBe(201);
+      expect((await documentsState()).uploads).toBe(3);
+    });
+
+    it('/_sandbox/documents needs no auth and is never faulted', async () => {
+      await setFaults({ down: true });
+      const res = await app.inject({ method: 'GET', url: '/_sandbox/documents' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().uploads).toBe(2);
     });
   });
 
@@ -400,14 +586,88 @@ describe('verification provider sandbox', () => {
         hang: false,
       });
       expect(await sandboxState()).toEqual({ submissions: 0, applications: [] });
+      expect(await documentsState()).toEqual({ uploads: 0, documents: [] });
       expect((await fetchApplication(created.id)).statusCode).toBe(404);
 
+      // Uploaded documents are gone: an application can no longer reference them.
+      const withoutUploads = await submit(application('RC-6006-ACTION'));
+      expect(withoutUploads.statusCode).toBe(422);
+      expect(withoutUploads.json().details.map((detail: { field: string }) => detail.field)).toEqual(['documents[0].id', 'documents[1].id']);
+
       // The idempotency key and the "first -ACTION application" memory are gone too.
+      await uploadDefaults();
       const again = await submit(application('RC-6006-ACTION'));
       expect(again.statusCode).toBe(201);
       expect(again.json().id).not.toBe(created.id);
       await sleep(AFTER_REVIEW_MS);
       expect((await fetchApplication(again.json().id)).json().status).toBe('action_required');
+    });
+  });
+
+  describe('streamed uploads over a real socket', () => {
+    const CHUNK_BYTES = 64 * 1024;
+    let base: string;
+
+    beforeEach(async () => {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    });
+
+    /** `count` distinct 64 KiB chunks, produced one at a time: the body is never whole anywhere. */
+    async function* chunks(count: number): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < count; i++) {
+        yield Buffer.alloc(CHUNK_BYTES, i % 251);
+        if (i % 16 === 0) await sleep(1);
+      }
+    }
+    const expectedDigest = (count: number) => {
+      const hash = createHash('sha256');
+      for (let i = 0; i < count; i++) hash.update(Buffer.alloc(CHUNK_BYTES, i % 251));
+      return hash.digest('hex');
+    };
+    // `duplex: 'half'` is what Node's fetch requires for a streamed (chunked) request body.
+    const streamUpload = (id: string, count: number, sha256: string) =>
+      fetch(`${base}/v1/documents/${id}`, {
+        method: 'PUT',
+        headers: { ...AUTH, 'content-type': 'application/octet-stream', 'x-content-sha256': sha256 },
+        body: chunks(count),
+        duplex: 'half',
+      });
+
+    it('hashes and counts an 8 MiB body sent in 128 chunks, which an application can then reference', async () => {
+      const count = (8 * 1024 * 1024) / CHUNK_BYTES;
+      const sha256 = expectedDigest(count);
+      const res = await streamUpload('doc_streamed', count, sha256);
+      expect(res.status).toBe(201);
+      expect(await res.json()).toEqual({ id: 'doc_streamed', sha256, size: 8 * 1024 * 1024 });
+
+      const replay = await streamUpload('doc_streamed', count, sha256);
+      expect(replay.status).toBe(200);
+      expect(await replay.json()).toEqual({ id: 'doc_streamed', sha256, size: 8 * 1024 * 1024 });
+
+      const created = await fetch(`${base}/v1/business-applications`, {
+        method: 'POST',
+        headers: { ...AUTH, 'idempotency-key': 'idem-streamed', 'content-type': 'application/json' },
+        body: JSON.stringify(application('RC-1001', { documents: [document(Buffer.alloc(0), { id: 'doc_streamed', sha256, size: 8 * 1024 * 1024 })] })),
+      });
+      expect(created.status).toBe(201);
+      await created.json();
+    });
+
+    it('refuses a streamed body whose SHA-256 differs from the header with 422', async () => {
+      const res = await streamUpload('doc_streamed', 32, sha256Of('not this'));
+      expect(res.status).toBe(422);
+      expect(await res.json()).toMatchObject({ error: 'invalid_document', details: [{ field: 'x-content-sha256' }] });
+    });
+
+    it(`answers 413 once a streamed body passes ${DOCUMENT_BODY_LIMIT_BYTES} bytes, and keeps nothing`, async () => {
+      const count = DOCUMENT_BODY_LIMIT_BYTES / CHUNK_BYTES + 64;
+      const res = await streamUpload('doc_too_big', count, expectedDigest(count));
+      expect(res.status).toBe(413);
+      expect(await res.json()).toMatchObject({ error: 'payload_too_large' });
+      const state = (await (await fetch(`${base}/_sandbox/documents`)).json()) as { uploads: number; documents: { id: string }[] };
+      expect(state.uploads).toBe(2);
+      expect(state.documents.map((d) => d.id)).toEqual(['doc_1', 'doc_2']);
     });
   });
 

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app.config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
-import { AuthModule } from '../modules/auth/auth.module';
+import { AuthModule } from '../modules/auth';
 
 @Module({})
 export class CliModule {

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppError } from '../common/errors/app-error';
 import { ConfigError, loadConfig } from '../config/app.config';
 import { prepareDatabase } from '../database/migrate';
-import { MerchantsService } from '../modules/auth/merchants.service';
+import { MerchantsService } from '../modules/auth';
 import { CliModule } from './cli.module';
 
 const USAGE = `Usage:

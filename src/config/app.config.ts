@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
@@ -81,9 +80,6 @@ class EnvironmentVariables {
   @Min(1)
   DB_POOL_SIZE = 10;
 
-  @IsString()
-  STORAGE_DIR = 'var/documents';
-
   /** Hop count or comma-separated addresses/CIDRs of the load balancers whose X-Forwarded-For is believed. */
   @IsOptional()
   @Matches(/^(\d{1,2}|[0-9a-fA-F.:/,\s]+)$/, { message: 'TRUST_PROXY must be a hop count or a list of addresses/CIDRs' })
@@ -116,7 +112,7 @@ class EnvironmentVariables {
   @Transform(toInt)
   @IsInt()
   @Min(200)
-  KYB_SWEEP_INTERVAL_MS = 5_000;
+  PERIODIC_JOB_INTERVAL_MS = 5_000;
 
   @Transform(toInt)
   @IsInt()
@@ -174,7 +170,6 @@ export interface AppConfig {
   logLevel: string;
   dbPoolSize: number;
   dbStatementTimeoutMs: number;
-  storageDir: string;
   /** Fastify `trustProxy`: false (default), a hop count, or trusted proxy addresses. */
   trustProxy: false | number | string;
   verificationProvider: { url: string; apiKey: string };
@@ -183,7 +178,7 @@ export interface AppConfig {
   providerTimeoutMs: number;
   /** Budget of the refresh that GET …/onboarding does before answering. */
   kybRefreshTimeoutMs: number;
-  kybSweepIntervalMs: number;
+  periodicJobIntervalMs: number;
   documentRetentionHours: number;
   maxConcurrentKybUploads: number;
   queuePrefix: string;
@@ -239,7 +234,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: parsed.LOG_LEVEL,
     dbPoolSize: parsed.DB_POOL_SIZE,
     dbStatementTimeoutMs: parsed.DB_STATEMENT_TIMEOUT_MS,
-    storageDir: resolve(parsed.STORAGE_DIR),
     trustProxy: parsed.TRUST_PROXY === undefined ? false : /^\d+$/.test(parsed.TRUST_PROXY) ? Number(parsed.TRUST_PROXY) : parsed.TRUST_PROXY,
     verificationProvider: {
       url: parsed.VERIFICATION_PROVIDER_URL.replace(/\/+$/, ''),
@@ -248,7 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bankRail: { url: parsed.BANK_RAIL_URL.replace(/\/+$/, ''), apiKey: secret('BANK_RAIL_API_KEY', DEV_BANK_RAIL_API_KEY) },
     providerTimeoutMs: parsed.PROVIDER_TIMEOUT_MS,
     kybRefreshTimeoutMs: parsed.KYB_REFRESH_TIMEOUT_MS,
-    kybSweepIntervalMs: parsed.KYB_SWEEP_INTERVAL_MS,
+    periodicJobIntervalMs: parsed.PERIODIC_JOB_INTERVAL_MS,
     documentRetentionHours: parsed.DOCUMENT_RETENTION_HOURS,
     maxConcurrentKybUploads: parsed.MAX_CONCURRENT_KYB_UPLOADS,
     queuePrefix: parsed.QUEUE_PREFIX,

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { csrfFieldValue } from '../../src/modules/agreements/agreement-csrf';
+import { csrfFieldValue } from '../../src/modules/agreement-page/agreement-page.csrf';
 import { TERMS_VERSION } from '../../src/modules/agreements/agreement.terms';
 import { startAppAtPublicUrl } from './support/browser';
 import { expectEnvelope, expectErrorBody, expectPoboBusiness } from './support/contract';

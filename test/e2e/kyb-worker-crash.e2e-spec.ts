@@ -35,7 +35,7 @@ describe('KYB worker crash', () => {
     stack = await startKybStack({
       name: 'crash',
       reviewDelayMs: 200,
-      env: { KYB_SWEEP_INTERVAL_MS: '500', JOB_LOCK_MS: String(JOB_LOCK_MS), PROVIDER_TIMEOUT_MS: '10000' },
+      env: { PERIODIC_JOB_INTERVAL_MS: '500', JOB_LOCK_MS: String(JOB_LOCK_MS), PROVIDER_TIMEOUT_MS: '10000' },
     });
     ({ t, verification, pg } = stack);
   });

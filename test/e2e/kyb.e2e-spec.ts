@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
 import { Client } from 'pg';
 import { VERIFICATION_PROVIDER, VerificationProvider } from '../../src/modules/kyb/verification-provider';
 import { expectErrorBody, expectPoboBusiness } from './support/contract';
@@ -18,7 +17,6 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
   let verification: Sandbox;
   let bankRail: Sandbox;
   let pg: Client;
-  let storageDir: string;
   let apiKey: string;
   let otherKey: string;
 
@@ -28,13 +26,13 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       reviewDelayMs: 300,
       worker: true,
       env: {
-        KYB_SWEEP_INTERVAL_MS: '400',
+        PERIODIC_JOB_INTERVAL_MS: '400',
         KYB_REFRESH_TIMEOUT_MS: String(REFRESH_TIMEOUT_MS),
         PROVIDER_TIMEOUT_MS: '1000',
         DOCUMENT_RETENTION_HOURS: '0',
       },
     });
-    ({ t, verification, bankRail, pg, storageDir } = stack);
+    ({ t, verification, bankRail, pg } = stack);
     apiKey = (await t.createMerchant('KYB merchant')).apiKey;
     otherKey = (await t.createMerchant('Other merchant')).apiKey;
   });
@@ -107,9 +105,8 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       (n: number) => n === 0,
     );
     expect(deleted).toBe(0);
-    const files = await readdir(storageDir);
-    const ids = (await pg.query('SELECT id FROM kyb_documents WHERE application_id = $1', [application.id])).rows.map((r) => r.id);
-    expect(files.filter((f) => ids.includes(f))).toEqual([]);
+    const chunks = await pg.query('SELECT 1 FROM kyb_document_chunks c JOIN kyb_documents d ON d.id = c.document_id WHERE d.application_id = $1', [application.id]);
+    expect(chunks.rows).toEqual([]);
   });
 
   it('asks for action, clears the requirements on resubmission, then verifies', async () => {
@@ -171,7 +168,7 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       ['no applicant', app('RC-1', { associated_persons: persons('representative', 'controller') }), 'associated_persons'],
       ['a missing file group', app('RC-1', { company_files: files(required.slice(1)) }), `company_files.${required[0]}`],
       ['a repeated file group', app('RC-1', { company_files: files([...required, required[0]]) }), 'company_files[6].file_type'],
-      ['an unknown file group', app('RC-1', { company_files: files([...required, 'selfie_of_ceo']) }), 'company_files.6.file_type'],
+      ['an unknown file group', app('RC-1', { company_files: files([...required, 'selfie_of_ceo']) }), 'company_files[6].file_type'],
       ['invalid base64', app('RC-1', { company_files: [{ file_type: required[0], files: ['not base64!'] }, ...files(required.slice(1))] }), 'company_files[0].files[0]'],
       ['unpadded base64', app('RC-1', { company_files: [{ file_type: required[0], files: ['YWJj ZA'] }, ...files(required.slice(1))] }), 'company_files[0].files[0]'],
       ['an empty document', app('RC-1', { company_files: [{ file_type: required[0], files: [''] }, ...files(required.slice(1))] }), 'company_files[0].files[0]'],
@@ -179,7 +176,7 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       ['a bad incorporation date', app('RC-1', { company: { ...app().company, incorporation_date: '01/04/2019' } }), 'company.incorporation_date'],
       ['a missing company field', app('RC-1', { company: { ...app().company, tax_id: undefined } }), 'company.tax_id'],
       ['an unknown field', app('RC-1', { kyb_status: 'verified' }), 'kyb_status'],
-      ['a bad person type', app('RC-1', { associated_persons: [kybPerson('representative'), kybPerson('ceo')] }), 'associated_persons.1.type'],
+      ['a bad person type', app('RC-1', { associated_persons: [kybPerson('representative'), kybPerson('ceo')] }), 'associated_persons[1].type'],
     ])('400 for %s', async (_name, body, field) => {
       const result = await submit(id, body);
       expectErrorBody(result, 400, 'validation_failed');
@@ -320,11 +317,11 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
     await eventually(() => onboarding(id), (r) => r.body.response.kyb.lastSyncedAt !== null);
     await verification.faults({ latencyMs: 300 });
     const provider = t.app.get<VerificationProvider>(VERIFICATION_PROVIDER);
-    const original = provider.fetch.bind(provider);
+    const original = provider.fetchApplication.bind(provider);
     let inFlight = 0;
     let maxInFlight = 0;
     let calls = 0;
-    const spy = jest.spyOn(provider, 'fetch').mockImplementation(async (...args) => {
+    const spy = jest.spyOn(provider, 'fetchApplication').mockImplementation(async (...args) => {
       calls++;
       maxInFlight = Math.max(maxInFlight, ++inFlight);
       try {

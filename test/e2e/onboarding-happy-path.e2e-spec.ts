@@ -14,7 +14,7 @@ describe('Onboarding happy path, end to end', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    stack = await startKybStack({ name: 'happy', reviewDelayMs: 500, worker: true, env: { KYB_SWEEP_INTERVAL_MS: '500' }, startApp: startAppAtPublicUrl });
+    stack = await startKybStack({ name: 'happy', reviewDelayMs: 500, worker: true, env: { PERIODIC_JOB_INTERVAL_MS: '500' }, startApp: startAppAtPublicUrl });
     t = stack.t;
   });
 

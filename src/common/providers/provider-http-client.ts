@@ -1,10 +1,23 @@
-import CircuitBreaker from 'opossum';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import {
+  BrokenCircuitError,
+  circuitBreaker,
+  CircuitBreakerPolicy,
+  CircuitState,
+  ExponentialBackoff,
+  handleWhen,
+  retry,
+  SamplingBreaker,
+  TaskCancelledError,
+  timeout,
+  TimeoutStrategy,
+  wrap,
+} from 'cockatiel';
 
 /**
- * A failure talking to a third party. `retryable` failures (timeouts, network errors, 5xx, an
- * open circuit, an answer we cannot trust) may succeed later; others (4xx) will not.
+ * A failure talking to a third party. `retryable` failures (timeouts, network errors, 5xx, 429,
+ * an open circuit, an answer we cannot trust) may succeed later; others (4xx) will not.
  */
 export class ProviderError extends Error {
   constructor(
@@ -17,16 +30,43 @@ export class ProviderError extends Error {
   }
 }
 
-export interface ProviderRequest {
-  method: 'GET' | 'POST';
+interface ProviderRequestBase {
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
-  body?: unknown;
   headers?: Record<string, string>;
-  /** Budget of each attempt. */
+  /** Budget of each attempt, from sending the request to reading the whole response. */
   timeoutMs: number;
   /** Further attempts after the first, with exponential backoff, for retryable failures only. */
   retries: number;
 }
+
+interface JsonProviderRequest extends ProviderRequestBase {
+  /** Sent as JSON. */
+  body?: unknown;
+  stream?: undefined;
+  contentType?: undefined;
+  contentLength?: undefined;
+}
+
+interface StreamedProviderRequest extends ProviderRequestBase {
+  body?: undefined;
+  /**
+   * Opens the body afresh for each attempt: a body half sent by a failed attempt cannot be
+   * rewound. It is sent as it is read, never held whole in memory, and closed after each attempt
+   * even when the provider answered without reading it all. An error it throws is not the
+   * provider's failure: it is rethrown as is, neither retried nor counted against the circuit.
+   */
+  stream: () => AsyncIterable<Uint8Array>;
+  /** Defaults to `application/octet-stream`. */
+  contentType?: string;
+  /**
+   * Sent as `content-length` instead of chunked encoding, for providers that require it; a body
+   * that turns out longer or shorter fails the attempt rather than reaching the provider.
+   */
+  contentLength?: number;
+}
+
+export type ProviderRequest = JsonProviderRequest | StreamedProviderRequest;
 
 export interface ProviderResponse {
   status: number;
@@ -44,45 +84,63 @@ export interface ProviderClientOptions {
 }
 
 /**
+ * A failure of the provider: those are retried and open the circuit; a 4xx is our request's fault.
+ * (`instanceof`, not cockatiel 3.2.1's `isTaskCancelledError`, which tests the wrong property.)
+ */
+function isProviderFailure(err: unknown): boolean {
+  return err instanceof TaskCancelledError || (err instanceof ProviderError && err.retryable);
+}
+
+/**
  * HTTP to one provider: per-attempt timeouts, retries with backoff on retryable failures only,
  * and a circuit breaker so an outage fails fast instead of piling up waiting requests.
  */
 export class ProviderHttpClient {
-  private readonly breaker: CircuitBreaker<[ProviderRequest], ProviderResponse>;
+  /** Shared by all requests: an outage seen by one caller fails the others fast too. */
+  private readonly breaker: CircuitBreakerPolicy;
   private readonly backoffMs: number;
 
   constructor(private readonly options: ProviderClientOptions) {
     this.backoffMs = options.backoffMs ?? 200;
-    this.breaker = new CircuitBreaker((request: ProviderRequest) => this.send(request), {
-      name: options.name,
-      timeout: false, // each attempt has its own AbortSignal timeout
-      errorThresholdPercentage: 50,
-      volumeThreshold: 5,
-      rollingCountTimeout: 10_000,
-      resetTimeout: options.resetTimeoutMs ?? 5_000,
-      // Only failures of the provider open the circuit; a 4xx is our request's fault.
-      errorFilter: (err: unknown) => err instanceof ProviderError && !err.retryable,
+    this.breaker = circuitBreaker(handleWhen(isProviderFailure), {
+      halfOpenAfter: options.resetTimeoutMs ?? 5_000,
+      // Opens when over half of the calls of the last 10 s failed, once there were at least 5.
+      breaker: new SamplingBreaker({ threshold: 0.5, duration: 10_000, minimumRps: 0.5 }),
     });
   }
 
   async request(request: ProviderRequest): Promise<ProviderResponse> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.breaker.fire(request);
-      } catch (err) {
-        const failure = this.toProviderError(err);
-        if (!failure.retryable || attempt >= request.retries || this.breaker.opened) throw failure;
-        const delay = this.backoffMs * 2 ** attempt;
-        await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay * 0.2));
-      }
+    // Once the circuit has opened, waiting to retry would only end in a fast failure anyway.
+    const retries = retry(
+      handleWhen((err) => isProviderFailure(err) && this.breaker.state !== CircuitState.Open),
+      { maxAttempts: request.retries, backoff: new ExponentialBackoff({ initialDelay: this.backoffMs }) },
+    );
+    // Aggressive, so the attempt ends at its deadline whatever it was doing (an abort while reading the
+    // answer would otherwise look like an empty body); its signal also cancels the fetch itself.
+    const perAttempt = timeout(request.timeoutMs, TimeoutStrategy.Aggressive);
+    try {
+      return await wrap(retries, this.breaker, perAttempt).execute(({ signal }) => this.send(request, signal));
+    } catch (err) {
+      throw this.toProviderError(err, request);
     }
   }
 
-  shutdown(): void {
-    this.breaker.shutdown();
+  /** Kept for callers' shutdown hooks: the breaker holds no timer or connection to release. */
+  shutdown(): void {}
+
+  private async send(request: ProviderRequest, signal: AbortSignal): Promise<ProviderResponse> {
+    const body = request.stream ? new AttemptBody(request.stream()) : undefined;
+    try {
+      return await this.exchange(request, body, signal);
+    } finally {
+      // fetch leaves open a body the provider did not read to the end (an early 4xx, an abort), and
+      // with it whatever feeds it (a database cursor). Not before the answer is complete, though:
+      // a provider may answer while still reading, and a body ended early would look whole to it.
+      body?.close();
+    }
   }
 
-  private async send(request: ProviderRequest): Promise<ProviderResponse> {
+  private async exchange(request: ProviderRequest, body: AttemptBody | undefined, signal: AbortSignal): Promise<ProviderResponse> {
     let response: Response;
     try {
       response = await fetch(`${this.options.baseUrl}${request.path}`, {
@@ -91,20 +149,29 @@ export class ProviderHttpClient {
           authorization: `Bearer ${this.options.apiKey}`,
           accept: 'application/json',
           ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(request.stream ? { 'content-type': request.contentType ?? 'application/octet-stream' } : {}),
+          ...(request.contentLength === undefined ? {} : { 'content-length': String(request.contentLength) }),
           ...request.headers,
         },
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
-        signal: AbortSignal.timeout(request.timeoutMs),
+        body: body ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
+        // Required by fetch for a streamed body: the response may start before the body has been sent.
+        duplex: body ? 'half' : undefined,
+        signal,
       });
     } catch (err) {
-      const timedOut = (err as Error).name === 'TimeoutError';
-      throw new ProviderError(`${this.options.name}: ${timedOut ? `timed out after ${request.timeoutMs} ms` : 'unreachable'}`, true);
+      if (body?.failure) throw body.failure.error;
+      if (causeCode(err) === 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH') {
+        // Sending the same stream again would fail the same way: the caller's contentLength is wrong.
+        throw new ProviderError(`${this.options.name}: the streamed body is not the ${request.contentLength} bytes announced`, false);
+      }
+      const timedOut = signal.aborted;
+      throw new ProviderError(`${this.options.name}: ${timedOut ? `timed out after ${request.timeoutMs} ms` : `unreachable (${causeCode(err) ?? (err as Error).message})`}`, true);
     }
-    let body: unknown;
+    let parsed: unknown;
     try {
-      body = await response.json();
+      parsed = await response.json();
     } catch {
-      body = undefined;
+      parsed = undefined;
     }
     if (response.status >= 500 || response.status === 429) {
       throw new ProviderError(`${this.options.name}: answered ${response.status}`, true, response.status);
@@ -112,16 +179,53 @@ export class ProviderHttpClient {
     if (response.status >= 400) {
       throw new ProviderError(`${this.options.name}: refused the request (${response.status})`, false, response.status);
     }
-    return { status: response.status, body };
+    return { status: response.status, body: parsed };
   }
 
-  private toProviderError(err: unknown): ProviderError {
+  private toProviderError(err: unknown, request: ProviderRequest): unknown {
     if (err instanceof ProviderError) return err;
-    if ((err as { code?: string }).code === 'EOPENBREAKER') {
+    if (err instanceof BrokenCircuitError) {
       return new ProviderError(`${this.options.name}: circuit open after repeated failures`, true);
     }
-    return new ProviderError(`${this.options.name}: ${(err as Error).message}`, true);
+    if (err instanceof TaskCancelledError) {
+      return new ProviderError(`${this.options.name}: timed out after ${request.timeoutMs} ms`, true);
+    }
+    // Otherwise the caller's own stream failed: its error means more to the caller than ours would.
+    return err;
   }
+}
+
+/** One attempt's streamed body, told apart from the provider when it fails, and closable. */
+class AttemptBody implements AsyncIterable<Uint8Array> {
+  failure?: { error: unknown };
+  private readonly iterator: AsyncIterator<Uint8Array>;
+
+  constructor(source: AsyncIterable<Uint8Array>) {
+    this.iterator = source[Symbol.asyncIterator]();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    return {
+      next: async () => {
+        try {
+          return await this.iterator.next();
+        } catch (error) {
+          this.failure = { error };
+          throw error;
+        }
+      },
+    };
+  }
+
+  /** Not awaited: a source stuck on a slow read must not hold up the retry or the caller. */
+  close(): void {
+    void this.iterator.return?.().catch(() => undefined);
+  }
+}
+
+/** fetch rejects with a bare "fetch failed"; what went wrong is in the cause's code. */
+function causeCode(err: unknown): string | undefined {
+  return (err as { cause?: { code?: unknown } }).cause?.code as string | undefined;
 }
 
 /** Nothing from a provider is used before it passes its response schema. */

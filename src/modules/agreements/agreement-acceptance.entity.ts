@@ -1,6 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, OneToOne, PrimaryColumn } from 'typeorm';
 import { AgreementLinkEntity } from './agreement-link.entity';
-import { PoboBusinessEntity } from '../pobo-businesses/pobo-business.entity';
 
 /** Evidence of acceptance: which link, which terms, when, from where. One per business. */
 @Entity({ name: 'agreement_acceptances' })
@@ -8,9 +7,10 @@ export class AgreementAcceptanceEntity {
   @PrimaryColumn({ name: 'business_id', type: 'text' })
   businessId: string;
 
-  @OneToOne(() => PoboBusinessEntity, { onDelete: 'CASCADE' })
+  // Named, not imported: the business module depends on this one, never the other way.
+  @OneToOne('PoboBusinessEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'business_id' })
-  business?: PoboBusinessEntity;
+  business?: object;
 
   @Column({ name: 'link_id', type: 'text' })
   linkId: string;

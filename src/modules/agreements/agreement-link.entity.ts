@@ -1,5 +1,4 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { PoboBusinessEntity } from '../pobo-businesses/pobo-business.entity';
 
 /**
  * One agreement link. The token in the URL is never stored: only its keyed hash, so a copy of
@@ -16,9 +15,10 @@ export class AgreementLinkEntity {
   @Column({ name: 'business_id', type: 'text' })
   businessId: string;
 
-  @ManyToOne(() => PoboBusinessEntity, { onDelete: 'CASCADE' })
+  // Named, not imported: the business module depends on this one, never the other way.
+  @ManyToOne('PoboBusinessEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'business_id' })
-  business?: PoboBusinessEntity;
+  business?: object;
 
   @Index('uq_agreement_links_token_hash', { unique: true })
   @Column({ name: 'token_hash', type: 'char', length: 64 })

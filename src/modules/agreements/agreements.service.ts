@@ -4,53 +4,83 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { newId, secureRandomBytes } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { BusinessStatesService } from '../business-states/business-states.service';
-import { PoboBusinessEntity } from '../pobo-businesses/pobo-business.entity';
 import { AgreementAcceptanceEntity } from './agreement-acceptance.entity';
 import { AgreementLinkEntity } from './agreement-link.entity';
 import { AGREEMENT_PAGE_PATH, MAX_USER_AGENT_LENGTH, TOKEN_PATTERN } from './agreement.constants';
 import { TERMS_VERSION } from './agreement.terms';
-import { AgreementAlreadyAcceptedError } from './agreements.errors';
-
-export { AGREEMENT_PAGE_PATH } from './agreement.constants';
+import { AgreementsRepository, NewAgreementLink, StatementPart } from './agreements.repository';
 
 /** Why a link can no longer be used; each gets its own wording on the 410 page. */
 export type LinkGoneReason = 'used' | 'voided' | 'expired';
 
-export type LinkLookup =
-  | { kind: 'not_found' }
-  | { kind: 'gone'; reason: LinkGoneReason; businessName: string }
-  | { kind: 'usable'; businessName: string; expiresAt: Date };
-
-export type AcceptOutcome =
-  | { kind: 'not_found' }
-  | { kind: 'gone'; reason: LinkGoneReason; businessName: string }
-  | { kind: 'stale_terms'; businessName: string }
-  | { kind: 'accepted'; businessName: string; termsVersion: string; acceptedAt: Date };
-
 export interface AcceptanceEvidence {
-  termsVersion: unknown;
   ip: string;
   userAgent: string | undefined;
 }
 
 /**
- * Agreement links and their acceptance. Lock order, everywhere: the business row first, then
- * its links, so issuing a fresh link and accepting an old one serialise instead of deadlocking.
+ * Agreement links and acceptance evidence: the owner of `agreement_links` and
+ * `agreement_acceptances`. It knows nothing of a business's statuses; the business module
+ * combines both (lock order, everywhere: the business row first, then its links).
  */
 @Injectable()
 export class AgreementsService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly states: BusinessStatesService,
+    private readonly repository: AgreementsRepository,
   ) {}
 
   /**
-   * A new link for the business, not yet stored: the row to insert and the URL to give out. The
-   * token (256 random bits) appears only in the URL; the row keeps its keyed hash.
+   * A first link for a business being created: the statement part that stores it (see
+   * `AgreementsRepository.linkInsertPart`) and the URL to give out. The token (256 random bits)
+   * appears only in the URL; the row keeps its keyed hash.
    */
-  newLink(businessId: string): { row: Pick<AgreementLinkEntity, 'id' | 'businessId' | 'tokenHash' | 'expiresAt'>; url: string } {
+  firstLink(businessId: string, firstParam: number): { insert: StatementPart; url: string } {
+    const { row, url } = this.newLink(businessId);
+    return { insert: this.repository.linkInsertPart(row, firstParam), url };
+  }
+
+  /** Voids every unused link of the (locked) business and stores a fresh one; returns its URL. */
+  async replaceLinks(manager: EntityManager, businessId: string): Promise<string> {
+    await manager.update(AgreementLinkEntity, { businessId, usedAt: IsNull(), voidedAt: IsNull() }, { voidedAt: () => 'now()' });
+    const { row, url } = this.newLink(businessId);
+    await manager.insert(AgreementLinkEntity, row);
+    return url;
+  }
+
+  /** The link a token names, or null; read without a lock. */
+  async findByToken(token: string): Promise<AgreementLinkEntity | null> {
+    if (!TOKEN_PATTERN.test(token)) return null;
+    return this.dataSource.getRepository(AgreementLinkEntity).findOneBy({ tokenHash: this.hashToken(token) });
+  }
+
+  lockLink(manager: EntityManager, linkId: string): Promise<AgreementLinkEntity | null> {
+    return manager.findOne(AgreementLinkEntity, { where: { id: linkId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Why the link cannot be used now, or null when it can. */
+  goneReason(link: AgreementLinkEntity, now: Date): LinkGoneReason | null {
+    if (link.usedAt) return 'used';
+    if (link.voidedAt) return 'voided';
+    if (link.expiresAt.getTime() <= now.getTime()) return 'expired';
+    return null;
+  }
+
+  /** Marks the (locked) link used and stores the evidence of acceptance, in the caller's transaction. */
+  async recordAcceptance(manager: EntityManager, link: AgreementLinkEntity, evidence: AcceptanceEvidence, acceptedAt: Date): Promise<void> {
+    await manager.update(AgreementLinkEntity, { id: link.id }, { usedAt: acceptedAt });
+    await manager.insert(AgreementAcceptanceEntity, {
+      businessId: link.businessId,
+      linkId: link.id,
+      termsVersion: TERMS_VERSION,
+      ipAddress: evidence.ip,
+      userAgent: (evidence.userAgent ?? '').slice(0, MAX_USER_AGENT_LENGTH),
+      acceptedAt,
+    });
+  }
+
+  private newLink(businessId: string): { row: NewAgreementLink; url: string } {
     const token = secureRandomBytes(32).toString('base64url');
     return {
       row: {
@@ -63,93 +93,7 @@ export class AgreementsService {
     };
   }
 
-  /** Issues a link for the business inside the caller's transaction and returns its URL. */
-  async issueLink(manager: EntityManager, businessId: string): Promise<string> {
-    const link = this.newLink(businessId);
-    await manager.insert(AgreementLinkEntity, link.row);
-    return link.url;
-  }
-
-  /**
-   * Voids every unused link of the merchant's business and issues a fresh one. Null when the
-   * business is unknown or another merchant's; refused once the agreement is accepted.
-   */
-  async reissueLink(merchantId: string, businessId: string): Promise<{ business: PoboBusinessEntity; url: string } | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const business = await this.states.lockBusiness(manager, businessId);
-      if (!business || business.merchantId !== merchantId) return null;
-      if (business.agreementStatus === 'accepted') throw new AgreementAlreadyAcceptedError();
-      await manager.update(
-        AgreementLinkEntity,
-        { businessId, usedAt: IsNull(), voidedAt: IsNull() },
-        { voidedAt: () => 'now()' },
-      );
-      return { business, url: await this.issueLink(manager, businessId) };
-    });
-  }
-
-  /** What the agreement page shows for a token (read only). */
-  async inspect(token: string): Promise<LinkLookup> {
-    const link = await this.findByToken(this.dataSource.manager, token);
-    if (!link?.business) return { kind: 'not_found' };
-    const reason = goneReason(link, link.business, new Date());
-    if (reason) return { kind: 'gone', reason, businessName: link.business.businessName };
-    return { kind: 'usable', businessName: link.business.businessName, expiresAt: link.expiresAt };
-  }
-
-  /**
-   * Accepts the agreement through the link, once: the link is marked used, the business moves
-   * to agreement `accepted` / KYB `not_started` (with history), and the evidence is stored, all
-   * in one transaction. Of concurrent acceptances exactly one succeeds; the others see `used`.
-   */
-  async accept(token: string, evidence: AcceptanceEvidence): Promise<AcceptOutcome> {
-    return this.dataSource.transaction(async (manager) => {
-      const found = await this.findByToken(manager, token);
-      if (!found?.business) return { kind: 'not_found' } as const;
-      // A link that is already unusable never becomes usable again: answer without locking.
-      const early = goneReason(found, found.business, new Date());
-      if (early) return { kind: 'gone', reason: early, businessName: found.business.businessName } as const;
-
-      const business = await this.states.lockBusiness(manager, found.businessId);
-      const link = await manager.findOne(AgreementLinkEntity, { where: { id: found.id }, lock: { mode: 'pessimistic_write' } });
-      if (!business || !link) return { kind: 'not_found' } as const;
-      const now = new Date();
-      const reason = goneReason(link, business, now);
-      if (reason) return { kind: 'gone', reason, businessName: business.businessName } as const;
-      if (evidence.termsVersion !== TERMS_VERSION) return { kind: 'stale_terms', businessName: business.businessName } as const;
-
-      await manager.update(AgreementLinkEntity, { id: link.id }, { usedAt: now });
-      await this.states.apply(manager, business, { agreement: 'accepted', kyb: 'not_started' }, 'agreement_accepted', {
-        agreementAcceptedAt: now,
-      });
-      await manager.insert(AgreementAcceptanceEntity, {
-        businessId: business.id,
-        linkId: link.id,
-        termsVersion: TERMS_VERSION,
-        ipAddress: evidence.ip,
-        userAgent: (evidence.userAgent ?? '').slice(0, MAX_USER_AGENT_LENGTH),
-        acceptedAt: now,
-      });
-      return { kind: 'accepted', businessName: business.businessName, termsVersion: TERMS_VERSION, acceptedAt: now } as const;
-    });
-  }
-
-  hashToken(token: string): string {
+  private hashToken(token: string): string {
     return createHmac('sha256', this.config.linkSigningSecret).update(token).digest('hex');
   }
-
-  private async findByToken(manager: EntityManager, token: string): Promise<AgreementLinkEntity | null> {
-    if (!TOKEN_PATTERN.test(token)) return null;
-    return manager.findOne(AgreementLinkEntity, { where: { tokenHash: this.hashToken(token) }, relations: { business: true } });
-  }
-}
-
-function goneReason(link: AgreementLinkEntity, business: Pick<PoboBusinessEntity, 'agreementStatus'>, now: Date): LinkGoneReason | null {
-  if (link.usedAt) return 'used';
-  if (link.voidedAt) return 'voided';
-  // Cannot happen through this service (a fresh link voids the others, none is issued once
-  // accepted), but an accepted agreement must never be accepted twice.
-  if (business.agreementStatus === 'accepted') return 'used';
-  if (link.expiresAt.getTime() <= now.getTime()) return 'expired';
-  return null;
 }

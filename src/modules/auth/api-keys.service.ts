@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import type { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { PG_POOL } from '../../database/database.module';
@@ -9,11 +10,7 @@ export interface MerchantPrincipal {
   apiKeyId: string;
 }
 
-interface CacheEntry {
-  principal: MerchantPrincipal;
-  expiresAt: number;
-}
-
+/** Bounds the memory a flood of distinct valid keys can take; a key pushed out is just looked up again. */
 const MAX_CACHE_ENTRIES = 10_000;
 /** `lastUsedAt` is kept to this precision so a busy key is not written on every request. */
 const LAST_USED_PRECISION_MS = 60_000;
@@ -26,21 +23,26 @@ const LAST_USED_PRECISION_MS = 60_000;
 @Injectable()
 export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
-  private readonly cache = new Map<string, CacheEntry>();
+  /** None when the TTL is 0: lru-cache would read that as "never expires". */
+  private readonly cache?: LRUCache<string, MerchantPrincipal>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(PG_POOL) private readonly pool: Pool,
-  ) {}
+  ) {
+    if (config.apiKeyCacheTtlMs > 0) {
+      // The age is not renewed on a hit, so even a busy key is checked against revocation every TTL.
+      this.cache = new LRUCache({ max: MAX_CACHE_ENTRIES, ttl: config.apiKeyCacheTtlMs });
+    }
+  }
 
   async authenticate(rawKey: string | undefined): Promise<MerchantPrincipal | null> {
     if (!rawKey || rawKey.length > 100) return null;
     const hash = hashApiKey(rawKey);
     const now = Date.now();
     // Only well-formed keys that the database confirmed are ever cached, so a hit needs no checksum.
-    const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > now) return cached.principal;
-    this.cache.delete(hash);
+    const cached = this.cache?.get(hash);
+    if (cached) return cached;
     if (!isWellFormedApiKey(rawKey, this.config.apiKeyPrefix)) return null;
 
     const { rows } = await this.pool.query<{ id: string; merchant_id: string; last_used_at: Date | null }>({
@@ -52,10 +54,7 @@ export class ApiKeysService {
     if (!row) return null;
 
     const principal = { merchantId: row.merchant_id, apiKeyId: row.id };
-    if (this.config.apiKeyCacheTtlMs > 0) {
-      if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(hash, { principal, expiresAt: now + this.config.apiKeyCacheTtlMs });
-    }
+    this.cache?.set(hash, principal);
     if (!row.last_used_at || now - row.last_used_at.getTime() > LAST_USED_PRECISION_MS) {
       this.touch(row.id);
     }

@@ -8,6 +8,7 @@ import {
   ProviderApplication,
   ProviderApplicationInput,
   ProviderApplicationStatus,
+  ProviderDocument,
   VerificationProvider,
 } from './verification-provider';
 
@@ -50,23 +51,30 @@ export class HttpVerificationProvider implements OnApplicationShutdown, Verifica
     this.client.shutdown();
   }
 
-  async submit(application: ProviderApplicationInput, options: CallOptions): Promise<ProviderApplication> {
+  async uploadDocument(document: ProviderDocument, content: () => AsyncIterable<Uint8Array>, options: CallOptions): Promise<void> {
+    await this.client.request({
+      method: 'PUT',
+      path: `/v1/documents/${encodeURIComponent(document.id)}`,
+      headers: { 'x-content-sha256': document.sha256 },
+      stream: content,
+      contentType: 'application/octet-stream',
+      contentLength: document.size,
+      ...options,
+    });
+  }
+
+  async createApplication(application: ProviderApplicationInput, options: CallOptions): Promise<ProviderApplication> {
     const { body } = await this.client.request({
       method: 'POST',
       path: '/v1/business-applications',
       headers: { 'idempotency-key': application.reference },
-      body: {
-        reference: application.reference,
-        company: application.company,
-        associated_persons: application.associated_persons,
-        documents: application.documents.map(({ content, ...document }) => ({ ...document, content_base64: content.toString('base64') })),
-      },
+      body: application,
       ...options,
     });
     return this.parse(body);
   }
 
-  async fetch(providerReference: string, options: CallOptions): Promise<ProviderApplication> {
+  async fetchApplication(providerReference: string, options: CallOptions): Promise<ProviderApplication> {
     const { body } = await this.client.request({
       method: 'GET',
       path: `/v1/business-applications/${encodeURIComponent(providerReference)}`,

@@ -1,9 +1,19 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { PoboBusinessEntity } from '../pobo-businesses/pobo-business.entity';
-import { PendingRequirement, sqlIn } from '../pobo-businesses/pobo-business.states';
+import { StateMachine } from '../../common/state-machine/state-machine';
+import type { PendingRequirement } from '../pobo-businesses';
 
-export const KYB_APPLICATION_STATUSES = ['queued', 'submitted', 'reviewed'] as const;
-export type KybApplicationStatus = (typeof KYB_APPLICATION_STATUSES)[number];
+/**
+ * queued (stored, not yet with the provider) → submitted (the provider has it) → reviewed (it
+ * reached an outcome); queued → reviewed when the provider refuses the application outright.
+ * Moves are compare-and-set updates (`WHERE status = …`), so a repeated job changes nothing.
+ */
+export const KYB_APPLICATION_STATES = new StateMachine('status', {
+  queued: ['submitted', 'reviewed'],
+  submitted: ['reviewed'],
+  reviewed: [],
+});
+export type KybApplicationStatus = (typeof KYB_APPLICATION_STATES.states)[number];
 
 /** The application as kept in PostgreSQL: every file replaced by its stored document's id. */
 export interface StoredApplication {
@@ -19,7 +29,7 @@ export interface StoredApplication {
  */
 @Entity({ name: 'kyb_applications' })
 @Index('idx_kyb_applications_status', ['status', 'createdAt'])
-@Check('chk_kyb_applications_status', `"status" IN (${sqlIn(KYB_APPLICATION_STATUSES)})`)
+@Check('chk_kyb_applications_status', `"status" IN (${KYB_APPLICATION_STATES.sqlList()})`)
 export class KybApplicationEntity {
   /** `kyba_` + 24 hex characters. */
   @PrimaryColumn({ type: 'text' })
@@ -33,7 +43,6 @@ export class KybApplicationEntity {
   @JoinColumn({ name: 'business_id' })
   business?: PoboBusinessEntity;
 
-  /** queued → submitted (provider has it) → reviewed (provider reached an outcome). */
   @Column({ type: 'varchar', length: 16 })
   status: KybApplicationStatus;
 

@@ -14,7 +14,7 @@ export interface SubmittedDocument {
 }
 
 /**
- * The rules of the seed and CONTRACT.md that field validation cannot express: person counts,
+ * The onboarding rules that field validation cannot express: person counts,
  * required file groups, base64 and the size limits (413). `received` holds the documents as they
  * were decoded from the body, by path. Returns every document.
  */
@@ -34,7 +34,7 @@ export function checkApplication(application: KybApplicationDto, received: Recei
     seen.add(group.file_type);
   });
   for (const required of REQUIRED_COMPANY_FILE_TYPES) {
-    if (!seen.has(required)) problems.push({ field: `company_files.${required}`, message: `the ${required} group is required` });
+    if (!seen.has(required)) problems.push({ field: 'company_files', message: `the ${required} group is required` });
   }
 
   const documents: { path: string; fileType: string; sizeBytes: number; content: Buffer | null }[] = [];

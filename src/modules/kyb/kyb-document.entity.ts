@@ -1,10 +1,10 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { KybApplicationEntity } from './kyb-application.entity';
 
-/** A document of an application: its bytes live in document storage, its hash and size here. */
+/** A document of an application: its bytes are in `kyb_document_chunks`, its hash and size here. */
 @Entity({ name: 'kyb_documents' })
 export class KybDocumentEntity {
-  /** `doc_` + 24 hex characters; also the storage key. */
+  /** `doc_` + 24 hex characters; also the document's id at the provider. */
   @PrimaryColumn({ type: 'text' })
   id: string;
 
@@ -16,7 +16,7 @@ export class KybDocumentEntity {
   @JoinColumn({ name: 'application_id' })
   application?: KybApplicationEntity;
 
-  /** Where the file sat in the application: `company_files[2].files[0]`, `associated_persons[0].identity_files[1]`. */
+  /** Where the file sat in the application: `company_files[2].files[0]`, `associated_persons[0].identity_files[1].file`. */
   @Column({ type: 'text' })
   path: string;
 
@@ -29,10 +29,14 @@ export class KybDocumentEntity {
   @Column({ name: 'size_bytes', type: 'integer' })
   sizeBytes: number;
 
+  /** Recovery point: the provider has this document, a retried forwarding skips it. */
+  @Column({ name: 'uploaded_at', type: 'timestamptz', nullable: true })
+  uploadedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
-  /** Set when the bytes were removed after the provider had them and the retention period passed. */
+  /** Set when the bytes (its chunks) were deleted after the provider had them and the retention period passed. */
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt: Date | null;
 }

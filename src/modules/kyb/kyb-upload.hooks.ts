@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RequestPayload } from 'fastify';
-import { POBO_USERS_PATH } from '../pobo-businesses/pobo-businesses.service';
+import { POBO_USERS_PATH } from '../pobo-businesses';
 import { extractDocuments, ReceivedDocuments } from './kyb-documents.extractor';
 import { KYB_BODY_LIMIT, LARGE_UPLOAD_BYTES } from './kyb.constants';
 import { BodyTooLargeError, UploadCapacityError } from './kyb.errors';

@@ -12,10 +12,8 @@ import {
 } from '@nestjs/swagger';
 import { ErrorBodyDto } from '../../common/http/error-body.dto';
 import { Envelope, envelope } from '../../common/http/envelope';
-import { MerchantPrincipal } from '../auth/api-keys.service';
-import { CurrentMerchant, MerchantAuth } from '../auth/current-merchant.decorator';
-import { PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses/dto/pobo-business.response';
-import { POBO_USERS_PATH } from '../pobo-businesses/pobo-businesses.service';
+import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { POBO_USERS_PATH, PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses';
 import { KybApplicationDto } from './dto/kyb-application.dto';
 import { ReceivedDocuments } from './kyb-documents.extractor';
 import { KybService } from './kyb.service';

@@ -1,23 +1,30 @@
 import { Module } from '@nestjs/common';
 import { ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { AuthModule } from '../auth/auth.module';
-import { BusinessStatesModule } from '../business-states/business-states.module';
-import { NairaModule } from '../naira/naira.module';
-import { DOCUMENT_STORAGE, LocalDirectoryStorage } from './document-storage';
+import { JobsModule } from '../../jobs';
+import { AuthModule } from '../auth';
+import { NairaModule } from '../naira';
+import { PoboBusinessesModule } from '../pobo-businesses';
 import { HttpVerificationProvider } from './http-verification-provider';
-import { KybSyncService } from './kyb-sync.service';
+import { KybDocumentStore } from './kyb-document.store';
+import { KybForwardingService } from './kyb-forwarding.service';
+import { KybRefreshService } from './kyb-refresh.service';
 import { KybController } from './kyb.controller';
+import { KYB_JOBS, KYB_QUEUE } from './kyb.jobs';
+import { KybRepository } from './kyb.repository';
 import { KybService } from './kyb.service';
 import { VERIFICATION_PROVIDER } from './verification-provider';
 
+/** Owns `kyb_applications`, `kyb_documents` and `kyb_document_chunks`. */
 @Module({
-  imports: [AuthModule, BusinessStatesModule, NairaModule],
+  imports: [AuthModule, PoboBusinessesModule, NairaModule, JobsModule.forFeature(KYB_QUEUE, Object.values(KYB_JOBS))],
   controllers: [KybController],
   providers: [
     KybService,
-    KybSyncService,
-    { provide: DOCUMENT_STORAGE, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new LocalDirectoryStorage(config.storageDir) },
+    KybRefreshService,
+    KybForwardingService,
+    KybDocumentStore,
+    KybRepository,
     {
       provide: VERIFICATION_PROVIDER,
       inject: [APP_CONFIG],
@@ -27,6 +34,5 @@ import { VERIFICATION_PROVIDER } from './verification-provider';
         ),
     },
   ],
-  exports: [KybSyncService, DOCUMENT_STORAGE, VERIFICATION_PROVIDER],
 })
 export class KybModule {}

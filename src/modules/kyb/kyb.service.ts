@@ -1,25 +1,22 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { isId, newId } from '../../common/ids/ids';
+import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { Jobs } from '../../queues/jobs';
-import { BusinessStatesService } from '../business-states/business-states.service';
-import { PoboBusinessDto } from '../pobo-businesses/dto/pobo-business.response';
-import { mapPoboBusiness } from '../pobo-businesses/pobo-business.mapper';
-import { PoboBusinessEntity } from '../pobo-businesses/pobo-business.entity';
-import { KYB_SUBMITTABLE } from '../pobo-businesses/pobo-business.states';
-import { PoboBusinessNotFoundError } from '../pobo-businesses/pobo-businesses.errors';
-import { DOCUMENT_STORAGE, DocumentStorage } from './document-storage';
+import { Outbox } from '../../jobs';
+import { KYB_STATES, mapPoboBusiness, PoboBusinessDto, PoboBusinessesService, PoboBusinessStates } from '../pobo-businesses';
+import type { PoboBusinessRow } from '../pobo-businesses';
 import { KybApplicationDto } from './dto/kyb-application.dto';
-import { checkApplication, SubmittedDocument } from './kyb-application.rules';
-import { ReceivedDocuments } from './kyb-documents.extractor';
+import { checkApplication } from './kyb-application.rules';
 import { KybApplicationEntity, StoredApplication } from './kyb-application.entity';
-import { KybDocumentEntity } from './kyb-document.entity';
+import { KybDocumentStore, StoredDocument } from './kyb-document.store';
+import { ReceivedDocuments } from './kyb-documents.extractor';
+import { KybRefreshService } from './kyb-refresh.service';
 import { AgreementNotAcceptedError, KybNotSubmittableError } from './kyb.errors';
-import { KybSyncService } from './kyb-sync.service';
+import { KYB_JOBS } from './kyb.jobs';
 
-type NewDocument = Omit<KybDocumentEntity, 'createdAt' | 'application'>;
+/** The KYB states an application may be submitted from: those with a move to `processing`. */
+const SUBMITTABLE = KYB_STATES.sourcesOf('processing');
 
 /** Endpoints 4 and 5: read (after a refresh) and submit a business's KYB application. */
 @Injectable()
@@ -29,10 +26,11 @@ export class KybService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(DOCUMENT_STORAGE) private readonly storage: DocumentStorage,
-    private readonly states: BusinessStatesService,
-    private readonly sync: KybSyncService,
-    private readonly jobs: Jobs,
+    private readonly businesses: PoboBusinessesService,
+    private readonly states: PoboBusinessStates,
+    private readonly documents: KybDocumentStore,
+    private readonly refresher: KybRefreshService,
+    private readonly outbox: Outbox,
   ) {}
 
   /**
@@ -40,88 +38,61 @@ export class KybService {
    * the provider is slow or down, answers the last known state with its lastSyncedAt.
    */
   async getOnboarding(merchantId: string, businessId: string): Promise<PoboBusinessDto> {
-    let business = await this.findOwned(merchantId, businessId);
+    let business = await this.businesses.findOwned(merchantId, businessId);
     if (business.kybStatus === 'processing') {
-      const refreshed = await this.sync
+      const refreshed = await this.refresher
         .refresh(business.id, { timeoutMs: this.config.kybRefreshTimeoutMs, retries: 0 })
         .catch((err: Error) => {
-          this.logger.warn(`KYB refresh of ${business.id} failed, answering last known state: ${err.message}`);
+          this.logger.warn(`KYB refresh of ${businessId} failed, answering last known state: ${err.message}`);
           return false;
         });
-      if (refreshed) business = await this.findOwned(merchantId, businessId);
+      if (refreshed) business = await this.businesses.findOwned(merchantId, businessId);
     }
     return mapPoboBusiness(business);
   }
 
+  /**
+   * Stores the application, its documents and the job that forwards it to the provider in one
+   * transaction, and moves `kyb.status` to processing: all of it or nothing.
+   */
   async submit(merchantId: string, businessId: string, application: KybApplicationDto, received: ReceivedDocuments): Promise<PoboBusinessDto> {
-    const business = await this.findOwned(merchantId, businessId);
-    this.assertSubmittable(business);
+    const owned = await this.businesses.findOwned(merchantId, businessId);
+    assertSubmittable(owned);
     const documents = checkApplication(application, received);
 
     const applicationId = newId('kyba');
-    const stored = await this.storeDocuments(applicationId, documents);
-    try {
-      const updated = await this.dataSource.transaction(async (manager) => {
-        // Re-checked under the row lock: of two concurrent submissions, one wins.
-        const locked = (await this.states.lockBusiness(manager, business.id))!;
-        this.assertSubmittable(locked);
-        await manager.insert(KybApplicationEntity, {
-          id: applicationId,
-          businessId: business.id,
-          status: 'queued',
-          payload: withoutFiles(application, documents, stored),
-          providerReference: null,
-          submittedAt: null,
-          outcome: null,
-          requirements: [],
-          lastError: null,
-        });
-        await manager.insert(KybDocumentEntity, stored);
-        return this.states.apply(manager, locked, { kyb: 'processing' }, 'kyb_submitted', { kybPendingRequirements: [] });
+    const prepared = this.documents.prepare(documents);
+    const updated = await this.dataSource.transaction(async (manager) => {
+      // Re-checked under the row lock: of two concurrent submissions, one wins.
+      const business = (await this.states.lock(manager, owned.id))!;
+      assertSubmittable(business);
+      await manager.insert(KybApplicationEntity, {
+        id: applicationId,
+        businessId: business.id,
+        status: 'queued',
+        payload: withoutFiles(application, prepared),
+        providerReference: null,
+        submittedAt: null,
+        outcome: null,
+        requirements: [],
+        lastError: null,
       });
-      await this.jobs.enqueueQuietly(() => this.jobs.submit(applicationId), `submission of ${applicationId}`);
-      return mapPoboBusiness(updated);
-    } catch (err) {
-      await Promise.all(stored.map((d) => this.storage.delete(d.id).catch(() => undefined)));
-      throw err;
-    }
-  }
-
-  private assertSubmittable(business: PoboBusinessEntity): void {
-    if (business.agreementStatus !== 'accepted') throw new AgreementNotAcceptedError();
-    if (!KYB_SUBMITTABLE.includes(business.kybStatus)) throw new KybNotSubmittableError(business.kybStatus);
-  }
-
-  private async storeDocuments(applicationId: string, documents: SubmittedDocument[]): Promise<NewDocument[]> {
-    const stored: NewDocument[] = [];
-    try {
-      for (const document of documents) {
-        const id = newId('doc');
-        const sha256 = await this.storage.put(id, document.content);
-        stored.push({ id, applicationId, path: document.path, fileType: document.fileType, sha256, sizeBytes: document.sizeBytes, deletedAt: null });
-      }
-      return stored;
-    } catch (err) {
-      await Promise.all(stored.map((d) => this.storage.delete(d.id).catch(() => undefined)));
-      throw err;
-    }
-  }
-
-  private async findOwned(merchantId: string, businessId: string): Promise<PoboBusinessEntity> {
-    const business = isId('pobo', businessId)
-      ? await this.dataSource.getRepository(PoboBusinessEntity).findOneBy({ id: businessId, merchantId })
-      : null;
-    if (!business) throw new PoboBusinessNotFoundError();
-    return business;
+      await this.documents.save(manager, applicationId, prepared);
+      await this.outbox.enqueue(manager, KYB_JOBS.forward, { applicationId });
+      return this.states.apply(manager, business, { kyb: 'processing' }, 'kyb_submitted', { kybPendingRequirements: [] });
+    });
+    return mapPoboBusiness(updated);
   }
 }
 
-function withoutFiles(
-  application: KybApplicationDto,
-  documents: SubmittedDocument[],
-  stored: Pick<KybDocumentEntity, 'id'>[],
-): StoredApplication {
-  const idByPath = new Map<string, string>(documents.map((d, i) => [d.path, stored[i].id]));
+function assertSubmittable(business: Pick<PoboBusinessRow, 'agreementStatus' | 'kybStatus'>): void {
+  if (business.agreementStatus !== 'accepted') throw new AgreementNotAcceptedError();
+  if (!SUBMITTABLE.includes(business.kybStatus)) throw new KybNotSubmittableError(business.kybStatus);
+}
+
+/** The application as kept in PostgreSQL: every file replaced by its stored document's id. */
+function withoutFiles(application: KybApplicationDto, documents: StoredDocument[]): StoredApplication {
+  const idByPath = new Map<string, string>(documents.map((d) => [d.path, d.id]));
   const id = (path: string) => idByPath.get(path)!;
   return {
     company: application.company,

@@ -1,15 +1,15 @@
-import { PendingRequirement } from '../pobo-businesses/pobo-business.states';
+import type { PendingRequirement } from '../pobo-businesses';
 
 export const PROVIDER_APPLICATION_STATUSES = ['processing', 'verified', 'declined', 'action_required'] as const;
 export type ProviderApplicationStatus = (typeof PROVIDER_APPLICATION_STATUSES)[number];
 
+/** A document as the provider knows it; its bytes are uploaded before the application names it. */
 export interface ProviderDocument {
   id: string;
   path: string;
   file_type: string;
   sha256: string;
   size: number;
-  content: Buffer;
 }
 
 export interface ProviderApplicationInput {
@@ -33,8 +33,10 @@ export interface CallOptions {
 
 /** The KYB verification provider, as the rest of the code sees it. */
 export interface VerificationProvider {
-  submit(application: ProviderApplicationInput, options: CallOptions): Promise<ProviderApplication>;
-  fetch(providerReference: string, options: CallOptions): Promise<ProviderApplication>;
+  /** Idempotent by document id; `content` is called once per attempt and streamed, never held whole. */
+  uploadDocument(document: ProviderDocument, content: () => AsyncIterable<Uint8Array>, options: CallOptions): Promise<void>;
+  createApplication(application: ProviderApplicationInput, options: CallOptions): Promise<ProviderApplication>;
+  fetchApplication(providerReference: string, options: CallOptions): Promise<ProviderApplication>;
 }
 
 export const VERIFICATION_PROVIDER = Symbol('VERIFICATION_PROVIDER');

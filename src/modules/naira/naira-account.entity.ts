@@ -26,6 +26,10 @@ export class NairaAccountEntity {
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError: string | null;
 
+  /** When the last round gave up; cleared by the next round. Retries wait a while after it. */
+  @Column({ name: 'failed_at', type: 'timestamptz', nullable: true })
+  failedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

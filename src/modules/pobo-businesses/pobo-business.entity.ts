@@ -1,21 +1,20 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { MerchantEntity } from '../auth/merchant.entity';
 import {
-  AGREEMENT_STATUSES,
+  AGREEMENT_STATES,
   AgreementStatus,
-  KYB_STATUSES,
+  KYB_STATES,
   KybStatus,
-  NAIRA_COLLECTION_STATUSES,
+  NAIRA_COLLECTION_STATES,
   NairaCollectionStatus,
   PendingRequirement,
-  sqlIn,
 } from './pobo-business.states';
 
 @Entity({ name: 'pobo_businesses' })
 @Index('idx_pobo_businesses_merchant_seq', ['merchantId', 'seq'])
-@Check('chk_pobo_businesses_naira_status', `"naira_collection_status" IN (${sqlIn(NAIRA_COLLECTION_STATUSES)})`)
-@Check('chk_pobo_businesses_agreement_status', `"agreement_status" IN (${sqlIn(AGREEMENT_STATUSES)})`)
-@Check('chk_pobo_businesses_kyb_status', `"kyb_status" IN (${sqlIn(KYB_STATUSES)})`)
+@Check('chk_pobo_businesses_naira_status', `"naira_collection_status" IN (${NAIRA_COLLECTION_STATES.sqlList()})`)
+@Check('chk_pobo_businesses_agreement_status', `"agreement_status" IN (${AGREEMENT_STATES.sqlList()})`)
+@Check('chk_pobo_businesses_kyb_status', `"kyb_status" IN (${KYB_STATES.sqlList()})`)
 export class PoboBusinessEntity {
   /** Public identifier (`poboUserId`): `pobo_` + 24 hex characters. */
   @PrimaryColumn({ type: 'text' })

@@ -1,59 +1,39 @@
-export const NAIRA_COLLECTION_STATUSES = ['not_requested', 'pending', 'active', 'failed'] as const;
-export type NairaCollectionStatus = (typeof NAIRA_COLLECTION_STATUSES)[number];
+import { StateMachine } from '../../common/state-machine/state-machine';
 
-export const AGREEMENT_STATUSES = ['pending', 'accepted'] as const;
-export type AgreementStatus = (typeof AGREEMENT_STATUSES)[number];
+/**
+ * The one definition of a business's three status fields and the moves between them. Anything
+ * not listed is refused by `PoboBusinessStates`, and every allowed move is written to the
+ * append-only `business_status_history`.
+ */
+export const AGREEMENT_STATES = new StateMachine('agreement', {
+  pending: ['accepted'],
+  accepted: [],
+});
 
-export const KYB_STATUSES = [
-  'agreement_pending',
-  'not_started',
-  'processing',
-  'action_required',
-  'verified',
-  'declined',
-] as const;
-export type KybStatus = (typeof KYB_STATUSES)[number];
+export const KYB_STATES = new StateMachine('kyb', {
+  agreement_pending: ['not_started'],
+  not_started: ['processing'],
+  processing: ['verified', 'declined', 'action_required'],
+  action_required: ['processing'],
+  verified: [],
+  declined: [],
+});
 
-/** `{ code, field, message }`, as fixed by CONTRACT.md. */
+export const NAIRA_COLLECTION_STATES = new StateMachine('naira_collection', {
+  not_requested: ['pending'],
+  pending: ['active', 'failed'],
+  failed: ['pending'],
+  active: [],
+});
+
+type StateOf<M> = M extends StateMachine<infer S> ? S : never;
+export type AgreementStatus = StateOf<typeof AGREEMENT_STATES>;
+export type KybStatus = StateOf<typeof KYB_STATES>;
+export type NairaCollectionStatus = StateOf<typeof NAIRA_COLLECTION_STATES>;
+
+/** An item of `kyb.pendingRequirements`: `{ code, field, message }`. */
 export interface PendingRequirement {
   code: string;
   field: string;
   message: string;
-}
-
-export const sqlIn = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
-
-/**
- * The one definition of which status changes are allowed. Anything not listed is refused by
- * `BusinessStatesService`, and every allowed change is written to the append-only history.
- */
-export const TRANSITIONS = {
-  agreement: {
-    pending: ['accepted'],
-    accepted: [],
-  } satisfies Record<AgreementStatus, AgreementStatus[]>,
-  kyb: {
-    agreement_pending: ['not_started'],
-    not_started: ['processing'],
-    processing: ['verified', 'declined', 'action_required'],
-    action_required: ['processing'],
-    verified: [],
-    declined: [],
-  } satisfies Record<KybStatus, KybStatus[]>,
-  naira_collection: {
-    not_requested: ['pending'],
-    pending: ['active', 'failed'],
-    failed: ['pending'],
-    active: [],
-  } satisfies Record<NairaCollectionStatus, NairaCollectionStatus[]>,
-} as const;
-
-export type StatusField = keyof typeof TRANSITIONS;
-
-/** KYB states from which an application may be submitted. */
-export const KYB_SUBMITTABLE: readonly KybStatus[] = ['not_started', 'action_required'];
-
-export function canTransition(field: StatusField, from: string, to: string): boolean {
-  const allowed = (TRANSITIONS[field] as Record<string, readonly string[]>)[from];
-  return allowed?.includes(to) ?? false;
 }

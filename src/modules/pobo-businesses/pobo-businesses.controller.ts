@@ -13,12 +13,12 @@ import { RouteSchema } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import { ErrorBodyDto } from '../../common/http/error-body.dto';
 import { Envelope, envelope } from '../../common/http/envelope';
-import { MerchantPrincipal } from '../auth/api-keys.service';
-import { CurrentMerchant, MerchantAuth } from '../auth/current-merchant.decorator';
+import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
 import { ListPoboBusinessesQuery } from './dto/list-pobo-businesses.query';
 import { POBO_BUSINESS_RESPONSE } from './dto/pobo-business.schema';
 import { PoboBusinessDto, PoboBusinessEnvelopeDto, PoboBusinessListEnvelopeDto } from './dto/pobo-business.response';
+import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
 import { POBO_USERS_PATH, PoboBusinessesService } from './pobo-businesses.service';
 
 @ApiTags('POBO businesses')
@@ -26,7 +26,10 @@ import { POBO_USERS_PATH, PoboBusinessesService } from './pobo-businesses.servic
 @ApiBadRequestResponse({ description: 'Malformed JSON or failed validation', type: ErrorBodyDto })
 @Controller(POBO_USERS_PATH)
 export class PoboBusinessesController {
-  constructor(private readonly businesses: PoboBusinessesService) {}
+  constructor(
+    private readonly businesses: PoboBusinessesService,
+    private readonly agreement: PoboBusinessAgreementService,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -75,6 +78,6 @@ export class PoboBusinessesController {
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('poboUserId') poboUserId: string,
   ): Promise<Envelope<PoboBusinessDto>> {
-    return envelope('Agreement link issued', await this.businesses.issueAgreementLink(merchant.merchantId, poboUserId));
+    return envelope('Agreement link issued', await this.agreement.issueLink(merchant.merchantId, poboUserId));
   }
 }

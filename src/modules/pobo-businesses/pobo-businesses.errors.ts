@@ -12,3 +12,10 @@ export class InvalidCursorError extends AppError {
     super('invalid_cursor', 'cursor is not a cursor this API issued', [{ field: 'cursor', message: 'invalid cursor' }]);
   }
 }
+
+/** A status move the business's state machine does not allow. */
+export class BusinessStateConflictError extends AppError {
+  constructor(field: string, from: string, to: string) {
+    super('kyb_state_conflict', `Cannot change ${field} status from ${from} to ${to}`);
+  }
+}

@@ -1,15 +1,18 @@
 import { Module } from '@nestjs/common';
-import { AgreementsModule } from '../agreements/agreements.module';
-import { AuthModule } from '../auth/auth.module';
-import { WalletsModule } from '../wallets/wallets.module';
+import { AgreementsModule } from '../agreements';
+import { AuthModule } from '../auth';
+import { WalletsModule } from '../wallets';
+import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
+import { PoboBusinessStates } from './pobo-business-states.service';
 import { PoboBusinessesController } from './pobo-businesses.controller';
 import { PoboBusinessesRepository } from './pobo-businesses.repository';
 import { PoboBusinessesService } from './pobo-businesses.service';
 
+/** Owns `pobo_businesses` and `business_status_history`. */
 @Module({
   imports: [AuthModule, AgreementsModule, WalletsModule],
   controllers: [PoboBusinessesController],
-  providers: [PoboBusinessesService, PoboBusinessesRepository],
-  exports: [PoboBusinessesService],
+  providers: [PoboBusinessesService, PoboBusinessesRepository, PoboBusinessStates, PoboBusinessAgreementService],
+  exports: [PoboBusinessesService, PoboBusinessStates, PoboBusinessAgreementService],
 })
 export class PoboBusinessesModule {}

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { PG_POOL } from '../../database/database.module';
-import { AgreementLinkEntity } from '../agreements/agreement-link.entity';
+import type { StatementPart } from '../agreements';
 import { POBO_BUSINESS_COLUMNS, PoboBusinessRecord } from './pobo-business.mapper';
 import { PoboBusinessEntity } from './pobo-business.entity';
 
@@ -11,11 +11,14 @@ export type NewPoboBusiness = Pick<
   PoboBusinessEntity,
   'id' | 'merchantId' | 'businessName' | 'email' | 'phoneNumber' | 'country' | 'allowNairaCollection' | 'walletIndex' | 'evmAddress' | 'svmAddress'
 >;
-export type NewAgreementLink = Pick<AgreementLinkEntity, 'id' | 'tokenHash' | 'expiresAt'>;
+
+/** Parameters of the business INSERT in `insert`; a part composed after them starts here. */
+export const AFTER_BUSINESS_PARAMS = 11;
 
 /**
- * The hot paths of POBO businesses: one prepared statement per request. Reads are scoped to the
- * merchant in the WHERE clause, so a foreign id can never be read, and served by (merchant_id, seq).
+ * The hot paths of POBO businesses: one named prepared statement per request. Reads are scoped
+ * to the merchant in the WHERE clause, so a foreign id can never be read, and served by
+ * (merchant_id, seq).
  */
 @Injectable()
 export class PoboBusinessesRepository {
@@ -31,10 +34,10 @@ export class PoboBusinessesRepository {
   }
 
   /**
-   * Inserts a business and its first agreement link in one statement (one round trip, atomic),
-   * returning the business as the read paths do.
+   * Inserts a business, and `with` (the agreement link, built by its owner) in the same
+   * statement: one round trip, atomic. Returns the business as the read paths do.
    */
-  async insertWithLink(business: NewPoboBusiness, link: NewAgreementLink): Promise<PoboBusinessRow> {
+  async insert(business: NewPoboBusiness, withPart: StatementPart): Promise<PoboBusinessRow> {
     const { rows } = await this.pool.query<PoboBusinessRow>({
       name: 'pobo_insert_with_link',
       text: `WITH business AS (
@@ -42,9 +45,7 @@ export class PoboBusinessesRepository {
                                             allow_naira_collection, wallet_index, evm_address, svm_address)
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
                RETURNING ${POBO_BUSINESS_COLUMNS}
-             ), link AS (
-               INSERT INTO agreement_links (id, business_id, token_hash, expires_at) VALUES ($11, $1, $12, $13)
-             )
+             ), linked AS (${withPart.text})
              SELECT * FROM business`,
       values: [
         business.id,
@@ -57,9 +58,7 @@ export class PoboBusinessesRepository {
         business.walletIndex,
         business.evmAddress,
         business.svmAddress,
-        link.id,
-        link.tokenHash,
-        link.expiresAt,
+        ...withPart.values,
       ],
     });
     return rows[0];

@@ -1,14 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { isId, newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { AgreementsService } from '../agreements/agreements.service';
-import { WalletAddressPool } from '../wallets/wallet-address.pool';
+import { AgreementsService } from '../agreements';
+import { WalletAddressPool } from '../wallets';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
 import { ListPoboBusinessesQuery, MAX_PAGE_SIZE } from './dto/list-pobo-businesses.query';
 import { PoboBusinessDto } from './dto/pobo-business.response';
+import { PoboBusinessEntity } from './pobo-business.entity';
 import { mapPoboBusiness } from './pobo-business.mapper';
 import { InvalidCursorError, PoboBusinessNotFoundError } from './pobo-businesses.errors';
-import { PoboBusinessesRepository } from './pobo-businesses.repository';
+import { AFTER_BUSINESS_PARAMS, PoboBusinessesRepository, PoboBusinessRow } from './pobo-businesses.repository';
 
 export interface PoboBusinessPage {
   items: PoboBusinessDto[];
@@ -25,13 +28,14 @@ export class PoboBusinessesService {
     private readonly repository: PoboBusinessesRepository,
     private readonly agreements: AgreementsService,
     private readonly wallets: WalletAddressPool,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async create(merchantId: string, dto: CreatePoboBusinessDto): Promise<PoboBusinessDto> {
     const wallet = await this.wallets.next();
     const id = newId('pobo');
-    const link = this.agreements.newLink(id);
-    const row = await this.repository.insertWithLink(
+    const link = this.agreements.firstLink(id, AFTER_BUSINESS_PARAMS);
+    const row = await this.repository.insert(
       {
         id,
         merchantId,
@@ -44,22 +48,28 @@ export class PoboBusinessesService {
         evmAddress: wallet.evm,
         svmAddress: wallet.svm,
       },
-      link.row,
+      link.insert,
     );
     return mapPoboBusiness(row, link.url);
   }
 
   async get(merchantId: string, id: string): Promise<PoboBusinessDto> {
-    const row = isId('pobo', id) ? await this.repository.findOwned(merchantId, id) : undefined;
-    if (!row) throw new PoboBusinessNotFoundError();
-    return mapPoboBusiness(row);
+    return mapPoboBusiness(await this.findOwned(merchantId, id));
   }
 
-  /** Voids the business's earlier links and answers with a fresh one (409 once accepted). */
-  async issueAgreementLink(merchantId: string, id: string): Promise<PoboBusinessDto> {
-    const issued = isId('pobo', id) ? await this.agreements.reissueLink(merchantId, id) : null;
-    if (!issued) throw new PoboBusinessNotFoundError();
-    return mapPoboBusiness(issued.business, issued.url);
+  /**
+   * The one ownership check for businesses, for every module: another merchant's business is
+   * indistinguishable from one that does not exist.
+   */
+  async findOwned(merchantId: string, id: string): Promise<PoboBusinessRow> {
+    const row = isId('pobo', id) ? await this.repository.findOwned(merchantId, id) : undefined;
+    if (!row) throw new PoboBusinessNotFoundError();
+    return row;
+  }
+
+  /** A business by id alone, for the worker, which acts for no merchant. Never for a merchant's request. */
+  findById(id: string): Promise<PoboBusinessEntity | null> {
+    return this.dataSource.getRepository(PoboBusinessEntity).findOneBy({ id });
   }
 
   async list(merchantId: string, query: ListPoboBusinessesQuery): Promise<PoboBusinessPage> {

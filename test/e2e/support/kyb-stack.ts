@@ -1,31 +1,27 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { Sandbox, startSandboxes } from './sandboxes';
 import { startTestApp, TestApp } from './test-app';
 import { createTestDatabase, TestDatabase } from './test-database';
 import { startTestWorker } from './test-worker';
 
-/** Everything a KYB suite runs against: its own database, document directory, queues and sandboxes. */
+/** Everything a KYB suite runs against: its own database, queues and sandboxes. */
 export interface KybStack {
   db: TestDatabase;
   t: TestApp;
   verification: Sandbox;
   bankRail: Sandbox;
   pg: Client;
-  storageDir: string;
   /** The environment the app (and any worker) was started with. */
   env: Record<string, string>;
   close(): Promise<void>;
 }
 
 export interface KybStackOptions {
-  /** Names the document directory and the queue prefix. */
+  /** Names the queue prefix. */
   name: string;
   /** How long the sandbox provider takes to review an application. */
   reviewDelayMs: number;
-  /** Settings on top of the sandboxes' URLs and keys, the storage directory and the queue prefix. */
+  /** Settings on top of the sandboxes' URLs and keys and the queue prefix. */
   env?: Record<string, string>;
   /** Start a worker in this process (suites that run worker processes start their own). */
   worker?: boolean;
@@ -34,9 +30,8 @@ export interface KybStackOptions {
 
 export async function startKybStack(options: KybStackOptions): Promise<KybStack> {
   const db = await createTestDatabase();
-  const storageDir = await mkdtemp(join(tmpdir(), `${options.name}-docs-`));
   const { verification, bankRail, env: sandboxEnv } = await startSandboxes(options.reviewDelayMs);
-  const env = { ...sandboxEnv, STORAGE_DIR: storageDir, QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`, ...options.env };
+  const env = { ...sandboxEnv, QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`, ...options.env };
   const t = await (options.startApp ?? startTestApp)(db.url, env);
   const worker = options.worker ? await startTestWorker(db.url, env) : undefined;
   const pg = new Client({ connectionString: db.url });
@@ -47,7 +42,6 @@ export async function startKybStack(options: KybStackOptions): Promise<KybStack>
     verification,
     bankRail,
     pg,
-    storageDir,
     env,
     async close() {
       await pg.end();
@@ -56,7 +50,6 @@ export async function startKybStack(options: KybStackOptions): Promise<KybStack>
       await verification.close();
       await bankRail.close();
       await db.drop();
-      await rm(storageDir, { recursive: true, force: true });
     },
   };
 }

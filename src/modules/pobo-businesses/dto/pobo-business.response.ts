@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
-  AGREEMENT_STATUSES,
+  AGREEMENT_STATES,
   AgreementStatus,
-  KYB_STATUSES,
+  KYB_STATES,
   KybStatus,
-  NAIRA_COLLECTION_STATUSES,
+  NAIRA_COLLECTION_STATES,
   NairaCollectionStatus,
 } from '../pobo-business.states';
 
@@ -22,7 +22,7 @@ class WalletsDto {
 }
 
 class AgreementDto {
-  @ApiProperty({ enum: AGREEMENT_STATUSES })
+  @ApiProperty({ enum: [...AGREEMENT_STATES.states] })
   status: AgreementStatus;
 
   @ApiPropertyOptional({ format: 'uri', description: 'Only in the answer to create and to a fresh-link request' })
@@ -41,7 +41,7 @@ export class PendingRequirementDto {
 }
 
 class KybDto {
-  @ApiProperty({ enum: KYB_STATUSES })
+  @ApiProperty({ enum: [...KYB_STATES.states] })
   status: KybStatus;
 
   @ApiProperty({ type: [PendingRequirementDto] })
@@ -64,7 +64,7 @@ export class PoboBusinessDto {
   @ApiProperty()
   allowNairaCollection: boolean;
 
-  @ApiProperty({ enum: NAIRA_COLLECTION_STATUSES })
+  @ApiProperty({ enum: [...NAIRA_COLLECTION_STATES.states] })
   nairaCollectionStatus: NairaCollectionStatus;
 
   @ApiProperty({ type: WalletsDto })

@@ -1,4 +1,4 @@
-import { AGREEMENT_STATUSES, KYB_STATUSES, NAIRA_COLLECTION_STATUSES } from '../pobo-business.states';
+import { AGREEMENT_STATES, KYB_STATES, NAIRA_COLLECTION_STATES } from '../pobo-business.states';
 
 /**
  * JSON Schema of the one-business success envelope, given to Fastify as the response schema of
@@ -19,18 +19,18 @@ export const POBO_BUSINESS_JSON_SCHEMA = {
     businessName: { type: 'string' },
     country: { type: 'string' },
     allowNairaCollection: { type: 'boolean' },
-    nairaCollectionStatus: { type: 'string', enum: [...NAIRA_COLLECTION_STATUSES] },
+    nairaCollectionStatus: { type: 'string', enum: [...NAIRA_COLLECTION_STATES.states] },
     wallets: { type: 'object', required: ['evm', 'svm'], properties: { evm: address, svm: address } },
     agreement: {
       type: 'object',
       required: ['status'],
-      properties: { status: { type: 'string', enum: [...AGREEMENT_STATUSES] }, url: { type: 'string' } },
+      properties: { status: { type: 'string', enum: [...AGREEMENT_STATES.states] }, url: { type: 'string' } },
     },
     kyb: {
       type: 'object',
       required: ['status', 'pendingRequirements', 'lastSyncedAt'],
       properties: {
-        status: { type: 'string', enum: [...KYB_STATUSES] },
+        status: { type: 'string', enum: [...KYB_STATES.states] },
         pendingRequirements: {
           type: 'array',
           items: {

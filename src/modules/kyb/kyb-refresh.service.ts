@@ -4,13 +4,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { JobHandler, JobQueues } from '../../jobs';
 import { REDIS } from '../../redis/redis.module';
-import { BusinessStatesService } from '../business-states/business-states.service';
-import { NairaService } from '../naira/naira.service';
+import { NairaService } from '../naira';
+import { PoboBusinessStates } from '../pobo-businesses';
 import { KybApplicationEntity } from './kyb-application.entity';
+import { KYB_JOBS } from './kyb.jobs';
+import { KybRepository } from './kyb.repository';
 import { CallOptions, VERIFICATION_PROVIDER, VerificationProvider } from './verification-provider';
 
 const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+const REFRESH_BATCH = 1_000;
 
 /**
  * Brings a business's KYB state in line with the provider. Used by GET …/onboarding (short
@@ -18,17 +22,29 @@ const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis
  * concurrent refreshes, from any number of processes, cause at most one provider call at a time.
  */
 @Injectable()
-export class KybSyncService {
-  private readonly logger = new Logger(KybSyncService.name);
+export class KybRefreshService {
+  private readonly logger = new Logger(KybRefreshService.name);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(VERIFICATION_PROVIDER) private readonly provider: VerificationProvider,
-    private readonly states: BusinessStatesService,
+    private readonly repository: KybRepository,
+    private readonly states: PoboBusinessStates,
     private readonly naira: NairaService,
+    private readonly queues: JobQueues,
   ) {}
+
+  @JobHandler(KYB_JOBS.refreshProcessing)
+  async refreshProcessing(): Promise<void> {
+    for (const businessId of await this.repository.businessesUnderReview(REFRESH_BATCH)) await this.queues.ensure(KYB_JOBS.refresh, { businessId });
+  }
+
+  @JobHandler(KYB_JOBS.refresh)
+  async refreshJob({ businessId }: { businessId: string }): Promise<void> {
+    await this.refresh(businessId, { timeoutMs: this.config.providerTimeoutMs, retries: 2 });
+  }
 
   /** Returns false when there was nothing to ask, or another refresh of this business is running. */
   async refresh(businessId: string, options: CallOptions): Promise<boolean> {
@@ -43,27 +59,24 @@ export class KybSyncService {
     const acquired = await this.redis.set(lockKey, token, 'PX', options.timeoutMs * (options.retries + 1) + 2_000, 'NX');
     if (acquired !== 'OK') return false;
     try {
-      const remote = await this.provider.fetch(application.providerReference, options);
-      const provisionRound = await this.dataSource.transaction(async (manager) => {
-        const business = await this.states.lockBusiness(manager, businessId);
+      const remote = await this.provider.fetchApplication(application.providerReference, options);
+      await this.dataSource.transaction(async (manager) => {
+        const business = await this.states.lock(manager, businessId);
         const current = await manager.findOneBy(KybApplicationEntity, { id: application.id });
-        if (!business || current?.status !== 'submitted' || business.kybStatus !== 'processing') return null;
+        if (!business || current?.status !== 'submitted' || business.kybStatus !== 'processing') return;
         const now = new Date();
         if (remote.status === 'processing') {
           await this.states.apply(manager, business, {}, 'provider_processing', { kybLastSyncedAt: now });
-          return null;
+          return;
         }
         const requirements = remote.status === 'action_required' ? remote.requirements : [];
-        await manager.update(KybApplicationEntity, { id: application.id }, { status: 'reviewed', outcome: remote.status, requirements });
+        await manager.update(KybApplicationEntity, { id: application.id, status: 'submitted' }, { status: 'reviewed', outcome: remote.status, requirements });
         await this.states.apply(manager, business, { kyb: remote.status }, `provider_${remote.status}`, {
           kybLastSyncedAt: now,
           kybPendingRequirements: requirements,
         });
-        return remote.status === 'verified' && business.allowNairaCollection
-          ? this.naira.requestProvisioning(manager, business, 'kyb_verified')
-          : null;
+        if (remote.status === 'verified' && business.allowNairaCollection) await this.naira.requestProvisioning(manager, business, 'kyb_verified');
       });
-      if (provisionRound !== null) await this.naira.enqueue(businessId, provisionRound);
       return true;
     } finally {
       await this.redis.eval(RELEASE_LOCK, 1, lockKey, token).catch((err: Error) => this.logger.warn(`lock release failed: ${err.message}`));

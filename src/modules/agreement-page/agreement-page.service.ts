@@ -1,29 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import {
-  csrfCookieHeader,
-  csrfFieldMatches,
-  csrfFieldValue,
-  CSRF_COOKIE,
-  isCsrfCookieValue,
-  newCsrfCookieValue,
-  readCookie,
-} from './agreement-csrf';
+import { LinkGoneReason, TERMS, TERMS_TITLE, TERMS_VERSION } from '../agreements';
+import { PoboBusinessAgreementService } from '../pobo-businesses';
+import { CSRF_COOKIE, csrfCookie, CsrfCookie, csrfFieldMatches, csrfFieldValue, isCsrfCookieValue, newCsrfCookieValue } from './agreement-page.csrf';
 import { MessageView, renderAgreementPage, renderConfirmationPage, renderMessagePage } from './agreement-page.html';
-import { TERMS, TERMS_TITLE, TERMS_VERSION } from './agreement.terms';
-import { AgreementsService, LinkGoneReason } from './agreements.service';
 
 /** A rendered page and its status; `sendPage` adds the headers every agreement page carries. */
 export interface PageResult {
   status: number;
   html: string;
-  setCookie?: string;
+  setCookie?: CsrfCookie;
 }
 
 /** What the page needs from the HTTP request. */
 export interface PageClient {
-  cookie?: string;
+  /** The page's CSRF cookie, as `@fastify/cookie` parsed it. */
+  csrfCookie?: string;
   origin?: string;
   fetchSite?: string;
   /** `request.ip`: the socket peer, or the client named by trusted proxies when `trustProxy` is set. */
@@ -37,7 +30,7 @@ export function pageClient(request: FastifyRequest): PageClient {
     return Array.isArray(value) ? value[0] : value;
   };
   return {
-    cookie: header('cookie'),
+    csrfCookie: request.cookies[CSRF_COOKIE],
     origin: header('origin'),
     fetchSite: header('sec-fetch-site'),
     ip: request.ip,
@@ -62,7 +55,7 @@ export const PAGE_HEADERS: Record<string, string> = {
 
 export function sendPage(reply: FastifyReply, page: PageResult): void {
   void reply.status(page.status).headers(PAGE_HEADERS);
-  if (page.setCookie) void reply.header('Set-Cookie', page.setCookie);
+  if (page.setCookie) void reply.setCookie(page.setCookie.name, page.setCookie.value, page.setCookie.options);
   void reply.send(page.html);
 }
 
@@ -108,20 +101,20 @@ export class AgreementPageService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly agreements: AgreementsService,
+    private readonly agreements: PoboBusinessAgreementService,
   ) {
     const base = new URL(config.publicBaseUrl);
     this.expectedOrigin = base.origin;
     this.secureCookie = base.protocol === 'https:';
   }
 
-  async view(token: string, client: Pick<PageClient, 'cookie'>): Promise<PageResult> {
+  async view(token: string, client: Pick<PageClient, 'csrfCookie'>): Promise<PageResult> {
     const link = await this.agreements.inspect(token);
     if (link.kind === 'not_found') return message(404, NOT_FOUND);
     if (link.kind === 'gone') return message(410, GONE[link.reason](link.businessName));
 
     // Keep an existing cookie, so a second tab does not invalidate the first one's form.
-    const existing = readCookie(client.cookie, CSRF_COOKIE);
+    const existing = client.csrfCookie;
     const cookieValue = isCsrfCookieValue(existing) ? existing : newCsrfCookieValue();
     return {
       status: 200,
@@ -133,16 +126,16 @@ export class AgreementPageService {
         csrfToken: csrfFieldValue(this.config.linkSigningSecret, cookieValue, token),
         expiresAt: link.expiresAt,
       }),
-      setCookie: cookieValue === existing ? undefined : csrfCookieHeader(cookieValue, this.secureCookie),
+      setCookie: cookieValue === existing ? undefined : csrfCookie(cookieValue, this.secureCookie),
     };
   }
 
   async accept(token: string, form: unknown, client: PageClient): Promise<PageResult> {
     const fields = (typeof form === 'object' && form !== null ? form : {}) as Record<string, unknown>;
-    if (!this.sameOrigin(client) || !csrfFieldMatches(this.config.linkSigningSecret, readCookie(client.cookie, CSRF_COOKIE), token, fields.csrf_token)) {
+    if (!this.sameOrigin(client) || !csrfFieldMatches(this.config.linkSigningSecret, client.csrfCookie, token, fields.csrf_token)) {
       return message(403, FORBIDDEN);
     }
-    const outcome = await this.agreements.accept(token, { termsVersion: fields.terms_version, ip: client.ip, userAgent: client.userAgent });
+    const outcome = await this.agreements.accept(token, fields.terms_version, { ip: client.ip, userAgent: client.userAgent });
     switch (outcome.kind) {
       case 'not_found':
         return message(404, NOT_FOUND);

@@ -1,9 +1,9 @@
 import type { ArgumentsHost } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
-import { csrfCookieHeader, csrfFieldMatches, csrfFieldValue, newCsrfCookieValue, readCookie } from './agreement-csrf';
+import { TERMS, TERMS_TITLE, TERMS_VERSION } from '../agreements';
+import { csrfCookie, csrfFieldMatches, csrfFieldValue, newCsrfCookieValue } from './agreement-page.csrf';
 import { AgreementPageExceptionFilter } from './agreement-page.filter';
 import { escapeHtml, html, renderAgreementPage, renderMessagePage } from './agreement-page.html';
-import { TERMS, TERMS_TITLE, TERMS_VERSION } from './agreement.terms';
 
 describe('html template', () => {
   it('escapes every interpolated value, quotes included', () => {
@@ -44,12 +44,6 @@ describe('agreement CSRF', () => {
   const secret = 'x'.repeat(32);
   const token = 'T'.repeat(43);
 
-  it('reads one cookie out of a Cookie header', () => {
-    expect(readCookie('a=1; agreement_csrf=abc ;b=2', 'agreement_csrf')).toBe('abc');
-    expect(readCookie('xagreement_csrf=abc', 'agreement_csrf')).toBeUndefined();
-    expect(readCookie(undefined, 'agreement_csrf')).toBeUndefined();
-  });
-
   it('pairs the field with the cookie and the link token', () => {
     const cookie = newCsrfCookieValue();
     const field = csrfFieldValue(secret, cookie, token);
@@ -64,8 +58,8 @@ describe('agreement CSRF', () => {
   });
 
   it('sets a strict, script-proof cookie, Secure behind https', () => {
-    expect(csrfCookieHeader('v', false)).toBe('agreement_csrf=v; Path=/agreements; HttpOnly; SameSite=Strict');
-    expect(csrfCookieHeader('v', true)).toBe('agreement_csrf=v; Path=/agreements; HttpOnly; SameSite=Strict; Secure');
+    expect(csrfCookie('v', false)).toEqual({ name: 'agreement_csrf', value: 'v', options: { path: '/agreements', httpOnly: true, sameSite: 'strict', secure: false } });
+    expect(csrfCookie('v', true).options.secure).toBe(true);
   });
 });
 

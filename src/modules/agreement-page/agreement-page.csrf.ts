@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AGREEMENT_PAGE_PATH } from './agreement.constants';
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import { AGREEMENT_PAGE_PATH } from '../agreements';
 
 /**
  * Cross-site posting protection for the agreement form (double-submit cookie, bound to the link):
@@ -19,17 +20,15 @@ export function isCsrfCookieValue(value: string | undefined): value is string {
   return value !== undefined && RANDOM_VALUE.test(value);
 }
 
-/** The value of one cookie in a `Cookie` header, or undefined. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+/** The cookie as `reply.setCookie` takes it (parsing and serialising are `@fastify/cookie`'s). */
+export interface CsrfCookie {
+  name: string;
+  value: string;
+  options: CookieSerializeOptions;
 }
 
-export function csrfCookieHeader(value: string, secure: boolean): string {
-  return `${CSRF_COOKIE}=${value}; Path=${AGREEMENT_PAGE_PATH}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+export function csrfCookie(value: string, secure: boolean): CsrfCookie {
+  return { name: CSRF_COOKIE, value, options: { path: AGREEMENT_PAGE_PATH, httpOnly: true, sameSite: 'strict', secure } };
 }
 
 /** The hidden field's value; domain-separated from the link-token hash made with the same secret. */

@@ -1,4 +1,4 @@
-import type { TermsSection } from './agreement.terms';
+import type { TermsSection } from '../agreements';
 
 /** Markup that is already safe: produced by `html`, never from a raw string. */
 export class SafeHtml {

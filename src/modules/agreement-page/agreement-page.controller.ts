@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AGREEMENT_PAGE_PATH } from './agreement.constants';
+import { AGREEMENT_PAGE_PATH } from '../agreements';
 import { AgreementPageExceptionFilter } from './agreement-page.filter';
 import { AgreementPageService, pageClient, sendPage } from './agreement-page.service';
 

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { PoboBusinessEntity } from '../pobo-businesses/pobo-business.entity';
+import { PoboBusinessEntity } from './pobo-business.entity';
 
-/** Append-only (a trigger refuses UPDATE and DELETE): every status change of a business, with its cause. */
+/** Append-only (a trigger refuses UPDATE and DELETE): every status move of a business, with its cause. */
 @Entity({ name: 'business_status_history' })
 @Index('idx_business_status_history_business', ['businessId', 'id'])
 export class BusinessStatusHistoryEntity {
@@ -25,7 +25,7 @@ export class BusinessStatusHistoryEntity {
   @Column({ name: 'to_status', type: 'varchar', length: 32 })
   toStatus: string;
 
-  /** Machine-readable cause, e.g. `agreement_accepted`, `kyb_submitted`, `provider:verified`. */
+  /** Machine-readable cause, e.g. `agreement_accepted`, `kyb_submitted`, `provider_verified`. */
   @Column({ type: 'text' })
   cause: string;
 

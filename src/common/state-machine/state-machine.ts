@@ -1,0 +1,100 @@
+import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { AppError } from '../errors/app-error';
+
+/**
+ * One status field's states and the moves allowed between them. Every rule derived from the
+ * table (which states a move may start from, which states are final) is asked of it, never
+ * written down a second time.
+ */
+export class StateMachine<S extends string> {
+  readonly states: readonly S[];
+
+  constructor(
+    readonly field: string,
+    private readonly moves: { readonly [K in S]: readonly NoInfer<S>[] },
+  ) {
+    this.states = Object.keys(moves) as S[];
+  }
+
+  can(from: string, to: string): boolean {
+    return (this.moves as Record<string, readonly string[] | undefined>)[from]?.includes(to) ?? false;
+  }
+
+  /** The states from which `to` is one allowed move away. */
+  sourcesOf(to: S): S[] {
+    return this.states.filter((from) => this.can(from, to));
+  }
+
+  isFinal(state: S): boolean {
+    return this.moves[state].length === 0;
+  }
+
+  /** `'a', 'b'` for CHECK constraints; the values are our own identifiers, never input. */
+  sqlList(): string {
+    return this.states.map((state) => `'${state}'`).join(', ');
+  }
+}
+
+/** The shape every status history table shares: append-only, one row per move, with its cause. */
+export interface StatusHistoryRow {
+  resourceId: string;
+  field: string;
+  fromStatus: string;
+  toStatus: string;
+  cause: string;
+}
+
+export interface StatusResource {
+  id: string;
+  updatedAt: Date;
+}
+
+export interface TransitionsOptions<E extends StatusResource, F extends string> {
+  entity: EntityTarget<E>;
+  /** The resource's history entity; rows are built by `historyRow`. */
+  history: EntityTarget<ObjectLiteral>;
+  historyRow: (row: StatusHistoryRow) => ObjectLiteral;
+  /** Each status field: the entity property that holds it and its machine. */
+  fields: { readonly [K in F]: { property: keyof E & string; machine: StateMachine<string> } };
+  /** The module error an illegal move is refused with. */
+  refuse: (field: F, from: string, to: string) => AppError;
+}
+
+/**
+ * Applies status moves to one resource inside the caller's transaction: the row is locked first
+ * (`lock`), every move is checked against its machine, the row is updated and each move appended
+ * to the history with its cause. Resources with status fields (businesses today; payment
+ * intents, withdrawals and international intents next) each get one of these.
+ */
+export class Transitions<E extends StatusResource, F extends string> {
+  constructor(private readonly options: TransitionsOptions<E, F>) {}
+
+  /** `SELECT … FOR UPDATE`: concurrent moves of one resource run one after another. */
+  lock(manager: EntityManager, id: string): Promise<E | null> {
+    return manager.getRepository(this.options.entity).findOne({ where: { id } as never, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /**
+   * Moves `resource` (locked by `lock` in this transaction) as `change` says and writes `extra`
+   * with it. A move to the current status is no move; an illegal one throws `refuse(…)` and
+   * writes nothing.
+   */
+  async apply(manager: EntityManager, resource: E, change: Partial<Record<F, string>>, cause: string, extra: Partial<E> = {}): Promise<E> {
+    const history: ObjectLiteral[] = [];
+    const update: Partial<E> = { ...extra };
+    for (const field of Object.keys(change) as F[]) {
+      const { property, machine } = this.options.fields[field];
+      const to = change[field] as string;
+      const from = resource[property] as string;
+      if (from === to) continue;
+      if (!machine.can(from, to)) throw this.options.refuse(field, from, to);
+      Object.assign(update, { [property]: to });
+      history.push(this.options.historyRow({ resourceId: resource.id, field, fromStatus: from, toStatus: to, cause }));
+    }
+    if (Object.keys(update).length === 0) return resource;
+    update.updatedAt = new Date();
+    await manager.update(this.options.entity, { id: resource.id }, update as never);
+    if (history.length > 0) await manager.insert(this.options.history, history);
+    return Object.assign(resource, update);
+  }
+}

@@ -1,0 +1,52 @@
+import { BullModule } from '@nestjs/bullmq';
+import { DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { redisOptionsFromUrl } from '../redis/redis-options';
+import { JobQueues } from './job-queues';
+import { JobRegistration, JobRegistry } from './job.registry';
+import { AnyJobDefinition, QueueDefinition } from './job.definition';
+import { OutboxRelay } from './outbox.relay';
+import { OutboxRepository } from './outbox.repository';
+import { Outbox } from './outbox.service';
+
+/**
+ * Background work. Every process can write to the outbox (`Outbox`); the worker process
+ * (`forRoot({ worker: true })`) also runs the registry's BullMQ workers and the outbox relay.
+ * Modules declare their queue and jobs with `forFeature`.
+ */
+@Module({})
+export class JobsModule {
+  static forRoot(options: { worker: boolean }): DynamicModule {
+    const workerProviders = options.worker ? [JobRegistry, OutboxRelay, OutboxRepository] : [];
+    return {
+      module: JobsModule,
+      global: true,
+      imports: [
+        DiscoveryModule,
+        BullModule.forRootAsync({
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig) => ({
+            // Workers block on Redis; BullMQ requires unlimited retries per request for them.
+            connection: { ...redisOptionsFromUrl(config.redisUrl), maxRetriesPerRequest: null },
+            prefix: config.queuePrefix,
+          }),
+        }),
+      ],
+      providers: [Outbox, JobQueues, ...workerProviders],
+      exports: [Outbox, JobQueues],
+    };
+  }
+
+  static forFeature(queue: QueueDefinition, jobs: AnyJobDefinition[]): DynamicModule {
+    return {
+      module: JobsFeatureModule,
+      imports: [BullModule.registerQueue({ name: queue.name })],
+      providers: [{ provide: `jobs:${queue.name}`, useValue: new JobRegistration(queue, jobs) }],
+      exports: [BullModule],
+    };
+  }
+}
+
+@Module({})
+class JobsFeatureModule {}

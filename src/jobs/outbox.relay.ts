@@ -1,0 +1,116 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/app.config';
+import { JobQueues } from './job-queues';
+import { JobRegistry } from './job.registry';
+import { OUTBOX_CHANNEL, OutboxRepository } from './outbox.repository';
+
+const BATCH = 100;
+/** Fallback when a notification is missed (the LISTEN connection was down at the time). */
+const POLL_MS = 1_000;
+const RECONNECT_MS = 1_000;
+
+/**
+ * Moves outbox rows to their queues, in the worker. Rows are claimed with SKIP LOCKED, added to
+ * BullMQ with their deterministic job ids, and deleted in the same transaction: a crash or a
+ * Redis failure before the commit leaves them for the next pass, and adding a job twice is a
+ * no-op while it exists, so a row is never lost and its work never doubled. Woken by the
+ * outbox trigger's NOTIFY, with a poll as the fallback.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private listener?: Client;
+  private poll?: NodeJS.Timeout;
+  private draining?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: OutboxRepository,
+    private readonly registry: JobRegistry,
+    private readonly queues: JobQueues,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.poll = setInterval(() => this.wake(), POLL_MS);
+    await this.listen();
+    this.wake();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.poll);
+    await this.listener?.end().catch(() => undefined);
+    await this.draining;
+  }
+
+  /** Starts a pass, or asks the running one to go again when it ends. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drain()
+      .catch((err: Error) => this.logger.warn(`outbox relay pass failed, retrying: ${err.message}`))
+      .finally(() => {
+        this.draining = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Relays until the outbox is empty. */
+  async drain(): Promise<void> {
+    while (!this.stopped && (await this.relayBatch()) === BATCH);
+  }
+
+  private relayBatch(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows = await this.repository.claim(manager, BATCH);
+      const relayed: string[] = [];
+      for (const row of rows) {
+        const job = this.registry.definition(row.job_name);
+        if (!job) {
+          // A row from a newer producer: left for a worker that knows the job.
+          this.logger.error(`outbox row ${row.id}: no job named ${row.job_name}`);
+          continue;
+        }
+        await this.queues.add(job, row.payload);
+        relayed.push(row.id);
+      }
+      if (relayed.length > 0) await this.repository.remove(manager, relayed);
+      return relayed.length;
+    });
+  }
+
+  private async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new Client({ connectionString: this.config.databaseUrl, connectionTimeoutMillis: 2_000 });
+    const retry = () => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      client.removeAllListeners();
+      void client.end().catch(() => undefined);
+      if (!this.stopped) setTimeout(() => void this.listen(), RECONNECT_MS).unref();
+    };
+    this.listener = client;
+    client.on('notification', () => this.wake());
+    client.on('error', retry);
+    client.on('end', retry);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    } catch (err) {
+      this.logger.warn(`outbox LISTEN unavailable, polling every ${POLL_MS} ms: ${(err as Error).message}`);
+      retry();
+    }
+  }
+}

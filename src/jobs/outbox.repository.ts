@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import type { JobPayload } from './job.definition';
+
+export interface OutboxRow {
+  id: string;
+  job_name: string;
+  job_id: string;
+  payload: JobPayload;
+}
+
+/** Channel the outbox trigger notifies on commit, so the relay need not poll to be prompt. */
+export const OUTBOX_CHANNEL = 'outbox';
+
+@Injectable()
+export class OutboxRepository {
+  /** Oldest rows first; rows another relay holds are skipped, so relays never block each other. */
+  claim(manager: EntityManager, limit: number): Promise<OutboxRow[]> {
+    return manager.query<OutboxRow[]>('SELECT id, job_name, job_id, payload FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
+  }
+
+  async remove(manager: EntityManager, ids: string[]): Promise<void> {
+    await manager.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [ids]);
+  }
+}

@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { JobDefinition, JobPayload } from './job.definition';
+import { OutboxEntity } from './outbox.entity';
+
+/**
+ * The one way to start background work after a change: `enqueue` in the transaction that makes
+ * the change. The job exists exactly when the change committed; the relay (worker) hands it to
+ * BullMQ, so neither a Redis outage at commit nor a crash between commit and enqueue loses it.
+ */
+@Injectable()
+export class Outbox {
+  async enqueue<P extends JobPayload>(manager: EntityManager, job: JobDefinition<P>, payload: P): Promise<void> {
+    await manager.insert(OutboxEntity, { jobName: job.name, jobId: job.jobId(payload), payload });
+  }
+}

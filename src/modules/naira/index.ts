@@ -1,0 +1,3 @@
+/** What other modules may use of the Naira module. */
+export { NairaModule } from './naira.module';
+export { NairaService } from './naira.service';

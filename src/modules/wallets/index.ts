@@ -1,0 +1,4 @@
+/** What other modules may use of the wallets module. */
+export { WalletsModule } from './wallets.module';
+export { WalletAddressPool } from './wallet-address.pool';
+export type { WalletAssignment } from './wallet-address.pool';

@@ -1,2 +1,0 @@
-export const KYB_QUEUE = 'kyb';
-export const NAIRA_QUEUE = 'naira';
