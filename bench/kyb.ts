@@ -12,7 +12,7 @@ import { Client } from 'pg';
 import { REQUIRED_COMPANY_FILE_TYPES } from '../src/modules/kyb/kyb.constants';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
 
-const MiB = 1024 * 1024;
+export const MiB = 1024 * 1024;
 const DOCUMENT_BYTES = 45 * MiB;
 const CONCURRENT_SUBMISSIONS = 10;
 const PROVIDER_LATENCY_MS = 50;
@@ -41,7 +41,7 @@ export interface KybBenchResult {
 }
 
 /** A valid application whose six required groups carry 45 MB of documents in total. */
-function applicationBody(registrationNumber: string): Buffer {
+export function applicationBody(registrationNumber: string): Buffer {
   const perFile = Math.floor(DOCUMENT_BYTES / REQUIRED_COMPANY_FILE_TYPES.length);
   const file = randomBytes(perFile).toString('base64');
   const person = (type: string) => ({
@@ -79,13 +79,13 @@ function applicationBody(registrationNumber: string): Buffer {
   );
 }
 
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : 0;
 }
 
 /** Samples the process's RSS every 5 ms until stopped; returns the highest value seen. */
-function watchPeak(pid: number): { stop(): number } {
+export function watchPeak(pid: number): { stop(): number } {
   let peak = rssMb(pid);
   const timer = setInterval(() => {
     try {
@@ -102,7 +102,7 @@ function watchPeak(pid: number): { stop(): number } {
   };
 }
 
-function post(url: string, apiKey: string, body: Buffer): Promise<{ status: number; retryAfter?: string }> {
+export function post(url: string, apiKey: string, body: Buffer): Promise<{ status: number; retryAfter?: string }> {
   return new Promise((resolve) => {
     const target = new URL(url);
     const req = request(

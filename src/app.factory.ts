@@ -72,7 +72,7 @@ function setupOpenApi(app: NestFastifyApplication): void {
     new DocumentBuilder()
       .setTitle('Merchant Payments API')
       .setDescription(
-        'Merchant API for POBO businesses, KYB onboarding and international payment intents. ' +
+        'Merchant API for POBO (pay-on-behalf-of) businesses: creation, the agreement link and KYB onboarding. ' +
           'Every error body is `{ message, error: { code, details }, requestId }`.',
       )
       .setVersion('1.0.0')

@@ -416,6 +416,7 @@ describe('verification provider sandbox', () => {
       const res = await upload('doc_big', Buffer.alloc(DOCUMENT_BODY_LIMIT_BYTES + 1));
       expect(res.statusCode).toBe(413);
       expect(res.json()).toEqual({ error: 'payload_too_large', message: expect.any(String) });
+      expect(res.headers.connection).toBe('close');
       expect((await documentsState()).uploads).toBe(2);
     });
 
@@ -660,7 +661,7 @@ describe('verification provider sandbox', () => {
       expect(await res.json()).toMatchObject({ error: 'invalid_document', details: [{ field: 'x-content-sha256' }] });
     });
 
-    it(`answers 413 once a streamed body passes ${DOCUMENT_BODY_LIMIT_BYTES} bytes, and keeps nothing`, async () => {
+    it(`answers 413 to a streamed body past ${DOCUMENT_BODY_LIMIT_BYTES} bytes, and keeps nothing`, async () => {
       const count = DOCUMENT_BODY_LIMIT_BYTES / CHUNK_BYTES + 64;
       const res = await streamUpload('doc_too_big', count, expectedDigest(count));
       expect(res.status).toBe(413);

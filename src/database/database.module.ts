@@ -7,8 +7,8 @@ import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { dataSourceOptions } from './database.options';
 
 /**
- * The pg pool behind TypeORM. Hot read paths use it directly (one prepared statement, raw rows
- * mapped by the module's mapper); TypeORM keeps the schema, migrations and writes.
+ * The pg pool behind TypeORM, for the named prepared statements of repositories' hot paths
+ * (see README, Data access). Everything else goes through TypeORM on the same pool.
  */
 export const PG_POOL = Symbol('PG_POOL');
 

@@ -1,5 +1,6 @@
 import { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app.config';
+import { DatabaseLogger } from './database.logger';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -13,6 +14,7 @@ export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'dbPoo
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: ['error', 'warn', 'migration'],
+    logger: new DatabaseLogger(['error', 'warn', 'migration']),
     maxQueryExecutionTime: 1_000,
     extra: {
       max: config.dbPoolSize,

@@ -1,13 +1,12 @@
 /**
- * Every error code the API can answer with, and its HTTP status. Codes are part of the public
- * contract: add new ones, never rename.
+ * The error codes of the API and their HTTP statuses: those modules throw, and those framework
+ * errors map to (`codeForStatus`). A code is added with the feature that answers it. Codes are
+ * part of the public contract: add new ones, never rename.
  */
 export const ERROR_STATUS = {
   invalid_json: 400,
   validation_failed: 400,
   invalid_cursor: 400,
-  idempotency_key_required: 400,
-  idempotency_key_invalid: 400,
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -15,14 +14,11 @@ export const ERROR_STATUS = {
   route_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
-  idempotency_key_reused: 409,
   agreement_not_accepted: 409,
   agreement_already_accepted: 409,
   kyb_state_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
-  idempotency_request_in_progress: 423,
-  rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
 } as const;
@@ -48,8 +44,6 @@ export function codeForStatus(status: number): ErrorCode {
       return 'payload_too_large';
     case 415:
       return 'unsupported_media_type';
-    case 429:
-      return 'rate_limited';
     case 503:
       return 'service_unavailable';
     default:

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import type { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { PG_POOL } from '../../database/database.module';
 import { hashApiKey, isWellFormedApiKey } from './api-key.codec';
+import { ApiKeysRepository } from './api-keys.repository';
 
 export interface MerchantPrincipal {
   merchantId: string;
@@ -28,7 +27,7 @@ export class ApiKeysService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly repository: ApiKeysRepository,
   ) {
     if (config.apiKeyCacheTtlMs > 0) {
       // The age is not renewed on a hit, so even a busy key is checked against revocation every TTL.
@@ -45,25 +44,14 @@ export class ApiKeysService {
     if (cached) return cached;
     if (!isWellFormedApiKey(rawKey, this.config.apiKeyPrefix)) return null;
 
-    const { rows } = await this.pool.query<{ id: string; merchant_id: string; last_used_at: Date | null }>({
-      name: 'api_key_lookup',
-      text: 'SELECT id, merchant_id, last_used_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
-      values: [hash],
-    });
-    const row = rows[0];
-    if (!row) return null;
+    const key = await this.repository.findActiveByHash(hash);
+    if (!key) return null;
 
-    const principal = { merchantId: row.merchant_id, apiKeyId: row.id };
+    const principal = { merchantId: key.merchantId, apiKeyId: key.id };
     this.cache?.set(hash, principal);
-    if (!row.last_used_at || now - row.last_used_at.getTime() > LAST_USED_PRECISION_MS) {
-      this.touch(row.id);
+    if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_PRECISION_MS) {
+      this.repository.touch(key.id).catch((err: Error) => this.logger.warn(`last_used_at update failed: ${err.message}`));
     }
     return principal;
-  }
-
-  private touch(apiKeyId: string): void {
-    this.pool
-      .query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [apiKeyId])
-      .catch((err: Error) => this.logger.warn(`last_used_at update failed: ${err.message}`));
   }
 }

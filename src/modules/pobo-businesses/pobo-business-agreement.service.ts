@@ -87,7 +87,7 @@ export class PoboBusinessAgreementService {
 
   /** The business a link belongs to: the link is the credential here, not an API key. */
   private businessOf(link: AgreementLinkEntity): Promise<PoboBusinessEntity | null> {
-    return this.dataSource.getRepository(PoboBusinessEntity).findOneBy({ id: link.businessId });
+    return this.businesses.findById(link.businessId);
   }
 
   private goneReason(link: AgreementLinkEntity, business: Pick<PoboBusinessEntity, 'agreementStatus'>, now: Date): LinkGoneReason | null {

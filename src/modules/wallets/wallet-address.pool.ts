@@ -2,7 +2,7 @@ import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { WalletIndexAllocator } from './wallet-index.allocator';
+import { WalletIndexRepository } from './wallet-index.repository';
 import { DerivedAddresses } from './wallet.deriver';
 
 export interface WalletAssignment extends DerivedAddresses {
@@ -36,7 +36,7 @@ export class WalletAddressPool implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly indices: WalletIndexAllocator,
+    private readonly indices: WalletIndexRepository,
   ) {
     this.worker = this.spawn();
   }

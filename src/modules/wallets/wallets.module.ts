@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { WalletAddressPool } from './wallet-address.pool';
-import { WalletIndexAllocator } from './wallet-index.allocator';
+import { WalletIndexRepository } from './wallet-index.repository';
 
 @Module({
-  providers: [WalletIndexAllocator, WalletAddressPool],
+  providers: [WalletIndexRepository, WalletAddressPool],
   exports: [WalletAddressPool],
 })
 export class WalletsModule {}

@@ -8,7 +8,7 @@ import { PG_POOL } from '../../database/database.module';
  * harmless because each business stores the index of its addresses.
  */
 @Injectable()
-export class WalletIndexAllocator {
+export class WalletIndexRepository {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
   async reserve(count: number): Promise<number[]> {

@@ -1,0 +1,130 @@
+// Architecture rules, enforced by `npm run lint` (depcruise src --config .dependency-cruiser.cjs).
+//
+// Feature modules live in src/modules/<name>/ and expose their public surface through index.ts;
+// src/jobs/ likewise exposes itself through src/jobs/index.ts. Everything else must go through
+// those barrels. Type-only imports count for the boundary rules (tsPreCompilationDeps: true) but
+// not for the cycle rule (they vanish at runtime).
+
+/** Spec files are exempt from the boundary and cycle rules. */
+const SPEC = '\\.(spec|medium-spec)\\.ts$';
+/** A module's (or src/jobs') public surface. */
+const MODULE_INDEX = '^src/modules/[^/]+/index\\.ts$';
+const JOBS_INDEX = '^src/jobs/index\\.ts$';
+/** Entities directly in a module folder: src/modules/<name>/<file>.entity.ts */
+const MODULE_ENTITY = '^src/modules/[^/]+/[^/]+\\.entity\\.ts$';
+const ENTITIES_REGISTRY = '^src/database/entities\\.ts$';
+const APP_MODULE = '^src/app\\.module\\.ts$';
+/** Modules without an index.ts that only the root app module wires in. */
+const INDEXLESS_MODULES = ['^src/modules/agreement-page/agreement-page\\.module\\.ts$', '^src/modules/health/health\\.module\\.ts$'];
+
+const MODULE_INTERNALS_COMMENT =
+  "Import another module (or src/jobs) only through its index.ts; add the export there if it is part of the module's public surface.";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    // ---- 1. no-module-internals -------------------------------------------------------------
+    {
+      name: 'no-module-internals',
+      comment: MODULE_INTERNALS_COMMENT,
+      severity: 'error',
+      // a non-entity file in module A ...
+      from: { path: '^src/modules/([^/]+)/', pathNot: [SPEC, '\\.entity\\.ts$'] },
+      // ... may reach module B (B != A) only through B's index.ts
+      to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/$1/', MODULE_INDEX] },
+    },
+    {
+      name: 'no-module-internals',
+      comment: `${MODULE_INTERNALS_COMMENT} (Entities may also import another module's *.entity.ts for TypeORM relations.)`,
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/.*\\.entity\\.ts$', pathNot: SPEC },
+      to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/$1/', MODULE_INDEX, '\\.entity\\.ts$'] },
+    },
+    {
+      name: 'no-module-internals',
+      comment: `${MODULE_INTERNALS_COMMENT} (Root wiring, cli/, common/, jobs/ etc. included.)`,
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/modules/', SPEC, ENTITIES_REGISTRY, APP_MODULE] },
+      to: { path: '^src/modules/', pathNot: MODULE_INDEX },
+    },
+    {
+      name: 'no-module-internals',
+      comment: `${MODULE_INTERNALS_COMMENT} (src/database/entities.ts may list src/modules/*/*.entity.ts.)`,
+      severity: 'error',
+      from: { path: ENTITIES_REGISTRY },
+      to: { path: '^src/modules/', pathNot: [MODULE_INDEX, MODULE_ENTITY] },
+    },
+    {
+      name: 'no-module-internals',
+      comment: `${MODULE_INTERNALS_COMMENT} (src/app.module.ts may import the index-less agreement-page and health modules.)`,
+      severity: 'error',
+      from: { path: APP_MODULE },
+      to: { path: '^src/modules/', pathNot: [MODULE_INDEX, ...INDEXLESS_MODULES] },
+    },
+    {
+      name: 'no-module-internals',
+      comment: `${MODULE_INTERNALS_COMMENT} (Outside src/jobs, import jobs only via src/jobs/index.ts.)`,
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/jobs/', SPEC, ENTITIES_REGISTRY] },
+      to: { path: '^src/jobs/', pathNot: JOBS_INDEX },
+    },
+    {
+      name: 'no-module-internals',
+      comment: `${MODULE_INTERNALS_COMMENT} (src/database/entities.ts may list src/jobs/outbox.entity.ts.)`,
+      severity: 'error',
+      from: { path: ENTITIES_REGISTRY },
+      to: { path: '^src/jobs/', pathNot: [JOBS_INDEX, '^src/jobs/outbox\\.entity\\.ts$'] },
+    },
+
+    // ---- 2. no-test-or-bench-from-src -------------------------------------------------------
+    {
+      name: 'no-test-or-bench-from-src',
+      comment: 'Production code must not depend on test/, bench/ or sandbox/ code.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: SPEC },
+      to: { path: '^(test|bench|sandbox)/' },
+    },
+
+    // ---- 3. no-module-cycles ----------------------------------------------------------------
+    {
+      name: 'no-module-cycles',
+      comment:
+        'Runtime circular dependency. Type-only imports are ignored: the first edge via dependencyTypesNot, ' +
+        'the rest of the reported cycle via viaOnly (dependency-cruiser only checks the first edge otherwise).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: SPEC },
+      to: {
+        circular: true,
+        dependencyTypesNot: ['type-only'],
+        viaOnly: { dependencyTypesNot: ['type-only'] },
+      },
+    },
+
+    // ---- 4. hygiene -------------------------------------------------------------------------
+    {
+      name: 'not-to-unresolvable',
+      comment: "This module depends on a module that cannot be found ('resolved to disk').",
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'no-non-package-json',
+      comment: "This module depends on an npm package that isn't in the 'dependencies' section of package.json.",
+      severity: 'error',
+      from: {},
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};

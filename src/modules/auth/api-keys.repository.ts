@@ -1,0 +1,28 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { PG_POOL } from '../../database/database.module';
+
+export interface ActiveApiKey {
+  id: string;
+  merchantId: string;
+  lastUsedAt: Date | null;
+}
+
+/** The key lookup runs on every request that misses the cache: one named statement. */
+@Injectable()
+export class ApiKeysRepository {
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+
+  async findActiveByHash(keyHash: string): Promise<ActiveApiKey | undefined> {
+    const { rows } = await this.pool.query<ActiveApiKey>({
+      name: 'api_key_lookup',
+      text: 'SELECT id, merchant_id AS "merchantId", last_used_at AS "lastUsedAt" FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+      values: [keyHash],
+    });
+    return rows[0];
+  }
+
+  async touch(apiKeyId: string): Promise<void> {
+    await this.pool.query({ name: 'api_key_touch', text: 'UPDATE api_keys SET last_used_at = now() WHERE id = $1', values: [apiKeyId] });
+  }
+}
