@@ -1,5 +1,7 @@
 /**
- * Two projects: fast unit specs next to the code, and black-box e2e suites against real services.
+ * Three projects: fast unit specs next to the code; medium specs, also next to the code, that run
+ * real services against a migrated PostgreSQL database, Redis and the sandboxes
+ * (`*.medium-spec.ts`, helper in test/support/medium.ts); and black-box e2e suites against real services.
  * Specs are transpiled without type checking (`npm run typecheck` does that); a few dependencies
  * ship only as ES modules and are transpiled to CommonJS for jest.
  */
@@ -17,6 +19,14 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/sandbox/**/*.spec.ts'],
+      transform,
+      transformIgnorePatterns,
+    },
+    {
+      displayName: 'medium',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/src/**/*.medium-spec.ts'],
       transform,
       transformIgnorePatterns,
     },

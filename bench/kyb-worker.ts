@@ -9,7 +9,7 @@
  * -HOLD submissions, the polled ones) are set aside before it starts, it is started and left idle
  * before the baseline is taken, and the application is submitted through the API only then.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
 import { applicationBody, MiB, post, rssMb } from './kyb';
@@ -61,12 +61,24 @@ export interface KybWorkerBenchResult {
   /** Milliseconds after the baseline at which the peak was sampled. */
   peakAtMs: number;
   growthMb: number;
-  /** VmHWM at the end: the process's own high-water mark since it started, a cross-check of the sampling. */
+  /** VmHWM at the end: the kernel's own high-water mark, a cross-check of the sampling (reset at the baseline when allowed). */
   hwmMb: number;
+  /** Whether VmHWM was reset at the baseline; if not, it covers the worker's start-up too. */
+  hwmResetAtBaseline: boolean;
   samples: number;
   /** [ms after the baseline, highest RSS MB in that slice], one entry per slice. */
   rssTimeline: [number, number][];
   targets: { name: string; target: string; measured: string; pass: boolean }[];
+}
+
+/** Resets VmHWM to the current RSS (`clear_refs` 5, Linux ≥ 4.0); false where that is not allowed. */
+function resetHwm(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function hwmMb(pid: number): number {
@@ -130,6 +142,7 @@ export async function runKybWorkerBench(input: KybWorkerBenchInput): Promise<Kyb
     const worker = await input.startWorker();
     await sleep(IDLE_BEFORE_BASELINE_MS);
     input.checkAborted();
+    const hwmResetAtBaseline = resetHwm(worker.pid);
     const baselineRssMb = rssMb(worker.pid);
     log(`kyb worker pid ${worker.pid}: idle RSS ${baselineRssMb.toFixed(0)} MB (${setAside.applications} earlier applications and ${setAside.outboxRows} outbox rows set aside)`);
 
@@ -143,7 +156,7 @@ export async function runKybWorkerBench(input: KybWorkerBenchInput): Promise<Kyb
       const msTo202 = performance.now() - submitted;
       const after202 = performance.now();
       let applicationId: string | undefined;
-      let row: { status: string; last_error: string | null; submit_attempts: number } | undefined;
+      let row: { id: string; status: string; last_error: string | null; submit_attempts: number } | undefined;
       let msToForward: number | undefined;
       if (answer.status === 202) {
         const until = after202 + KYB_WORKER_TARGETS.forwardTimeoutS * 1000;
@@ -181,7 +194,7 @@ export async function runKybWorkerBench(input: KybWorkerBenchInput): Promise<Kyb
       log(
         `kyb worker forwarding ${documents.count} documents (${documents.totalMb.toFixed(1)} MB, largest ${documents.largestMb.toFixed(1)} MB): ` +
           `API ${answer.status} in ${msTo202.toFixed(0)} ms, ${forwarded ? `submitted ${msToForward!.toFixed(0)} ms after the 202` : `status ${finalStatus}${row?.last_error ? ` (${row.last_error})` : ''}`}; ` +
-          `RSS ${baselineRssMb.toFixed(0)} → peak ${peakMb.toFixed(0)} MB (+${growthMb.toFixed(1)} MB at ${(peakAtMs / 1000).toFixed(1)} s), VmHWM ${hwm.toFixed(0)} MB`,
+          `RSS ${baselineRssMb.toFixed(0)} → peak ${peakMb.toFixed(0)} MB (+${growthMb.toFixed(1)} MB at ${(peakAtMs / 1000).toFixed(1)} s), VmHWM ${hwm.toFixed(0)} MB${hwmResetAtBaseline ? ' since the baseline' : ' since start-up'}`,
       );
       if (!forwarded) log(`kyb worker output (tail):\n${worker.outputTail()}`);
       return {
@@ -200,6 +213,7 @@ export async function runKybWorkerBench(input: KybWorkerBenchInput): Promise<Kyb
         peakAtMs,
         growthMb,
         hwmMb: hwm,
+        hwmResetAtBaseline,
         samples,
         rssTimeline: timeline,
         targets: [

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: seeds a merchant with 100,000 businesses in a throw-away database, starts the
  * built API in production mode and the reference server (`bench/reference-server.ts`), and
- * measures both with autocannon. See bench/README.md for how to read the output.
+ * measures both with autocannon; then the KYB parts, the last of which starts the built worker.
+ * See bench/README.md for how to read the output.
  */
 import 'reflect-metadata';
 import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
@@ -22,6 +23,7 @@ import { prepareDatabase } from '../src/database/migrate';
 import { PoboBusinessesRepository } from '../src/modules/pobo-businesses/pobo-businesses.repository';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
 import { KYB_TARGETS, runKybBench } from './kyb';
+import { KYB_WORKER_TARGETS, runKybWorkerBench } from './kyb-worker';
 import { findOwnedQuery } from './reference-server';
 
 // ---------------------------------------------------------------------------------------------
@@ -42,6 +44,8 @@ const DEADLINE_S = intEnv('BENCH_TIMEOUT_S', 600);
 /** Extra node flags for the API process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
 const DB_POOL_SIZE = intEnv('BENCH_DB_POOL_SIZE', 20);
 const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+/** The same for the worker process, e.g. `--max-semi-space-size=4` or `--trace-gc`. */
+const WORKER_NODE_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 /** Sample of seeded ids the GET-one scenarios cycle through (both servers get the same list). */
 const ID_SAMPLE = 10_000;
 const HOST = '127.0.0.1';
@@ -58,6 +62,7 @@ const TARGETS = {
 const DIST_DIR = resolve(__dirname, '..');
 const ROOT_DIR = resolve(DIST_DIR, '..');
 const APP_MAIN = join(DIST_DIR, 'src', 'main.js');
+const WORKER_MAIN = join(DIST_DIR, 'src', 'worker.js');
 const MERCHANT_CLI = join(DIST_DIR, 'src', 'cli', 'merchant.cli.js');
 const REFERENCE_MAIN = join(__dirname, 'reference-server.js');
 const PROVIDER_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'verification-provider', 'main.js');
@@ -121,6 +126,10 @@ interface Started {
   name: string;
   child: ChildProcess;
   stderrTail: () => string;
+  /** Whether stdout has printed this text so far (only for the texts startChild was asked to watch for). */
+  printed: (text: string) => boolean;
+  /** The last lines of stdout, when piped. */
+  stdoutTail: () => string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -193,9 +202,9 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   });
   started.push(provider);
   const providerUrl = `http://${HOST}:${providerPort}`;
-  const api = startChild('api', APP_MAIN, {
+  // The API's and the worker's environment: one deployment, same database, queues and secrets.
+  const appEnv: Record<string, string> = {
     NODE_ENV: 'production',
-    PORT: String(apiPort),
     DATABASE_URL: databaseUrl,
     REDIS_URL,
     PUBLIC_BASE_URL: `http://${HOST}:${apiPort}`,
@@ -210,7 +219,8 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     LOG_LEVEL: APP_LOG_LEVEL,
     QUEUE_PREFIX,
     DB_POOL_SIZE: String(DB_POOL_SIZE),
-  }, API_NODE_ARGS);
+  };
+  const api = startChild('api', APP_MAIN, { ...appEnv, PORT: String(apiPort) }, API_NODE_ARGS);
   started.push(api);
   const reference = startChild('reference', REFERENCE_MAIN, {
     NODE_ENV: 'production',
@@ -296,7 +306,31 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   });
   log(`(KYB targets: RSS growth < ${KYB_TARGETS.rssGrowthFactor}× the body; concurrent peak < ${KYB_TARGETS.concurrentPeakMb} MB)`);
 
-  // 9. Report.
+  // 9. KYB worker: memory while forwarding one 45 MB application, the worker's only work.
+  log('');
+  if (WORKER_NODE_ARGS.length > 0) log(`worker node flags: ${WORKER_NODE_ARGS.join(' ')}`);
+  const workerBusinessId = ids[200];
+  if (workerBusinessId === undefined) throw new Error('the KYB worker part needs at least 201 seeded businesses');
+  let worker: Started | undefined;
+  const kybWorker = await runKybWorkerBench({
+    apiUrl,
+    apiKey: issued.apiKey,
+    databaseUrl,
+    providerUrl,
+    businessId: workerBusinessId,
+    startWorker: async () => {
+      worker = startChild('worker', WORKER_MAIN, appEnv, WORKER_NODE_ARGS, { watchStdout: ['worker started'] });
+      started.push(worker);
+      await waitPrinted(worker, 'worker started');
+      return { pid: pidOf(worker), outputTail: () => `${worker!.stdoutTail()}${worker!.stderrTail()}` };
+    },
+    checkAborted,
+    log,
+  });
+  if (worker) await stopChild(worker.child);
+  log(`(KYB worker target: RSS growth < ${KYB_WORKER_TARGETS.growthPerLargestDocument}× the largest document, forwarded within ${KYB_WORKER_TARGETS.forwardTimeoutS} s)`);
+
+  // 10. Report.
   const summaries = summarise(runs);
   const refGet = summaries.find((s) => s.scenario === 'get-one' && s.server === 'reference')!;
   const apiGet = summaries.find((s) => s.scenario === 'get-one' && s.server === 'api')!;
@@ -325,6 +359,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     },
     { name: 'API RSS after the run', target: `< ${TARGETS.rssMb} MB`, measured: `${rss.toFixed(0)} MB (peak ${peakRss.toFixed(0)} MB)`, pass: rss < TARGETS.rssMb },
     ...kyb.targets,
+    ...kybWorker.targets,
   ];
   printReport(summaries, targets, cpuRatio, runs);
 
@@ -346,11 +381,14 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
           apiLogLevel: APP_LOG_LEVEL,
           apiLogDestination: '/dev/null',
           dbPoolSize: DB_POOL_SIZE,
+          apiNodeArgs: API_NODE_ARGS,
+          workerNodeArgs: WORKER_NODE_ARGS,
         },
         summaries,
         getOne: { rpsRatio: ratio, pairedRpsRatios: pairedRatios, cpuRatio },
         memory: { rssMbAfterRun: rss, peakRssMb: peakRss },
         kyb,
+        kybWorker,
         targets,
         runs,
       },
@@ -513,13 +551,26 @@ function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...vars };
 }
 
-function startChild(name: string, script: string, vars: Record<string, string>, nodeArgs: string[] = []): Started {
+function startChild(name: string, script: string, vars: Record<string, string>, nodeArgs: string[] = [], options: { watchStdout?: string[] } = {}): Started {
   // node directly (no npm wrapper), so the pid is the server's and /proc figures are its own.
-  const child = spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT_DIR, env: childEnv(vars), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, script], {
+    cwd: ROOT_DIR,
+    env: childEnv(vars),
+    stdio: ['ignore', options.watchStdout ? 'pipe' : 'ignore', 'pipe'],
+  });
   children.add(child);
   let tail = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     tail = (tail + chunk).slice(-4_000);
+  });
+  // stdout, when watched, is read as it comes (a full pipe would block the child): only a tail is
+  // kept, and whether each watched text has appeared.
+  let stdoutTail = '';
+  const seen = new Set<string>();
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    const recent = stdoutTail.slice(-200) + chunk;
+    for (const text of options.watchStdout ?? []) if (recent.includes(text)) seen.add(text);
+    stdoutTail = (stdoutTail + chunk).slice(-4_000);
   });
   child.once('exit', (code, signal) => {
     children.delete(child);
@@ -527,7 +578,7 @@ function startChild(name: string, script: string, vars: Record<string, string>, 
       stopEverything(`${name} exited unexpectedly (${signal ?? `code ${code}`})${tail ? `:\n${tail}` : ''}`);
     }
   });
-  return { name, child, stderrTail: () => tail };
+  return { name, child, stderrTail: () => tail, printed: (text) => seen.has(text), stdoutTail: () => stdoutTail };
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -554,6 +605,18 @@ async function waitReady(server: Started, url: string): Promise<void> {
     }
     if (Date.now() > until) throw new Error(`${server.name} not ready after 30s:\n${server.stderrTail()}`);
     await sleep(200);
+  }
+}
+
+/** Waits for a child to print `text` on stdout (one of the texts startChild was asked to watch for). */
+async function waitPrinted(server: Started, text: string): Promise<void> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    checkAborted();
+    if (server.child.exitCode !== null) throw new Error(`${server.name} exited before it printed '${text}':\n${server.stderrTail()}`);
+    if (server.printed(text)) return;
+    if (Date.now() > until) throw new Error(`${server.name} did not print '${text}' within 30s:\n${server.stdoutTail()}${server.stderrTail()}`);
+    await sleep(50);
   }
 }
 

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { JobQueues } from './job-queues';
 import { JobRegistry } from './job.registry';
-import { OUTBOX_CHANNEL, OutboxRepository } from './outbox.repository';
+import { OutboxRepository } from './outbox.repository';
 
 const BATCH = 100;
 /** Fallback when a notification is missed (the LISTEN connection was down at the time). */
@@ -107,7 +107,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     client.on('end', retry);
     try {
       await client.connect();
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      await this.repository.listen(client);
     } catch (err) {
       this.logger.warn(`outbox LISTEN unavailable, polling every ${POLL_MS} ms: ${(err as Error).message}`);
       retry();

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Client } from 'pg';
 import { EntityManager } from 'typeorm';
 import type { JobPayload } from './job.definition';
 
@@ -17,6 +18,11 @@ export class OutboxRepository {
   /** Oldest rows first; rows another relay holds are skipped, so relays never block each other. */
   claim(manager: EntityManager, limit: number): Promise<OutboxRow[]> {
     return manager.query<OutboxRow[]>('SELECT id, job_name, job_id, payload FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
+  }
+
+  /** Subscribes a dedicated connection to the outbox trigger's notifications. */
+  async listen(client: Client): Promise<void> {
+    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
   }
 
   async remove(manager: EntityManager, ids: string[]): Promise<void> {
