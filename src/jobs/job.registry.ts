@@ -73,6 +73,11 @@ export class JobRegistry implements OnApplicationBootstrap, OnApplicationShutdow
     return this.handlers.get(name)?.job as JobDefinition | undefined;
   }
 
+  /** Every job this worker has a handler for. */
+  jobNames(): string[] {
+    return [...this.handlers.keys()];
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     const registrations = this.discovery
       .getProviders()

@@ -74,20 +74,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   private relayBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const rows = await this.repository.claim(manager, BATCH);
-      const relayed: string[] = [];
-      for (const row of rows) {
-        const job = this.registry.definition(row.job_name);
-        if (!job) {
-          // A row from a newer producer: left for a worker that knows the job.
-          this.logger.error(`outbox row ${row.id}: no job named ${row.job_name}`);
-          continue;
-        }
-        await this.queues.add(job, row.payload);
-        relayed.push(row.id);
-      }
-      if (relayed.length > 0) await this.repository.remove(manager, relayed);
-      return relayed.length;
+      const rows = await this.repository.claim(manager, this.registry.jobNames(), BATCH);
+      for (const row of rows) await this.queues.add(this.registry.definition(row.job_name)!, row.payload);
+      if (rows.length > 0) await this.repository.remove(manager, rows.map((row) => row.id));
+      return rows.length;
     });
   }
 

@@ -15,9 +15,16 @@ export const OUTBOX_CHANNEL = 'outbox';
 
 @Injectable()
 export class OutboxRepository {
-  /** Oldest rows first; rows another relay holds are skipped, so relays never block each other. */
-  claim(manager: EntityManager, limit: number): Promise<OutboxRow[]> {
-    return manager.query<OutboxRow[]>('SELECT id, job_name, job_id, payload FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
+  /**
+   * Oldest rows of the named jobs first; rows another relay holds are skipped, so relays never
+   * block each other. Rows of jobs this worker does not know (written by a newer release during a
+   * rolling deploy) are left for a worker that does, without holding up the rest.
+   */
+  claim(manager: EntityManager, jobNames: string[], limit: number): Promise<OutboxRow[]> {
+    return manager.query<OutboxRow[]>(
+      'SELECT id, job_name, job_id, payload FROM outbox WHERE job_name = ANY($1) ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED',
+      [jobNames, limit],
+    );
   }
 
   /** Subscribes a dedicated connection to the outbox trigger's notifications. */

@@ -60,6 +60,7 @@ export interface Medium {
   business(id: string): Promise<BusinessRow>;
   /** The business's status history, oldest first. */
   history(businessId: string): Promise<HistoryRow[]>;
+  /** The outbox's rows, oldest first. */
   outbox(): Promise<OutboxRow[]>;
   close(): Promise<void>;
 }
@@ -92,7 +93,6 @@ export interface HistoryRow {
 }
 
 export interface OutboxRow {
-  id: string;
   job_name: string;
   job_id: string;
   payload: Record<string, string>;
@@ -227,7 +227,7 @@ export async function startMedium(options: MediumOptions): Promise<Medium> {
       },
       history: (businessId) =>
         sql<HistoryRow>('SELECT field, from_status, to_status, cause FROM business_status_history WHERE business_id = $1 ORDER BY id', [businessId]),
-      outbox: () => sql<OutboxRow>('SELECT id::text, job_name, job_id, payload FROM outbox ORDER BY id'),
+      outbox: () => sql<OutboxRow>('SELECT job_name, job_id, payload FROM outbox ORDER BY id'),
       close,
     };
   } catch (err) {
