@@ -1,4 +1,4 @@
-/** Company-file groups every application must carry (CONTRACT.md). */
+/** Company-file groups every application must carry. */
 export const REQUIRED_COMPANY_FILE_TYPES = [
   'corporate_registration_documents',
   'documents_of_corporate_governance_and_amendment',
@@ -18,7 +18,7 @@ export const ID_TYPES = ['passport', 'national_id', 'drivers_license', 'residenc
 export const IDENTITY_FILE_TYPES = ['passport', 'national_id', 'drivers_license', 'residence_permit', 'selfie', 'proof_of_address'] as const;
 
 export const MiB = 1024 * 1024;
-/** Decoded bytes (CONTRACT.md). */
+/** Limits count decoded bytes (8 MiB per document, 50 MiB in all), not base64 text. */
 export const MAX_DOCUMENT_BYTES = 8 * MiB;
 export const MAX_TOTAL_DOCUMENT_BYTES = 50 * MiB;
 /** 50 MiB of documents as base64 is 66.7 MiB; the rest of the application fits in the margin. */

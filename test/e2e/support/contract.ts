@@ -1,4 +1,4 @@
-/** Field-by-field checks of the seed's PoboBusiness and envelope tables, and CONTRACT.md's error body. */
+/** Field-by-field checks of the seed's PoboBusiness and envelope tables, and the error body. */
 
 const KYB = ['agreement_pending', 'not_started', 'processing', 'action_required', 'verified', 'declined'];
 const NAIRA = ['not_requested', 'pending', 'active', 'failed'];
