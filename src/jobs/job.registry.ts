@@ -101,6 +101,7 @@ export class JobRegistry implements OnApplicationBootstrap, OnApplicationShutdow
         maxStalledCount: 3,
       });
       worker.on('error', (err) => this.logger.warn(`queue ${queue.name}: ${err.message}`));
+      worker.on('failed', (job, err) => this.logger.warn(`job ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${err.message}`));
       this.workers.push(worker);
     }
 

@@ -56,7 +56,7 @@ describe('KYB worker crash', () => {
     expect((await http(t.baseUrl, 'POST', `/api/merchant/pobo/users/${id}/onboarding`, { apiKey, body: kybApplication('RC-CRASH-1') })).status).toBe(202);
     const [application] = (await pg.query('SELECT id FROM kyb_applications WHERE business_id = $1', [id])).rows;
     await eventually(
-      async () => (await pg.query('SELECT submit_attempts FROM kyb_applications WHERE id = $1', [application.id])).rows[0].submit_attempts,
+      async () => (await pg.query('SELECT forward_attempts FROM kyb_applications WHERE id = $1', [application.id])).rows[0].forward_attempts,
       (n: number) => n >= 1,
       10_000,
       20,
@@ -75,6 +75,6 @@ describe('KYB worker crash', () => {
     expect(verified.body.response.kyb.status).toBe('verified');
     const seen = (await verification.state<{ applications: { reference: string }[] }>('/_sandbox/applications')).applications;
     expect(seen.filter((a) => a.reference === application.id)).toHaveLength(1);
-    expect((await pg.query('SELECT submit_attempts FROM kyb_applications WHERE id = $1', [application.id])).rows[0].submit_attempts).toBeGreaterThanOrEqual(2);
+    expect((await pg.query('SELECT forward_attempts FROM kyb_applications WHERE id = $1', [application.id])).rows[0].forward_attempts).toBeGreaterThanOrEqual(2);
   });
 });

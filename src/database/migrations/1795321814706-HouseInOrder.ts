@@ -8,6 +8,8 @@ export class HouseInOrder1795321814706 implements MigrationInterface {
         await queryRunner.query(`CREATE TABLE "kyb_document_chunks" ("document_id" text NOT NULL, "seq" integer NOT NULL, "data" bytea NOT NULL, CONSTRAINT "PK_419c005e7ebda486c0605c0fc7f" PRIMARY KEY ("document_id", "seq"))`);
         await queryRunner.query(`ALTER TABLE "kyb_documents" ADD "uploaded_at" TIMESTAMP WITH TIME ZONE`);
         await queryRunner.query(`ALTER TABLE "naira_accounts" ADD "failed_at" TIMESTAMP WITH TIME ZONE`);
+        // Counts forwarding jobs: "submit" is what the merchant does.
+        await queryRunner.query(`ALTER TABLE "kyb_applications" RENAME COLUMN "submit_attempts" TO "forward_attempts"`);
         await queryRunner.query(`ALTER TABLE "kyb_document_chunks" ADD CONSTRAINT "FK_49dc4d238268d61dea1c731e974" FOREIGN KEY ("document_id") REFERENCES "kyb_documents"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
         // Documents are PDFs and images, compressed already: store them out of line without trying to compress them again.
         await queryRunner.query(`ALTER TABLE "kyb_document_chunks" ALTER COLUMN "data" SET STORAGE EXTERNAL`);
@@ -22,6 +24,7 @@ export class HouseInOrder1795321814706 implements MigrationInterface {
         await queryRunner.query(`DROP TRIGGER outbox_notify ON "outbox"`);
         await queryRunner.query(`DROP FUNCTION outbox_notify()`);
         await queryRunner.query(`ALTER TABLE "kyb_document_chunks" DROP CONSTRAINT "FK_49dc4d238268d61dea1c731e974"`);
+        await queryRunner.query(`ALTER TABLE "kyb_applications" RENAME COLUMN "forward_attempts" TO "submit_attempts"`);
         await queryRunner.query(`ALTER TABLE "naira_accounts" DROP COLUMN "failed_at"`);
         await queryRunner.query(`ALTER TABLE "kyb_documents" DROP COLUMN "uploaded_at"`);
         await queryRunner.query(`DROP TABLE "kyb_document_chunks"`);

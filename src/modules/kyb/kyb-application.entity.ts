@@ -62,8 +62,9 @@ export class KybApplicationEntity {
   @Column({ name: 'requirements', type: 'jsonb', default: () => "'[]'" })
   requirements: PendingRequirement[];
 
-  @Column({ name: 'submit_attempts', type: 'integer', default: 0 })
-  submitAttempts: number;
+  /** Forwarding jobs started for it (a job retried after a crash counts again). */
+  @Column({ name: 'forward_attempts', type: 'integer', default: 0 })
+  forwardAttempts: number;
 
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError: string | null;

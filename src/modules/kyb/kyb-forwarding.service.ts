@@ -40,7 +40,7 @@ export class KybForwardingService {
     const applications = this.dataSource.getRepository(KybApplicationEntity);
     const application = await applications.findOneBy({ id: applicationId });
     if (application?.status !== 'queued') return;
-    await applications.increment({ id: applicationId }, 'submitAttempts', 1);
+    await applications.increment({ id: applicationId }, 'forwardAttempts', 1);
 
     const documents = await this.dataSource.getRepository(KybDocumentEntity).find({ where: { applicationId, deletedAt: IsNull() }, order: { path: 'ASC' } });
     const options = { timeoutMs: this.config.providerTimeoutMs, retries: 2 };
