@@ -40,9 +40,9 @@ export interface KybBenchResult {
   targets: { name: string; target: string; measured: string; pass: boolean }[];
 }
 
-/** A valid application whose six required groups carry 45 MB of documents in total. */
-export function applicationBody(registrationNumber: string): Buffer {
-  const perFile = Math.floor(DOCUMENT_BYTES / REQUIRED_COMPANY_FILE_TYPES.length);
+/** A valid application whose six required groups carry 45 MB (or `totalBytes`) of random documents in total. */
+export function applicationBody(registrationNumber: string, totalBytes = DOCUMENT_BYTES): Buffer {
+  const perFile = Math.floor(totalBytes / REQUIRED_COMPANY_FILE_TYPES.length);
   const file = randomBytes(perFile).toString('base64');
   const person = (type: string) => ({
     type,

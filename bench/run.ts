@@ -44,8 +44,8 @@ const DEADLINE_S = intEnv('BENCH_TIMEOUT_S', 600);
 /** Extra node flags for the API process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
 const DB_POOL_SIZE = intEnv('BENCH_DB_POOL_SIZE', 20);
 const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-/** The same for the worker process, e.g. `--max-semi-space-size=4` or `--trace-gc`. */
-const WORKER_NODE_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+/** Extra node flags for the worker process, after those of `npm run start:worker`, e.g. `--max-semi-space-size=1`. */
+const EXTRA_WORKER_NODE_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 /** Sample of seeded ids the GET-one scenarios cycle through (both servers get the same list). */
 const ID_SAMPLE = 10_000;
 const HOST = '127.0.0.1';
@@ -130,6 +130,8 @@ interface Started {
   printed: (text: string) => boolean;
   /** The last lines of stdout, when piped. */
   stdoutTail: () => string;
+  /** How the child exited (`code 1`, `SIGKILL`), once it has. */
+  exited: () => string | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,21 +310,23 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
 
   // 9. KYB worker: memory while forwarding one 45 MB application, the worker's only work.
   log('');
-  if (WORKER_NODE_ARGS.length > 0) log(`worker node flags: ${WORKER_NODE_ARGS.join(' ')}`);
-  const workerBusinessId = ids[200];
-  if (workerBusinessId === undefined) throw new Error('the KYB worker part needs at least 201 seeded businesses');
+  const workerNodeArgs = [...startWorkerNodeFlags(), ...EXTRA_WORKER_NODE_ARGS];
+  log(`worker node flags: ${workerNodeArgs.length > 0 ? workerNodeArgs.join(' ') : 'none'}`);
+  const [warmUpBusinessId, measuredBusinessId] = ids.slice(200, 202);
+  if (measuredBusinessId === undefined) throw new Error('the KYB worker part needs at least 202 seeded businesses');
   let worker: Started | undefined;
   const kybWorker = await runKybWorkerBench({
     apiUrl,
     apiKey: issued.apiKey,
     databaseUrl,
     providerUrl,
-    businessId: workerBusinessId,
+    businessIds: [warmUpBusinessId, measuredBusinessId],
     startWorker: async () => {
-      worker = startChild('worker', WORKER_MAIN, appEnv, WORKER_NODE_ARGS, { watchStdout: ['worker started'] });
+      worker = startChild('worker', WORKER_MAIN, appEnv, workerNodeArgs, { watchStdout: ['worker started'], exitIsMeasured: true });
       started.push(worker);
       await waitPrinted(worker, 'worker started');
-      return { pid: pidOf(worker), outputTail: () => `${worker!.stdoutTail()}${worker!.stderrTail()}` };
+      const child = worker;
+      return { pid: pidOf(child), exited: child.exited, outputTail: () => `${child.stdoutTail()}${child.stderrTail()}` };
     },
     checkAborted,
     log,
@@ -382,7 +386,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
           apiLogDestination: '/dev/null',
           dbPoolSize: DB_POOL_SIZE,
           apiNodeArgs: API_NODE_ARGS,
-          workerNodeArgs: WORKER_NODE_ARGS,
+          workerNodeArgs,
         },
         summaries,
         getOne: { rpsRatio: ratio, pairedRpsRatios: pairedRatios, cpuRatio },
@@ -514,6 +518,18 @@ async function getJson(url: string, headers: Record<string, string>): Promise<{ 
   return { status: response.status, body: JSON.parse(text) as unknown, bytes: Buffer.byteLength(text) };
 }
 
+/**
+ * The node flags production starts the worker with: those of `npm run start:worker`
+ * (`node [flags] dist/src/worker.js`), so that the bench measures the worker as it runs.
+ */
+function startWorkerNodeFlags(): string[] {
+  const scripts = (JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+  const match = /^node((?:\s+-\S+)*)\s+dist\/src\/worker\.js\s*$/.exec(scripts['start:worker'] ?? '');
+  if (match) return match[1].split(/\s+/).filter(Boolean);
+  log(`warning: package.json start:worker is not "node [flags] dist/src/worker.js" (${scripts['start:worker']}): the worker starts without its flags`);
+  return [];
+}
+
 /** A valid BIP-39 phrase that is not the development default (which production refuses). */
 function productionMnemonic(): string {
   let phrase: string;
@@ -551,7 +567,13 @@ function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...vars };
 }
 
-function startChild(name: string, script: string, vars: Record<string, string>, nodeArgs: string[] = [], options: { watchStdout?: string[] } = {}): Started {
+function startChild(
+  name: string,
+  script: string,
+  vars: Record<string, string>,
+  nodeArgs: string[] = [],
+  options: { watchStdout?: string[]; exitIsMeasured?: boolean } = {},
+): Started {
   // node directly (no npm wrapper), so the pid is the server's and /proc figures are its own.
   const child = spawn(process.execPath, [...nodeArgs, script], {
     cwd: ROOT_DIR,
@@ -572,13 +594,16 @@ function startChild(name: string, script: string, vars: Record<string, string>, 
     for (const text of options.watchStdout ?? []) if (recent.includes(text)) seen.add(text);
     stdoutTail = (stdoutTail + chunk).slice(-4_000);
   });
+  let exit: string | undefined;
   child.once('exit', (code, signal) => {
     children.delete(child);
-    if (!abort.signal.aborted && !stopping.has(child)) {
-      stopEverything(`${name} exited unexpectedly (${signal ?? `code ${code}`})${tail ? `:\n${tail}` : ''}`);
+    exit = signal ?? `code ${code}`;
+    // A measured child's crash is a result (its measurement fails), not a reason to stop the run.
+    if (!abort.signal.aborted && !stopping.has(child) && !options.exitIsMeasured) {
+      stopEverything(`${name} exited unexpectedly (${exit})${tail ? `:\n${tail}` : ''}`);
     }
   });
-  return { name, child, stderrTail: () => tail, printed: (text) => seen.has(text), stdoutTail: () => stdoutTail };
+  return { name, child, stderrTail: () => tail, printed: (text) => seen.has(text), stdoutTail: () => stdoutTail, exited: () => exit };
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

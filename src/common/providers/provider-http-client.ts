@@ -156,6 +156,9 @@ export class ProviderHttpClient {
         body: body ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
         // Required by fetch for a streamed body: the response may start before the body has been sent.
         duplex: body ? 'half' : undefined,
+        // Following a redirect means sending the body again, so fetch would keep a copy of every
+        // piece of a streamed body it sent; providers do not redirect API calls.
+        redirect: 'error',
         signal,
       });
     } catch (err) {
@@ -213,6 +216,11 @@ class AttemptBody implements AsyncIterable<Uint8Array> {
           this.failure = { error };
           throw error;
         }
+      },
+      // fetch ends the body this way when it gives up on it (an abort): the source must hear of it.
+      return: async () => {
+        await this.iterator.return?.();
+        return { done: true, value: undefined };
       },
     };
   }
