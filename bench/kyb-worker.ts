@@ -59,7 +59,7 @@ interface Forwarding {
   /** `submitted` when forwarded; otherwise what went wrong. */
   finalStatus: string;
   lastError: string | null;
-  submitAttempts: number;
+  forwardAttempts: number;
   documents: { count: number; largestMb: number; totalMb: number };
   baselineRssMb: number;
   peakRssMb: number;
@@ -155,14 +155,14 @@ async function forwardOne(pg: Client, input: KybWorkerBenchInput, worker: Starte
     const submitted = performance.now();
     const answer = await post(`${input.apiUrl}${POBO_USERS_PATH}/${businessId}/onboarding`, input.apiKey, body);
     const after202 = performance.now();
-    let row: { id: string; status: string; last_error: string | null; submit_attempts: number } | undefined;
+    let row: { id: string; status: string; last_error: string | null; forward_attempts: number } | undefined;
     let msToForward: number | undefined;
     if (answer.status === 202) {
       const until = after202 + KYB_WORKER_TARGETS.forwardTimeoutS * 1000;
       for (;;) {
         input.checkAborted();
         const { rows } = await pg.query<NonNullable<typeof row>>(
-          'SELECT id, status, last_error, submit_attempts FROM kyb_applications WHERE business_id = $1 ORDER BY created_at DESC LIMIT 1',
+          'SELECT id, status, last_error, forward_attempts FROM kyb_applications WHERE business_id = $1 ORDER BY created_at DESC LIMIT 1',
           [businessId],
         );
         row = rows[0];
@@ -190,7 +190,7 @@ async function forwardOne(pg: Client, input: KybWorkerBenchInput, worker: Starte
       msToForward,
       finalStatus,
       lastError: row?.last_error ?? null,
-      submitAttempts: row?.submit_attempts ?? 0,
+      forwardAttempts: row?.forward_attempts ?? 0,
       documents: { count: docs.rows[0].count, largestMb: Number(docs.rows[0].largest ?? 0) / MiB, totalMb: Number(docs.rows[0].total ?? 0) / MiB },
       baselineRssMb,
       peakRssMb: peakMb,
