@@ -88,16 +88,10 @@ module.exports = {
     // ---- 3. no-module-cycles ----------------------------------------------------------------
     {
       name: 'no-module-cycles',
-      comment:
-        'Runtime circular dependency. Type-only imports are ignored: the first edge via dependencyTypesNot, ' +
-        'the rest of the reported cycle via viaOnly (dependency-cruiser only checks the first edge otherwise).',
+      comment: 'Circular dependency, type-only imports included: a module that needs a type of its dependent has the layering wrong.',
       severity: 'error',
       from: { path: '^src/', pathNot: SPEC },
-      to: {
-        circular: true,
-        dependencyTypesNot: ['type-only'],
-        viaOnly: { dependencyTypesNot: ['type-only'] },
-      },
+      to: { circular: true },
     },
 
     // ---- 4. hygiene -------------------------------------------------------------------------

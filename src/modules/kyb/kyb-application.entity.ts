@@ -1,7 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { PoboBusinessEntity } from '../pobo-businesses/pobo-business.entity';
 import { StateMachine } from '../../common/state-machine/state-machine';
-import type { PendingRequirement } from '../pobo-businesses';
+import type { ProviderRequirement } from './verification-provider';
 
 /**
  * queued (stored, not yet with the provider) → submitted (the provider has it) → reviewed (it
@@ -60,7 +60,7 @@ export class KybApplicationEntity {
   outcome: string | null;
 
   @Column({ name: 'requirements', type: 'jsonb', default: () => "'[]'" })
-  requirements: PendingRequirement[];
+  requirements: ProviderRequirement[];
 
   /** Forwarding jobs started for it (a job retried after a crash counts again). */
   @Column({ name: 'forward_attempts', type: 'integer', default: 0 })

@@ -1,5 +1,3 @@
-import type { PendingRequirement } from '../pobo-businesses';
-
 export const PROVIDER_APPLICATION_STATUSES = ['processing', 'verified', 'declined', 'action_required'] as const;
 export type ProviderApplicationStatus = (typeof PROVIDER_APPLICATION_STATUSES)[number];
 
@@ -20,10 +18,17 @@ export interface ProviderApplicationInput {
   documents: ProviderDocument[];
 }
 
+/** What the provider asks for before it can decide; shown to the merchant as `kyb.pendingRequirements`. */
+export interface ProviderRequirement {
+  code: string;
+  field: string;
+  message: string;
+}
+
 export interface ProviderApplication {
   id: string;
   status: ProviderApplicationStatus;
-  requirements: PendingRequirement[];
+  requirements: ProviderRequirement[];
 }
 
 export interface CallOptions {
