@@ -155,7 +155,7 @@ describe('PoboBusinessStates (medium)', () => {
     });
   });
 
-  it('keeps the history append-only: UPDATE and DELETE are refused by the trigger', async () => {
+  it('keeps the history append-only: UPDATE, DELETE and TRUNCATE are refused by the trigger', async () => {
     const id = await m.insertBusiness();
     await move(id, { agreement: 'accepted', kyb: 'not_started' }, 'agreement_accepted');
     const history = await m.history(id);
@@ -164,6 +164,17 @@ describe('PoboBusinessStates (medium)', () => {
       'business_status_history is append-only',
     );
     await expect(m.sql('DELETE FROM business_status_history WHERE business_id = $1', [id])).rejects.toThrow('business_status_history is append-only');
+    await expect(m.sql('TRUNCATE business_status_history')).rejects.toThrow('business_status_history is append-only');
     expect(await m.history(id)).toEqual(history);
+  });
+
+  it('lets the history go with its business when the business is deleted (the foreign key cascades)', async () => {
+    const id = await m.insertBusiness();
+    await move(id, { agreement: 'accepted', kyb: 'not_started' }, 'agreement_accepted');
+    expect(await m.history(id)).toHaveLength(2);
+
+    await m.sql('DELETE FROM agreement_links WHERE business_id = $1', [id]);
+    await m.sql('DELETE FROM pobo_businesses WHERE id = $1', [id]);
+    expect(await m.history(id)).toEqual([]);
   });
 });
