@@ -52,7 +52,8 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   // Plain HTML forms (the agreement page) post urlencoded bodies and carry its CSRF cookie; the
   // merchant API takes JSON only (refused below).
   await app.register(fastifyFormbody);
-  await app.register(fastifyCookie);
+  // Parsing and serialising only: a hook on every request would cost the merchant API for a cookie only the page uses.
+  await app.register(fastifyCookie, { hook: false });
   fastify.addHook('preValidation', (request, _reply, done) => {
     const isApi = request.url.startsWith('/api/');
     const json = /^application\/json\b/i.test(request.headers['content-type'] ?? '');

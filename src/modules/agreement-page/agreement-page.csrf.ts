@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { FastifyInstance } from 'fastify';
 import { AGREEMENT_PAGE_PATH } from '../agreements';
 
 /**
@@ -20,11 +20,11 @@ export function isCsrfCookieValue(value: string | undefined): value is string {
   return value !== undefined && RANDOM_VALUE.test(value);
 }
 
-/** The cookie as `reply.setCookie` takes it (parsing and serialising are `@fastify/cookie`'s). */
+/** The cookie as `@fastify/cookie` serialises it (parsing it is the library's too). */
 export interface CsrfCookie {
   name: string;
   value: string;
-  options: CookieSerializeOptions;
+  options: Parameters<FastifyInstance['serializeCookie']>[2];
 }
 
 export function csrfCookie(value: string, secure: boolean): CsrfCookie {

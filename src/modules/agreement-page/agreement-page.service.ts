@@ -30,7 +30,7 @@ export function pageClient(request: FastifyRequest): PageClient {
     return Array.isArray(value) ? value[0] : value;
   };
   return {
-    csrfCookie: request.cookies[CSRF_COOKIE],
+    csrfCookie: request.server.parseCookie(header('cookie') ?? '')[CSRF_COOKIE],
     origin: header('origin'),
     fetchSite: header('sec-fetch-site'),
     ip: request.ip,
@@ -55,7 +55,7 @@ export const PAGE_HEADERS: Record<string, string> = {
 
 export function sendPage(reply: FastifyReply, page: PageResult): void {
   void reply.status(page.status).headers(PAGE_HEADERS);
-  if (page.setCookie) void reply.setCookie(page.setCookie.name, page.setCookie.value, page.setCookie.options);
+  if (page.setCookie) void reply.header('Set-Cookie', reply.server.serializeCookie(page.setCookie.name, page.setCookie.value, page.setCookie.options));
   void reply.send(page.html);
 }
 
