@@ -5,17 +5,13 @@
  * file calls `startMedium` in `beforeAll` and `close()` in `afterAll`.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DynamicModule, ForwardReference, LoggerService, Provider, Type } from '@nestjs/common';
 import { Test, TestingModule, TestingModuleBuilder } from '@nestjs/testing';
-import type { FastifyInstance } from 'fastify';
 import Redis from 'ioredis';
 import { Client, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
-import { createBankRailServer } from '../../sandbox/bank-rail/bank-rail.server';
-import { createVerificationProviderServer } from '../../sandbox/verification-provider/verification-provider.server';
 import { newId } from '../../src/common/ids/ids';
-import { AppConfig, DEV_BANK_RAIL_API_KEY, DEV_VERIFICATION_PROVIDER_API_KEY, loadConfig } from '../../src/config/app.config';
+import { AppConfig, loadConfig } from '../../src/config/app.config';
 import { ConfigModule } from '../../src/config/config.module';
 import { DatabaseModule } from '../../src/database/database.module';
 import { JobsModule } from '../../src/jobs';
@@ -23,6 +19,8 @@ import { RedisModule } from '../../src/redis/redis.module';
 import { createTestDatabase, TestDatabase } from '../e2e/support/test-database';
 
 export { eventually, sleep } from '../e2e/support/poll';
+export { startSandboxes } from '../e2e/support/sandboxes';
+export type { Sandbox, SandboxRequest } from '../e2e/support/sandboxes';
 
 type Import = Type | DynamicModule | Promise<DynamicModule> | ForwardReference;
 
@@ -252,76 +250,3 @@ async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> 
   }
 }
 
-/** A request a sandbox received, as seen on its HTTP server (before faults such as latency apply). */
-export interface SandboxRequest {
-  method: string;
-  url: string;
-}
-
-export interface Sandbox {
-  url: string;
-  /** `POST /_sandbox/faults` with this body; `{}` clears them. */
-  faults(faults: Record<string, unknown>): Promise<void>;
-  state<T = unknown>(path: string): Promise<T>;
-  /** `/v1` requests received so far. */
-  requests: SandboxRequest[];
-  /** The most `/v1` requests matching `filter` the server ever had open at once. */
-  maxInFlight(filter: (request: SandboxRequest) => boolean): number;
-  close(): Promise<void>;
-}
-
-async function listen(app: FastifyInstance): Promise<Sandbox> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  const requests: SandboxRequest[] = [];
-  const open = new Set<SandboxRequest>();
-  const peaks: { request: SandboxRequest; open: SandboxRequest[] }[] = [];
-  // On the HTTP server itself: counted when the request arrives, before any fault (latency) holds it.
-  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!req.url?.startsWith('/v1')) return;
-    const request = { method: req.method ?? '', url: req.url };
-    requests.push(request);
-    open.add(request);
-    peaks.push({ request, open: [...open] });
-    res.once('close', () => open.delete(request));
-  });
-  return {
-    url,
-    requests,
-    maxInFlight: (filter) => Math.max(0, ...peaks.filter((peak) => filter(peak.request)).map((peak) => peak.open.filter(filter).length)),
-    faults: async (faults) => {
-      const method = Object.keys(faults).length === 0 ? 'DELETE' : 'POST';
-      const response = await fetch(`${url}/_sandbox/faults`, {
-        method,
-        headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
-        body: method === 'POST' ? JSON.stringify(faults) : undefined,
-      });
-      if (!response.ok) throw new Error(`sandbox faults: ${response.status}`);
-    },
-    state: async <T>(path: string) => (await (await fetch(`${url}${path}`)).json()) as T,
-    close: async () => {
-      app.server.closeAllConnections();
-      await app.close();
-    },
-  };
-}
-
-/**
- * The real sandbox verification provider and bank rail (the servers `npm start` runs) on free
- * loopback ports, with the requests each received recorded. `env` points the application at them.
- */
-export async function startSandboxes(reviewDelayMs: number): Promise<{ verification: Sandbox; bankRail: Sandbox; env: Record<string, string>; close(): Promise<void> }> {
-  const verification = await listen(createVerificationProviderServer({ apiKey: DEV_VERIFICATION_PROVIDER_API_KEY, reviewDelayMs }));
-  const bankRail = await listen(createBankRailServer({ apiKey: DEV_BANK_RAIL_API_KEY })).catch(async (err: unknown) => {
-    await verification.close();
-    throw err;
-  });
-  return {
-    verification,
-    bankRail,
-    env: { VERIFICATION_PROVIDER_URL: verification.url, BANK_RAIL_URL: bankRail.url },
-    close: async () => {
-      await Promise.all([verification.close(), bankRail.close()]);
-    },
-  };
-}
