@@ -46,14 +46,12 @@ describe('ProviderHttpClient', () => {
     const response = await submit(c, 2);
     expect(response.status).toBe(201);
     expect(await submissions()).toBe(1);
-    c.shutdown();
   });
 
   it('gives up after its retries with a retryable error', async () => {
     await faults({ failNext: 3, failStatus: 502 });
     const c = client();
     await expect(submit(c, 1)).rejects.toMatchObject({ retryable: true, status: 502 });
-    c.shutdown();
   });
 
   it('never retries a 4xx, and reports it as not retryable', async () => {
@@ -62,7 +60,6 @@ describe('ProviderHttpClient', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ retryable: false, status: 401 });
     expect(await submissions()).toBe(0);
-    c.shutdown();
   });
 
   it('times out a slow provider per attempt', async () => {
@@ -71,7 +68,6 @@ describe('ProviderHttpClient', () => {
     const started = Date.now();
     await expect(submit(c, 0, 150)).rejects.toMatchObject({ retryable: true, message: expect.stringContaining('timed out') });
     expect(Date.now() - started).toBeLessThan(900);
-    c.shutdown();
   });
 
   it('opens the circuit after repeated failures and then fails fast without calling the provider', async () => {
@@ -83,7 +79,6 @@ describe('ProviderHttpClient', () => {
     await expect(submit(c, 3)).rejects.toMatchObject({ retryable: true, message: expect.stringContaining('circuit open') });
     expect(Date.now() - started).toBeLessThan(100);
     expect(await submissions()).toBe(0);
-    c.shutdown();
   });
 });
 

@@ -125,9 +125,6 @@ export class ProviderHttpClient {
     }
   }
 
-  /** Kept for callers' shutdown hooks: the breaker holds no timer or connection to release. */
-  shutdown(): void {}
-
   private async send(request: ProviderRequest, signal: AbortSignal): Promise<ProviderResponse> {
     const body = request.stream ? new AttemptBody(request.stream()) : undefined;
     try {

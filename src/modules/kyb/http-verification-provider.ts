@@ -1,4 +1,3 @@
-import { OnApplicationShutdown } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsNotEmpty, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { parseProviderBody, ProviderHttpClient } from '../../common/providers/provider-http-client';
@@ -44,12 +43,8 @@ class ProviderApplicationBody {
 const NAME = 'verification provider';
 
 /** The verification provider over HTTP (the sandbox in development, the real one in production). */
-export class HttpVerificationProvider implements OnApplicationShutdown, VerificationProvider {
+export class HttpVerificationProvider implements VerificationProvider {
   constructor(private readonly client: ProviderHttpClient) {}
-
-  onApplicationShutdown(): void {
-    this.client.shutdown();
-  }
 
   async uploadDocument(document: ProviderDocument, content: () => AsyncIterable<Uint8Array>, options: CallOptions): Promise<void> {
     await this.client.request({

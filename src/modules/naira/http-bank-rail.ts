@@ -1,4 +1,3 @@
-import { OnApplicationShutdown } from '@nestjs/common';
 import { IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 import { parseProviderBody, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { BankRail, VirtualAccount, VirtualAccountRequest } from './bank-rail';
@@ -22,12 +21,8 @@ class VirtualAccountBody {
 }
 
 /** The bank rail over HTTP (the sandbox in development). */
-export class HttpBankRail implements OnApplicationShutdown, BankRail {
+export class HttpBankRail implements BankRail {
   constructor(private readonly client: ProviderHttpClient) {}
-
-  onApplicationShutdown(): void {
-    this.client.shutdown();
-  }
 
   async openVirtualAccount(request: VirtualAccountRequest, options: { timeoutMs: number; retries: number }): Promise<VirtualAccount> {
     const { body } = await this.client.request({
