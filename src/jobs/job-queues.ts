@@ -4,10 +4,9 @@ import { ModuleRef } from '@nestjs/core';
 import { JobsOptions, Queue } from 'bullmq';
 import { JobDefinition, JobPayload } from './job.definition';
 
-/** BullMQ options of a job: its deterministic id and its retry and retention policy. */
-export function jobOptions<P extends JobPayload>(job: JobDefinition<P>, payload: P): JobsOptions {
+/** BullMQ options of a job: its retry and retention policy (the id is given per job, or by a scheduler). */
+export function jobOptions(job: Pick<JobDefinition, 'attempts' | 'backoffMs' | 'keepCompletedS' | 'keepFailedS'>): JobsOptions {
   return {
-    jobId: job.jobId(payload),
     attempts: job.attempts,
     backoff: { type: 'exponential', delay: job.backoffMs },
     removeOnComplete: job.keepCompletedS === 0 ? true : { age: job.keepCompletedS },
@@ -28,8 +27,9 @@ export class JobQueues {
     return this.moduleRef.get<Queue>(getQueueToken(job.queue.name), { strict: false });
   }
 
-  async add<P extends JobPayload>(job: JobDefinition<P>, payload: P): Promise<void> {
-    await this.queue(job).add(job.name, payload, jobOptions(job, payload));
+  /** `jobId`: the id the producer recorded (the outbox's), else the job's own for this payload. */
+  async add<P extends JobPayload>(job: JobDefinition<P>, payload: P, jobId = job.jobId(payload)): Promise<void> {
+    await this.queue(job).add(job.name, payload, { ...jobOptions(job), jobId });
   }
 
   /**

@@ -147,8 +147,7 @@ export class JobRegistry implements OnApplicationBootstrap, OnApplicationShutdow
         const queue = this.queues.queue(job);
         if (!starting && (await queue.getJobScheduler(job.name))) continue;
         // The scheduler names each run's job itself.
-        const { jobId: _, ...opts } = jobOptions(job as JobDefinition<Record<string, never>>, {});
-        await queue.upsertJobScheduler(job.name, { every: job.every!(this.config) }, { name: job.name, data: {}, opts });
+        await queue.upsertJobScheduler(job.name, { every: job.every!(this.config) }, { name: job.name, data: {}, opts: jobOptions(job) });
         if (!starting) this.logger.warn(`scheduler of ${job.name} was missing from Redis; re-created`);
       } catch (err) {
         this.logger.warn(`scheduler of ${job.name} not checked: ${(err as Error).message}`);
