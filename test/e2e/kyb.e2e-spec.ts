@@ -183,6 +183,36 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       expect(result.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
     });
 
+    /** Every field and object an application requires, as the path the 400 names when it is left out. */
+    const REQUIRED_PATHS = [
+      'company',
+      'associated_persons',
+      'company_files',
+      ...['name', 'business_name', 'registration_number', 'country', 'incorporation_date', 'type', 'description', 'industry', 'register_address', 'business_address', 'email', 'url', 'tax_id'].map((f) => `company.${f}`),
+      ...['street', 'city', 'postal_code'].map((f) => `company.register_address.${f}`),
+      ...['street', 'city', 'country', 'postal_code'].map((f) => `company.business_address.${f}`),
+      ...['type', 'first_name', 'last_name', 'birthday', 'nationality', 'email', 'id_type', 'id_number', 'residential_address', 'identity_files'].map((f) => `associated_persons[0].${f}`),
+      ...['street', 'city', 'country', 'postal_code'].map((f) => `associated_persons[0].residential_address.${f}`),
+      ...['file_type', 'part', 'country', 'file'].map((f) => `associated_persons[0].identity_files[0].${f}`),
+      'company_files[0].file_type',
+      'company_files[0].files',
+    ];
+
+    /** The application with the value at `path` (dots and [index]) removed. */
+    const without = (path: string) => {
+      const body = JSON.parse(JSON.stringify(app('RC-1')));
+      const keys = path.replace(/\[(\d+)\]/g, '.$1').split('.');
+      const parent = keys.slice(0, -1).reduce((node, key) => node[key], body);
+      delete parent[keys[keys.length - 1]];
+      return body;
+    };
+
+    it.each(REQUIRED_PATHS)('400 naming %s when the application leaves it out', async (path) => {
+      const result = await submit(id, without(path));
+      expectErrorBody(result, 400, 'validation_failed');
+      expect(result.body.error.details.map((d: { field: string }) => d.field)).toContain(path);
+    });
+
     it('400 for malformed JSON', async () => {
       expectErrorBody(await submit(id, '{"company":'), 400, 'invalid_json');
     });

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -10,6 +11,7 @@ import {
   IsISO8601,
   IsNotEmpty,
   IsNumber,
+  IsObject,
   IsOptional,
   IsString,
   IsUrl,
@@ -22,6 +24,12 @@ import {
 import { COMPANY_FILE_TYPES, ID_TYPES, IDENTITY_FILE_TYPES, PERSON_TYPES } from '../kyb.constants';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A nested object that must be there: `@ValidateNested` alone passes an absent value, and would
+ * validate each element of an array sent where the object belongs.
+ */
+const RequiredObject = (type: new () => object) => applyDecorators(IsObject(), ValidateNested(), Type(() => type));
 const dateMessage = { message: '$property must be a date in YYYY-MM-DD format' };
 
 class RegisterAddressDto {
@@ -44,8 +52,8 @@ export class CompanyDto {
   @ApiProperty({ example: 'limited_liability_company' }) @IsString() @IsNotEmpty() @MaxLength(100) type: string;
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(2000) description: string;
   @ApiProperty({ example: 'wholesale_trade' }) @IsString() @IsNotEmpty() @MaxLength(200) industry: string;
-  @ApiProperty({ type: RegisterAddressDto }) @ValidateNested() @Type(() => RegisterAddressDto) register_address: RegisterAddressDto;
-  @ApiProperty({ type: AddressDto }) @ValidateNested() @Type(() => AddressDto) business_address: AddressDto;
+  @ApiProperty({ type: RegisterAddressDto }) @RequiredObject(RegisterAddressDto) register_address: RegisterAddressDto;
+  @ApiProperty({ type: AddressDto }) @RequiredObject(AddressDto) business_address: AddressDto;
   @ApiProperty() @IsEmail() @MaxLength(254) email: string;
   @ApiProperty({ example: 'https://acme.example' }) @IsUrl({ require_protocol: true }) @MaxLength(500) url: string;
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) tax_id: string;
@@ -76,7 +84,7 @@ export class AssociatedPersonDto {
   @ApiPropertyOptional({ minimum: 0, maximum: 100 }) @IsOptional() @IsNumber() @Min(0) @Max(100) ownership_percentage?: number;
   @ApiProperty({ enum: ID_TYPES }) @IsIn(ID_TYPES) id_type: string;
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) id_number: string;
-  @ApiProperty({ type: AddressDto }) @ValidateNested() @Type(() => AddressDto) residential_address: AddressDto;
+  @ApiProperty({ type: AddressDto }) @RequiredObject(AddressDto) residential_address: AddressDto;
   @ApiProperty({ type: [IdentityFileDto] })
   @IsArray()
   @ArrayMaxSize(10)
@@ -97,7 +105,7 @@ export class CompanyFileDto {
 
 /** The KYB application, following the OwlPay Harbor business-onboarding format (snake_case). */
 export class KybApplicationDto {
-  @ApiProperty({ type: CompanyDto }) @ValidateNested() @Type(() => CompanyDto) company: CompanyDto;
+  @ApiProperty({ type: CompanyDto }) @RequiredObject(CompanyDto) company: CompanyDto;
 
   @ApiProperty({ type: [AssociatedPersonDto], description: 'Exactly one representative and at least one applicant' })
   @IsArray()
