@@ -104,6 +104,14 @@ describe('POBO businesses (endpoints 1–3)', () => {
       expect(await count()).toBe(before);
     });
 
+    it.each(['businessName', 'email', 'phoneNumber', 'country'])('refuses a body without the required %s with 400 naming it, and creates nothing', async (field) => {
+      const before = await count();
+      const result = await create(keyA, validBody({ [field]: undefined }));
+      expectErrorBody(result, 400, 'validation_failed');
+      expect(result.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
+      expect(await count()).toBe(before);
+    });
+
     it.each([
       ['malformed JSON', '{"businessName":', 'invalid_json'],
       ['empty JSON body', '', 'invalid_json'],
