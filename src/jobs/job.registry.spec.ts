@@ -1,5 +1,5 @@
 import { defineJob, defineQueue } from './job.definition';
-import { checkJobWiring, FoundHandler } from './job.registry';
+import { checkJobWiring, FoundHandler, jobLockOptions, stalledJobTakeoverBoundMs } from './job.registry';
 
 const queue = defineQueue('test', 1);
 const alpha = defineJob<{ id: string }>({ queue, name: 'test.alpha', jobId: ({ id }) => `test.alpha.${id}` });
@@ -42,5 +42,21 @@ describe('checkJobWiring', () => {
       'job test.beta has no handler',
       'C.run handles test.gamma, which no module registers',
     ]);
+  });
+});
+
+describe('jobLockOptions', () => {
+  it('checks for stalled jobs often enough that a dead worker\'s job is back one check after its lock expired', () => {
+    for (const lockMs of [1_000, 2_000, 30_000]) {
+      const options = jobLockOptions(lockMs);
+      expect(options.lockDuration).toBe(lockMs);
+      // A dead worker's last check holds the others off for up to one interval, and a live worker's
+      // check must then see the job (one more) before its lock can have run out: a live worker's
+      // lock always has half of it left, so that is the earliest it can expire after a death.
+      expect(2 * options.stalledInterval).toBeLessThan(lockMs / 2);
+      expect(options.lockRenewTime).toBeLessThanOrEqual(lockMs / 2);
+    }
+    expect(stalledJobTakeoverBoundMs(30_000)).toBe(33_000);
+    expect(stalledJobTakeoverBoundMs(2_000)).toBe(2_200);
   });
 });

@@ -24,6 +24,38 @@ export interface FoundHandler {
 }
 
 /**
+ * Stalled-job checks per lock period. BullMQ's check is mark-then-sweep (a script per queue, at
+ * most one per interval across all workers): it moves back to the queue a job that an earlier
+ * check saw active after the job's last lock renewal and whose lock has since expired. After a
+ * worker dies, its own last check can hold the others' off for up to one interval, and a live
+ * worker's check must then see the job once more. A dead worker's lock outlives it by at least
+ * half of JOB_LOCK_MS; at a tenth of it per check, both have happened by then, so the job is back
+ * at most one interval after its lock expired. Checking every JOB_LOCK_MS, as before, left it
+ * waiting up to about three lock periods.
+ */
+export const STALLED_CHECKS_PER_LOCK = 10;
+
+/** The BullMQ worker options that decide when a job held by a dead worker goes to another. */
+export function jobLockOptions(lockMs: number): { lockDuration: number; lockRenewTime: number; stalledInterval: number; maxStalledCount: number } {
+  return {
+    lockDuration: lockMs,
+    // BullMQ's default, stated because the bounds below depend on it: renewed every quarter to half
+    // of the lock, so a live worker's lock always has at least half of it left.
+    lockRenewTime: lockMs / 2,
+    stalledInterval: Math.ceil(lockMs / STALLED_CHECKS_PER_LOCK),
+    maxStalledCount: 3,
+  };
+}
+
+/**
+ * The longest a job waits, after its worker died, before it is back in the queue (where a worker
+ * with a free slot starts it at once): the lock running out, then one stalled-job check.
+ */
+export function stalledJobTakeoverBoundMs(lockMs: number): number {
+  return lockMs + jobLockOptions(lockMs).stalledInterval;
+}
+
+/**
  * Every registered job needs exactly one handler, and every handler a registered job; names are
  * unique. Returns the problems, empty when the wiring is sound.
  */
@@ -95,12 +127,11 @@ export class JobRegistry implements OnApplicationBootstrap, OnApplicationShutdow
         connection,
         prefix: this.config.queuePrefix,
         concurrency: queue.concurrency,
-        // A worker that dies mid-job loses its lock after JOB_LOCK_MS; another worker takes the job over.
-        lockDuration: this.config.jobLockMs,
-        stalledInterval: this.config.jobLockMs,
-        maxStalledCount: 3,
+        ...jobLockOptions(this.config.jobLockMs),
       });
       worker.on('error', (err) => this.logger.warn(`queue ${queue.name}: ${err.message}`));
+      // Reported by whichever worker's check found it, so the takeover shows in the logs once.
+      worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} lost its worker (lock expired); back in the queue`));
       worker.on('failed', (job, err) => this.logger.warn(`job ${job?.id ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${err.message}`));
       this.workers.push(worker);
     }
