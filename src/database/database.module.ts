@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { dependencyOutages } from '../common/errors/dependency-outages';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { dataSourceOptions } from './database.options';
 
@@ -24,7 +25,12 @@ export const PG_POOL = Symbol('PG_POOL');
     {
       provide: PG_POOL,
       inject: [DataSource],
-      useFactory: (dataSource: DataSource): Pool => (dataSource.driver as PostgresDriver).master as Pool,
+      useFactory: (dataSource: DataSource): Pool => {
+        const pool = (dataSource.driver as PostgresDriver).master as Pool;
+        // PostgreSQL answered a new connection: an outage, if one was being logged, is over.
+        pool.on('connect', () => dependencyOutages.recovered('database'));
+        return pool;
+      },
     },
   ],
   exports: [PG_POOL],

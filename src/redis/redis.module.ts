@@ -1,5 +1,6 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
+import { dependencyOutages } from '../common/errors/dependency-outages';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 
 export const REDIS = Symbol('REDIS');
@@ -22,9 +23,11 @@ export const REDIS = Symbol('REDIS');
           maxRetriesPerRequest: 1,
           connectTimeout: 2_000,
           retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-        }).on('error', () => {
-          // Connection errors surface on the commands that need Redis and in /health/ready.
-        }),
+        })
+          .on('error', () => {
+            // Connection errors surface on the commands that need Redis and in /health/ready.
+          })
+          .on('ready', () => dependencyOutages.recovered('redis')),
     },
   ],
   exports: [REDIS],

@@ -113,6 +113,45 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
     expect(recovered.status).toBe(200);
   });
 
+  it('logs a PostgreSQL outage once, at warn and without a stack, and the next outage again', async () => {
+    const from = t.logs.length;
+    const lines = () =>
+      t.logs.slice(from).map((line) => JSON.parse(line) as { level: number; msg: string; context?: string; err?: { stack?: string }; response?: { statusCode: number } });
+    const outageWarnings = () => lines().filter((l) => l.level === 40 && l.context === 'DependencyOutage');
+    const outage = async (requests: number) => {
+      await pgProxy.cut();
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: requests }, (_, i) =>
+            i % 3 === 2
+              ? http(t.baseUrl, 'POST', '/api/merchant/pobo/users', { apiKey, body: { businessName: 'Down Ltd', email: 'a@b.example', phoneNumber: '+2348012345678', country: 'NG' } })
+              : http(t.baseUrl, 'GET', i % 3 === 0 ? '/api/merchant/pobo/users' : '/api/merchant/pobo/users/pobo_000000000000000000000000', { apiKey }),
+          ),
+        );
+        expect(answers.map((a) => a.status)).toEqual(answers.map(() => 503));
+      } finally {
+        await pgProxy.restore();
+      }
+      expect((await eventually(() => http(t.baseUrl, 'GET', '/api/merchant/pobo/users', { apiKey }), (r) => r.status === 200)).status).toBe(200);
+      await sleep(20);
+    };
+
+    await outage(30);
+    expect(outageWarnings()).toHaveLength(1);
+    expect(outageWarnings()[0].msg).toMatch(/^database unavailable: [^\n]+; requests that need it get 503 until it is back/);
+    expect(outageWarnings()[0].msg).not.toMatch(/SELECT|INSERT|127\.0\.0\.1|postgres:/);
+    const [back] = lines().filter((l) => l.context === 'DependencyOutage' && l.level === 30);
+    expect(Number(/; (\d+) requests answered 503/.exec(back?.msg ?? '')?.[1])).toBeGreaterThanOrEqual(30);
+    // Each request still has its own request line; nothing else at error level, and no stack anywhere.
+    expect(lines().filter((l) => l.msg === 'request completed' && l.response?.statusCode === 503).length).toBeGreaterThanOrEqual(30);
+    expect(lines().filter((l) => l.level >= 50 && l.msg !== 'request completed')).toEqual([]);
+    expect(lines().filter((l) => /\n\s+at /.test(`${l.msg}${l.err?.stack ?? ''}`))).toEqual([]);
+
+    await outage(5);
+    expect(outageWarnings()).toHaveLength(2);
+    expect(lines().filter((l) => l.context === 'DependencyOutage' && l.level === 30)).toHaveLength(2);
+  });
+
   it('reports Redis down as not ready, and recovers by itself', async () => {
     await redisProxy.cut();
     try {

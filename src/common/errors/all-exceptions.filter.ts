@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { logRequestFailure } from './dependency-outages';
 import { toErrorResponse } from './error-response';
 
 /**
@@ -15,9 +16,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = ctx.getRequest<FastifyRequest>();
     const reply = ctx.getResponse<FastifyReply>();
     const response = toErrorResponse(exception, String(request.id));
-    if (response.unexpected) {
-      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
-    }
+    logRequestFailure(this.logger, exception, response);
     void reply.status(response.status).headers(response.headers).send(response.body);
   }
 }

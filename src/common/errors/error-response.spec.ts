@@ -1,6 +1,6 @@
 import { NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { AppError, ServiceUnavailableError } from './app-error';
-import { isDependencyDown, toErrorResponse } from './error-response';
+import { dependencyFailure, isDependencyDown, toErrorResponse } from './error-response';
 
 describe('toErrorResponse', () => {
   it('maps module errors by code, keeping details and headers', () => {
@@ -34,5 +34,21 @@ describe('toErrorResponse', () => {
     expect(isDependencyDown(Object.assign(new AggregateError([refused]), {}))).toBe(true);
     expect(isDependencyDown(new Error('syntax error at or near'))).toBe(false);
     expect(toErrorResponse(refused, 'r')).toMatchObject({ status: 503, headers: { 'Retry-After': '1' }, body: { error: { code: 'service_unavailable' } } });
+  });
+
+  it('tells which dependency was unreachable and why, in words safe to log', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
+    // An outage is not a bug: no stack is logged for it (see DependencyOutages), unlike a 500.
+    expect(toErrorResponse(refused, 'r')).toMatchObject({ unexpected: false, dependencyFailure: { dependency: 'database', reason: 'connect ECONNREFUSED' } });
+    expect(dependencyFailure(new AggregateError([refused], ''))).toEqual({ dependency: 'database', reason: 'connect ECONNREFUSED' });
+    // TypeORM's QueryFailedError carries the statement, which must not reach the log line.
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', query: 'SELECT secret FROM t', driverError: {} });
+    expect(dependencyFailure(terminated)).toEqual({ dependency: 'database', reason: '57P01 terminating connection due to administrator command' });
+    expect(dependencyFailure(new Error('Connection terminated unexpectedly'))).toEqual({ dependency: 'database', reason: 'Connection terminated unexpectedly' });
+    expect(dependencyFailure(new Error("Stream isn't writeable and enableOfflineQueue options is false"))?.dependency).toBe('redis');
+    expect(dependencyFailure(new Error('Connection is closed.'))?.dependency).toBe('redis');
+    expect(dependencyFailure(new Error('Reached the max retries per request limit (which is 1).'))?.dependency).toBe('redis');
+    expect(dependencyFailure(new Error('syntax error at or near'))).toBeUndefined();
+    expect(toErrorResponse(new Error('boom'), 'r').dependencyFailure).toBeUndefined();
   });
 });
