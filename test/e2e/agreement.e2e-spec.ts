@@ -120,7 +120,7 @@ describe('Agreement page and fresh links', () => {
       expect(page.status).toBe(200);
       expectPageHeaders(page);
       expect(page.html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-      expect(page.html).toContain('<h1>Adaeze Textiles Ltd</h1>');
+      expect(page.html).toContain('<h1><bdi>Adaeze Textiles Ltd</bdi></h1>');
       expect(page.html).toContain(`Terms version ${TERMS_VERSION}`);
       expect(page.html).toContain('<form method="post">');
       expect(page.html).toContain('<button type="submit">Accept</button>');
@@ -158,13 +158,27 @@ describe('Agreement page and fresh links', () => {
       expect(page.status).toBe(200);
       expect(page.html).not.toContain('<script>alert(1)</script>');
       expect(page.html).not.toContain('<img');
-      expect(page.html).toContain('<h1>&lt;script&gt;alert(1)&lt;/script&gt; &quot;&gt;&lt;img src=x onerror=alert(2)&gt; &amp; Co</h1>');
-      expect(page.html).toContain('<title>Pay-on-behalf-of services agreement – &lt;script&gt;');
+      expect(page.html).toContain('<h1><bdi>&lt;script&gt;alert(1)&lt;/script&gt; &quot;&gt;&lt;img src=x onerror=alert(2)&gt; &amp; Co</bdi></h1>');
+      expect(page.html).toContain('<title>Pay-on-behalf-of services agreement – \u2068&lt;script&gt;');
 
       const accepted = await postPage(business.agreement.url, { csrf_token: page.csrf, terms_version: page.termsVersion }, { cookie: page.cookie });
       expect(accepted.status).toBe(200);
       expect(accepted.html).not.toContain('<script>alert(1)</script>');
       expect(accepted.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    });
+
+    it('isolates the business name, so a right-to-left override stored before names were checked cannot reorder the page', async () => {
+      const business = await createNamedBusiness('Acme Trading Ltd');
+      // The API refuses such names now (pobo-businesses suite); older rows may still hold one.
+      const name = 'Acme\u202Efdp.exe';
+      await pg.query('UPDATE pobo_businesses SET business_name = $1 WHERE id = $2', [name, business.poboUserId]);
+      const page = await getPage(business.agreement.url);
+      expect(page.status).toBe(200);
+      expect(page.html).toContain(`<h1><bdi>${name}</bdi></h1>`);
+      expect(page.html).toContain(`on behalf of <bdi>${name}</bdi>.`);
+      expect(page.html).toContain(`– \u2068${name}\u2069</title>`);
+      // Every occurrence is inside an isolate.
+      expect(page.html.split(name).length - 1).toBe(page.html.split(`<bdi>${name}</bdi>`).length - 1 + page.html.split(`\u2068${name}\u2069`).length - 1);
     });
   });
 
@@ -247,7 +261,7 @@ describe('Agreement page and fresh links', () => {
       expect(result.status).toBe(200);
       expectPageHeaders(result);
       expect(result.html).toContain('<h1>Agreement accepted</h1>');
-      expect(result.html).toContain('Kano Agro Exports accepted the terms');
+      expect(result.html).toContain('<bdi>Kano Agro Exports</bdi> accepted the terms');
 
       const after = await apiBusiness(business.poboUserId);
       expect(after).toMatchObject({ agreement: { status: 'accepted' }, kyb: { status: 'not_started' } });

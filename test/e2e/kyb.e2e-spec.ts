@@ -95,6 +95,14 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
     );
   });
 
+  it('stores text written as JSON escapes as sent, surrogate pairs included (the document extraction passes them on intact)', async () => {
+    const id = await acceptedBusiness();
+    const body = JSON.stringify(kybApplication('RC-ESCAPES-HOLD')).replace('"Acme Trading Limited"', '"Acme \\ud83d\\ude00 \\u00e9 Limited"');
+    expect((await submit(id, body)).status).toBe(202);
+    const [application] = await applicationsFor(id);
+    expect(application.payload.company.name).toBe('Acme \u{1F600} \u00e9 Limited');
+  });
+
   it('deletes stored documents once the provider has them and the retention period has passed', async () => {
     const id = await acceptedBusiness();
     expect((await submit(id, kybApplication('RC-RETAIN-1'))).status).toBe(202);
@@ -181,6 +189,41 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       const result = await submit(id, body);
       expectErrorBody(result, 400, 'validation_failed');
       expect(result.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
+    });
+
+    const company = (overrides: Record<string, unknown>) => app('RC-1', { company: { ...app().company, ...overrides } });
+    const withPerson = (i: number, overrides: Record<string, unknown>) => {
+      const body = app('RC-1');
+      body.associated_persons[i] = { ...body.associated_persons[i], ...overrides };
+      return body;
+    };
+    /** JSON text of an application whose first document is `value` (raw JSON string content). */
+    const withRawDocument = (value: string) =>
+      JSON.stringify(app('RC-1')).replace(`"files":["${SAMPLE_PDF}"]`, `"files":["${value}"]`);
+
+    // Each of these answered 500 (or, for dates and names, 202) before it was refused.
+    it.each([
+      ['a NUL in company.name', company({ name: 'Acme\u0000' }), 'company.name'],
+      ['a NUL in a person name', withPerson(0, { first_name: 'Ada\u0000' }), 'associated_persons[0].first_name'],
+      ['a lone surrogate in company.name', company({ name: 'Acme \ud800' }), 'company.name'],
+      ['a lone surrogate in an email', withPerson(1, { email: '\udfff@acme.example' }), 'associated_persons[1].email'],
+      ['an array as a company file group', app('RC-1', { company_files: [...app().company_files.slice(0, 5), []] }), 'company_files'],
+      ['an array of arrays as company_files', app('RC-1', { company_files: [[]] }), 'company_files'],
+      ['null as a company file group', app('RC-1', { company_files: [...app().company_files, null] }), 'company_files'],
+      ['an array as a person', app('RC-1', { associated_persons: [kybPerson('representative'), []] }), 'associated_persons'],
+      ['a string as an identity file', withPerson(0, { identity_files: ['x'] }), 'associated_persons[0].identity_files'],
+      ['a future incorporation date', company({ incorporation_date: '2999-01-01' }), 'company.incorporation_date'],
+      ['a future birthday', withPerson(1, { birthday: '2999-12-31' }), 'associated_persons[1].birthday'],
+      ['a company name of zero-width characters', company({ name: '\u200b\u200d' }), 'company.name'],
+      ['a right-to-left override in the business name', company({ business_name: 'Acme\u202eLtd' }), 'company.business_name'],
+      ['JSON nested 2,000 levels deep', JSON.stringify(app('RC-1')).replace('"RC-1"', `${'['.repeat(2000)}${']'.repeat(2000)}`), 'company.registration_number'],
+      ['a NUL in a document', withRawDocument('JVBE\\u0000Ri0x'), 'company_files[0].files[0]'],
+      ['a lone surrogate in a document', withRawDocument('JVBE\\ud800Ri0x'), 'company_files[0].files[0]'],
+    ])('400 for %s, naming the field', async (_name, body, field) => {
+      const result = await submit(id, body);
+      expectErrorBody(result, 400, 'validation_failed');
+      // Nesting too deep is named where it passes the limit, inside the field.
+      expect(result.body.error.details.map((d: { field: string }) => (d.field.startsWith(`${field}[0]`) ? field : d.field))).toContain(field);
     });
 
     /** Every field and object an application requires, as the path the 400 names when it is left out. */

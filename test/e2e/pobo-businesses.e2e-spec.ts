@@ -128,6 +128,38 @@ describe('POBO businesses (endpoints 1–3)', () => {
       expect(await count()).toBe(before);
     });
 
+    it.each([
+      ['a NUL character in a string', validBody({ businessName: 'Acme\u0000 Ltd' }), 'businessName', /NUL/],
+      ['a NUL character in a field name', { ...validBody(), 'x\u0000': 1 }, 'x\u0000', /NUL/],
+      ['a lone surrogate in the email', validBody({ email: '\ud800@b.example' }), 'email', /unpaired surrogates/],
+      ['a lone low surrogate in the name', validBody({ businessName: 'Acme \udc00' }), 'businessName', /unpaired surrogates/],
+      ['a name of zero-width characters only', validBody({ businessName: '\u200b\u200c\u2060\ufeff' }), 'businessName', /visible character/],
+      ['a name of combining marks and a Hangul filler only', validBody({ businessName: '\u0301\u3164' }), 'businessName', /visible character/],
+      ['a right-to-left override in the name', validBody({ businessName: 'Acme\u202Efdp.exe' }), 'businessName', /bidirectional/],
+      ['a first-strong isolate in the name', validBody({ businessName: '\u2068Acme\u2069' }), 'businessName', /bidirectional/],
+    ])('refuses %s with 400 naming the field, and creates nothing', async (_name, body, field, message) => {
+      const before = await count();
+      const result = await create(keyA, body);
+      expectErrorBody(result, 400, 'validation_failed');
+      expect(result.body.error.details).toContainEqual({ field, message: expect.stringMatching(message) });
+      expect(await count()).toBe(before);
+    });
+
+    it('accepts names in any script, with emoji and the direction marks LRM/RLM', async () => {
+      for (const businessName of ['شركة أكمي', 'Ọ̀yọ́ Foods', 'Acme 😀 Ltd', 'Acme\u200F Ltd']) {
+        expect((await create(keyA, validBody({ businessName }))).body.response.businessName).toBe(businessName);
+      }
+    });
+
+    it.each([2_000, 100_000])('refuses JSON nested %i levels deep with 400 naming where, and creates nothing', async (levels) => {
+      const before = await count();
+      const raw = JSON.stringify(validBody({ businessName: '@' })).replace('"@"', `${'['.repeat(levels)}${']'.repeat(levels)}`);
+      const result = await create(keyA, raw);
+      expectErrorBody(result, 400, 'validation_failed');
+      expect(result.body.error.details).toEqual([{ field: `businessName${'[0]'.repeat(31)}`, message: 'is nested more than 32 levels deep' }]);
+      expect(await count()).toBe(before);
+    });
+
     it('refuses a prototype-poisoning body', async () => {
       const result = await create(keyA, '{"businessName":"x","__proto__":{"admin":true}}');
       expectErrorBody(result, 400, 'invalid_json');
@@ -205,6 +237,30 @@ describe('POBO businesses (endpoints 1–3)', () => {
       expect(seen).toEqual([...created].reverse());
     });
 
+    it("uses the last business of the page as the cursor, which reveals nothing the merchant does not have", async () => {
+      const { apiKey } = await t.createMerchant('Cursor');
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await create(apiKey)).body.response.poboUserId);
+      const first = await http(t.baseUrl, 'GET', '/api/merchant/pobo/users?limit=2', { apiKey });
+      expect(first.headers.get('link')).toBe(`<${t.config.publicBaseUrl}/api/merchant/pobo/users?limit=2&cursor=${ids[1]}>; rel="next"`);
+      const second = await http(t.baseUrl, 'GET', `/api/merchant/pobo/users?limit=2&cursor=${ids[1]}`, { apiKey });
+      expect(second.body.response.map((b: { poboUserId: string }) => b.poboUserId)).toEqual([ids[0]]);
+      expect(second.headers.get('link')).toBeNull();
+      // The cursor of the oldest business is a valid, empty last page.
+      const past = await http(t.baseUrl, 'GET', `/api/merchant/pobo/users?cursor=${ids[0]}`, { apiKey });
+      expect(past.status).toBe(200);
+      expect(past.body.response).toEqual([]);
+    });
+
+    it("refuses another merchant's business and an unknown id as the cursor with 400 invalid_cursor", async () => {
+      const foreign = (await create(keyB)).body.response.poboUserId;
+      for (const cursor of [foreign, 'pobo_000000000000000000000000']) {
+        const result = await http(t.baseUrl, 'GET', `/api/merchant/pobo/users?cursor=${cursor}`, { apiKey: keyA });
+        expectErrorBody(result, 400, 'invalid_cursor');
+        expect(result.body.error.details).toEqual([{ field: 'cursor', message: 'invalid cursor' }]);
+      }
+    });
+
     it('caps a page at 100 by default', async () => {
       const { apiKey, merchantId } = await t.createMerchant('Big');
       await pg.query(
@@ -224,7 +280,14 @@ describe('POBO businesses (endpoints 1–3)', () => {
       ['limit=101', 'validation_failed'],
       ['limit=abc', 'validation_failed'],
       ['cursor=not-a-cursor', 'invalid_cursor'],
-      [`cursor=${Buffer.from('s-1').toString('base64url')}`, 'invalid_cursor'],
+      // The earlier cursor format (base64 of the insertion order) is not a cursor any more.
+      [`cursor=${Buffer.from('s1').toString('base64url')}`, 'invalid_cursor'],
+      ['cursor=pobo_%00', 'invalid_cursor'],
+      ['cursor=%F0%9F%98%80', 'invalid_cursor'],
+      ['cursor=', 'invalid_cursor'],
+      ['cursor=a&cursor=b', 'validation_failed'],
+      ['limit=%00', 'validation_failed'],
+      ['limit=1e400', 'validation_failed'],
       ['unknown=1', 'validation_failed'],
     ])('refuses ?%s with 400', async (query, code) => {
       expectErrorBody(await http(t.baseUrl, 'GET', `/api/merchant/pobo/users?${query}`, { apiKey: keyA }), 400, code);

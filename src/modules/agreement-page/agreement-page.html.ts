@@ -34,6 +34,20 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
   return new SafeHtml(out);
 }
 
+/**
+ * A name someone else chose, isolated from the text around it: whatever direction it runs in, or
+ * bidirectional controls it holds (names stored before they were refused), it cannot reorder the
+ * page's own words. `<bdi>` where markup is allowed; FSI…PDI, the same isolate in plain text,
+ * in the `<title>`.
+ */
+export function isolated(name: string): SafeHtml {
+  return html`<bdi>${name}</bdi>`;
+}
+
+export function isolatedText(name: string): string {
+  return `\u2068${name}\u2069`;
+}
+
 const STYLE = `
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
@@ -99,11 +113,11 @@ export interface AgreementFormView {
 /** The agreement itself: terms and a plain form (no script) that posts back to this URL. */
 export function renderAgreementPage(view: AgreementFormView): string {
   return layout(
-    `${view.termsTitle} – ${view.businessName}`,
+    `${view.termsTitle} – ${isolatedText(view.businessName)}`,
     html`<p class="eyebrow">Agreement for</p>
-<h1>${view.businessName}</h1>
+<h1>${isolated(view.businessName)}</h1>
 <p class="version">Terms version ${view.termsVersion}</p>
-<p class="lead">Please read the ${view.termsTitle.toLowerCase()} below. Selecting <strong>Accept</strong> accepts it on behalf of ${view.businessName}.</p>
+<p class="lead">Please read the ${view.termsTitle.toLowerCase()} below. Selecting <strong>Accept</strong> accepts it on behalf of ${isolated(view.businessName)}.</p>
 <ol>
 ${view.terms.map((section, i) => html`<li><h2>${i + 1}. ${section.heading}</h2><p>${section.body}</p></li>\n`)}</ol>
 <form method="post">
@@ -117,17 +131,18 @@ ${view.terms.map((section, i) => html`<li><h2>${i + 1}. ${section.heading}</h2><
 
 export function renderConfirmationPage(view: { businessName: string; termsVersion: string; acceptedAt: Date }): string {
   return layout(
-    `Agreement accepted – ${view.businessName}`,
+    `Agreement accepted – ${isolatedText(view.businessName)}`,
     html`<div class="icon ok" aria-hidden="true">✓</div>
 <h1>Agreement accepted</h1>
-<p class="message">Thank you. ${view.businessName} accepted the terms (<span class="nowrap">version ${view.termsVersion}</span>) on ${formatDate(view.acceptedAt)}.</p>
+<p class="message">Thank you. ${isolated(view.businessName)} accepted the terms (<span class="nowrap">version ${view.termsVersion}</span>) on ${formatDate(view.acceptedAt)}.</p>
 <p class="fine">You can close this page. The next step, business verification, continues with the company that sent you this link.</p>`,
   );
 }
 
 export interface MessageView {
   title: string;
-  message: string;
+  /** Text, or markup from `html` when it names the business (`isolated`). */
+  message: string | SafeHtml;
   /** A link back to this page (GET), e.g. to reload the current terms. */
   reloadLabel?: string;
 }

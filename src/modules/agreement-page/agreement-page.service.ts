@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { LinkGoneReason, TERMS, TERMS_TITLE, TERMS_VERSION } from '../agreements';
 import { PoboBusinessAgreementService } from '../pobo-businesses';
 import { CSRF_COOKIE, csrfCookie, CsrfCookie, csrfFieldMatches, csrfFieldValue, isCsrfCookieValue, newCsrfCookieValue } from './agreement-page.csrf';
-import { MessageView, renderAgreementPage, renderConfirmationPage, renderMessagePage } from './agreement-page.html';
+import { html, isolated, MessageView, renderAgreementPage, renderConfirmationPage, renderMessagePage } from './agreement-page.html';
 
 /** A rendered page and its status; `sendPage` adds the headers every agreement page carries. */
 export interface PageResult {
@@ -62,15 +62,15 @@ export function sendPage(reply: FastifyReply, page: PageResult): void {
 const GONE: Record<LinkGoneReason, (businessName: string) => MessageView> = {
   expired: (name) => ({
     title: 'This link has expired',
-    message: `The agreement link for ${name} has expired. Ask the company that sent it for a new link.`,
+    message: html`The agreement link for ${isolated(name)} has expired. Ask the company that sent it for a new link.`,
   }),
   used: (name) => ({
     title: 'This link has already been used',
-    message: `The agreement for ${name} has already been accepted with this link. There is nothing more to do here.`,
+    message: html`The agreement for ${isolated(name)} has already been accepted with this link. There is nothing more to do here.`,
   }),
   voided: (name) => ({
     title: 'This link has been replaced',
-    message: `This link has been replaced by a newer link for ${name}. Please use the most recent link you received.`,
+    message: html`This link has been replaced by a newer link for ${isolated(name)}. Please use the most recent link you received.`,
   }),
 };
 
@@ -89,7 +89,7 @@ const FORBIDDEN: MessageView = {
 
 const STALE_TERMS = (name: string): MessageView => ({
   title: 'The terms have changed',
-  message: `The terms were updated after this page was loaded, so the acceptance for ${name} was not recorded. Reload the page to review the current terms.`,
+  message: html`The terms were updated after this page was loaded, so the acceptance for ${isolated(name)} was not recorded. Reload the page to review the current terms.`,
   reloadLabel: 'Reload the current terms',
 });
 

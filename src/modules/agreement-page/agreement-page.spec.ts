@@ -3,7 +3,7 @@ import { AppError } from '../../common/errors/app-error';
 import { TERMS, TERMS_TITLE, TERMS_VERSION } from '../agreements';
 import { csrfCookie, csrfFieldMatches, csrfFieldValue, newCsrfCookieValue } from './agreement-page.csrf';
 import { AgreementPageExceptionFilter } from './agreement-page.filter';
-import { escapeHtml, html, renderAgreementPage, renderMessagePage } from './agreement-page.html';
+import { escapeHtml, html, isolated, renderAgreementPage, renderConfirmationPage, renderMessagePage } from './agreement-page.html';
 
 describe('html template', () => {
   it('escapes every interpolated value, quotes included', () => {
@@ -26,12 +26,25 @@ describe('html template', () => {
       expiresAt: new Date('2026-11-29T10:00:00Z'),
     });
     expect(page).not.toContain('<img');
-    expect(page).toContain('<h1>&lt;img src=x onerror=alert(1)&gt;</h1>');
+    expect(page).toContain('<h1><bdi>&lt;img src=x onerror=alert(1)&gt;</bdi></h1>');
     expect(page).toContain('<input type="hidden" name="csrf_token" value="tok&quot;en">');
     expect(page).toContain(`<input type="hidden" name="terms_version" value="${TERMS_VERSION}">`);
     expect(page).toContain('29 November 2026 at 10:00 UTC');
     expect(page).not.toMatch(/<script/i);
     for (const section of TERMS) expect(page).toContain(escapeHtml(section.heading));
+  });
+
+  it('isolates the business name everywhere it appears, so bidirectional controls in it cannot reorder the page', () => {
+    const name = 'Acme\u202Efdp.exe';
+    const page = renderAgreementPage({ businessName: name, termsTitle: TERMS_TITLE, termsVersion: TERMS_VERSION, terms: TERMS, csrfToken: 't', expiresAt: new Date() });
+    expect(page).toContain(`<title>${TERMS_TITLE} – \u2068${name}\u2069</title>`);
+    expect(page).toContain(`<h1><bdi>${name}</bdi></h1>`);
+    expect(page).toContain(`on behalf of <bdi>${name}</bdi>.`);
+    expect(page.split(name)).toHaveLength(4);
+    const confirmation = renderConfirmationPage({ businessName: name, termsVersion: TERMS_VERSION, acceptedAt: new Date() });
+    expect(confirmation).toContain(`<title>Agreement accepted – \u2068${name}\u2069</title>`);
+    expect(confirmation).toContain(`Thank you. <bdi>${name}</bdi> accepted`);
+    expect(renderMessagePage({ title: 'T', message: html`The link for ${isolated('<b>')} has expired.` })).toContain('The link for <bdi>&lt;b&gt;</bdi> has expired.');
   });
 
   it('renders a reload link only when asked', () => {

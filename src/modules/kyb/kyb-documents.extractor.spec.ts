@@ -101,6 +101,20 @@ describe('extractDocuments', () => {
     expect((await extractDocuments(streamOf(text), MiB)).json).toBe(text);
   });
 
+  it('passes every string on as sent, surrogate pairs written as two escapes and lone surrogates included, as UTF-8 the parser reads back', async () => {
+    const text = '{"company":{"name":"\\ud83d\\ude00 Acme","alone":"a\\ud800b","low":"\\udc00","nul":"\\u0000"},"\\udfff":1}';
+    const { json } = await extractDocuments(streamOf(text, [13, 1, 1, 5]), MiB);
+    // What the upload hook hands to the JSON parser: the text as UTF-8 bytes, decoded again.
+    expect(JSON.parse(Buffer.from(json).toString('utf8'))).toEqual(JSON.parse(text));
+  });
+
+  it('decodes no document holding a NUL or a lone surrogate', async () => {
+    const text = '{"company_files":[{"files":["aGVs\\u0000bG8=","aGVs\\ud800bG8="]}]}';
+    const { documents } = await extractDocuments(streamOf(text), MiB);
+    expect(documents.get('company_files[0].files[0]')?.valid).toBe(false);
+    expect(documents.get('company_files[0].files[1]')?.valid).toBe(false);
+  });
+
   it('keeps the size but not the bytes of a document past 8 MB', async () => {
     const content = Buffer.alloc(MAX_DOCUMENT_BYTES + 1, 1);
     const text = JSON.stringify({ company_files: [{ files: [content.toString('base64')] }] });

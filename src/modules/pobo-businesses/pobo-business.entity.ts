@@ -20,7 +20,7 @@ export class PoboBusinessEntity {
   @PrimaryColumn({ type: 'text' })
   id: string;
 
-  /** Insertion order; the list's newest-first keyset cursor. Never exposed. */
+  /** Insertion order, for the list's newest-first keyset paging. Never exposed: the cursor is a business's public id. */
   @Column({ type: 'bigint', generated: 'increment' })
   seq: string;
 

@@ -33,8 +33,8 @@ type PoboBusinessFields = Pick<
 
 const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** The SQL select list producing a `PoboBusinessRecord` (plus `seq` for paging). */
-export const POBO_BUSINESS_COLUMNS = `id, seq, business_name AS "businessName", country,
+/** The SQL select list producing a `PoboBusinessRecord`. */
+export const POBO_BUSINESS_COLUMNS = `id, business_name AS "businessName", country,
   allow_naira_collection AS "allowNairaCollection", naira_collection_status AS "nairaCollectionStatus",
   evm_address AS "evmAddress", svm_address AS "svmAddress", agreement_status AS "agreementStatus",
   kyb_status AS "kybStatus", kyb_pending_requirements AS "kybPendingRequirements",

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AgreementsModule } from '../agreements';
-import { AuthModule } from '../auth';
 import { WalletsModule } from '../wallets';
 import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
 import { PoboBusinessStates } from './pobo-business-states.service';
@@ -10,7 +9,7 @@ import { PoboBusinessesService } from './pobo-businesses.service';
 
 /** Owns `pobo_businesses` and `business_status_history`. */
 @Module({
-  imports: [AuthModule, AgreementsModule, WalletsModule],
+  imports: [AgreementsModule, WalletsModule],
   controllers: [PoboBusinessesController],
   providers: [PoboBusinessesService, PoboBusinessesRepository, PoboBusinessStates, PoboBusinessAgreementService],
   exports: [PoboBusinessesService, PoboBusinessStates, PoboBusinessAgreementService],

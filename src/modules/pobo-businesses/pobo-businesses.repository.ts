@@ -5,7 +5,7 @@ import type { StatementPart } from '../agreements';
 import { POBO_BUSINESS_COLUMNS, PoboBusinessRecord } from './pobo-business.mapper';
 import { PoboBusinessEntity } from './pobo-business.entity';
 
-export type PoboBusinessRow = PoboBusinessRecord & { seq: string };
+export type PoboBusinessRow = PoboBusinessRecord;
 
 export type NewPoboBusiness = Pick<
   PoboBusinessEntity,
@@ -64,21 +64,31 @@ export class PoboBusinessesRepository {
     return rows[0];
   }
 
-  /** Newest first; `beforeSeq` continues after the last row of the previous page. */
-  async listOwned(merchantId: string, limit: number, beforeSeq?: string): Promise<PoboBusinessRow[]> {
-    const { rows } = beforeSeq
-      ? await this.pool.query<PoboBusinessRow>({
-          name: 'pobo_list_after',
-          text: `SELECT ${POBO_BUSINESS_COLUMNS} FROM pobo_businesses
-                 WHERE merchant_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
-          values: [merchantId, beforeSeq, limit],
-        })
-      : await this.pool.query<PoboBusinessRow>({
-          name: 'pobo_list_first',
-          text: `SELECT ${POBO_BUSINESS_COLUMNS} FROM pobo_businesses
-                 WHERE merchant_id = $1 ORDER BY seq DESC LIMIT $2`,
-          values: [merchantId, limit],
-        });
+  /** The newest `limit` businesses of the merchant, newest first. */
+  async listOwned(merchantId: string, limit: number): Promise<PoboBusinessRow[]> {
+    const { rows } = await this.pool.query<PoboBusinessRow>({
+      name: 'pobo_list_first',
+      text: `SELECT ${POBO_BUSINESS_COLUMNS} FROM pobo_businesses
+             WHERE merchant_id = $1 ORDER BY seq DESC LIMIT $2`,
+      values: [merchantId, limit],
+    });
     return rows;
+  }
+
+  /**
+   * The `limit` businesses that follow the merchant's business `afterId` (newest first), or
+   * undefined when the merchant has no such business. One statement: the anchor row is selected
+   * too (`seq <=`) and comes first exactly when it exists and is the merchant's, since the
+   * subquery is NULL, and the result empty, otherwise.
+   */
+  async listOwnedAfter(merchantId: string, afterId: string, limit: number): Promise<PoboBusinessRow[] | undefined> {
+    const { rows } = await this.pool.query<PoboBusinessRow>({
+      name: 'pobo_list_after_id',
+      text: `SELECT ${POBO_BUSINESS_COLUMNS} FROM pobo_businesses
+             WHERE merchant_id = $1 AND seq <= (SELECT seq FROM pobo_businesses WHERE id = $2 AND merchant_id = $1)
+             ORDER BY seq DESC LIMIT $3`,
+      values: [merchantId, afterId, limit + 1],
+    });
+    return rows[0]?.id === afterId ? rows.slice(1) : undefined;
   }
 }

@@ -72,26 +72,23 @@ export class PoboBusinessesService {
     return this.dataSource.getRepository(PoboBusinessEntity).findOneBy({ id });
   }
 
+  /**
+   * A page of the merchant's businesses, newest first. The cursor is the public id of the last
+   * business of the previous page (as Stripe's `starting_after`): it names nothing the client
+   * does not already have, where the internal insertion order would tell how many businesses
+   * every merchant together has created. It only resolves among the merchant's own businesses.
+   */
   async list(merchantId: string, query: ListPoboBusinessesQuery): Promise<PoboBusinessPage> {
     const limit = query.limit ?? MAX_PAGE_SIZE;
-    const beforeSeq = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     // One extra row tells whether a next page exists without a COUNT.
-    const rows = await this.repository.listOwned(merchantId, limit + 1, beforeSeq);
+    let rows: PoboBusinessRow[] | undefined;
+    if (query.cursor === undefined) rows = await this.repository.listOwned(merchantId, limit + 1);
+    else if (isId('pobo', query.cursor)) rows = await this.repository.listOwnedAfter(merchantId, query.cursor, limit + 1);
+    if (!rows) throw new InvalidCursorError();
     const page = rows.slice(0, limit);
     const items = page.map((row) => mapPoboBusiness(row));
     if (rows.length <= limit) return { items };
-    const cursor = encodeCursor(page[page.length - 1].seq);
+    const cursor = page[page.length - 1].id;
     return { items, nextUrl: `${this.config.publicBaseUrl}${POBO_USERS_PATH}?limit=${limit}&cursor=${cursor}` };
   }
-}
-
-function encodeCursor(seq: string): string {
-  return Buffer.from(`s${seq}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  const decoded = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
-  const match = /^s([1-9]\d{0,17})$/.exec(decoded);
-  if (!match) throw new InvalidCursorError();
-  return match[1];
 }

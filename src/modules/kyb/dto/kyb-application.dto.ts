@@ -21,6 +21,8 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { IsNotFutureDate } from '../../../common/validation/calendar-date.validator';
+import { IsDisplayText } from '../../../common/validation/display-text.validator';
 import { COMPANY_FILE_TYPES, ID_TYPES, IDENTITY_FILE_TYPES, PERSON_TYPES } from '../kyb.constants';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -30,6 +32,12 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * validate each element of an array sent where the object belongs.
  */
 const RequiredObject = (type: new () => object) => applyDecorators(IsObject(), ValidateNested(), Type(() => type));
+/**
+ * An array of nested objects. `@ValidateNested({ each: true })` alone lets an array or a scalar
+ * stand where an element belongs (`company_files: [[]]`), and the onboarding rules would then
+ * read fields of something that has none.
+ */
+const ObjectArray = (type: new () => object) => applyDecorators(IsArray(), IsObject({ each: true }), ValidateNested({ each: true }), Type(() => type));
 const dateMessage = { message: '$property must be a date in YYYY-MM-DD format' };
 
 class RegisterAddressDto {
@@ -44,11 +52,11 @@ class AddressDto extends RegisterAddressDto {
 }
 
 export class CompanyDto {
-  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(200) name: string;
-  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(200) business_name: string;
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(200) @IsDisplayText() name: string;
+  @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(200) @IsDisplayText() business_name: string;
   @ApiProperty({ example: 'RC-123456' }) @IsString() @IsNotEmpty() @MaxLength(100) registration_number: string;
   @ApiProperty({ example: 'NG' }) @IsISO31661Alpha2() country: string;
-  @ApiProperty({ example: '2019-04-01' }) @Matches(DATE, dateMessage) @IsISO8601({ strict: true }) incorporation_date: string;
+  @ApiProperty({ example: '2019-04-01' }) @Matches(DATE, dateMessage) @IsISO8601({ strict: true }) @IsNotFutureDate() incorporation_date: string;
   @ApiProperty({ example: 'limited_liability_company' }) @IsString() @IsNotEmpty() @MaxLength(100) type: string;
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(2000) description: string;
   @ApiProperty({ example: 'wholesale_trade' }) @IsString() @IsNotEmpty() @MaxLength(200) industry: string;
@@ -58,7 +66,7 @@ export class CompanyDto {
   @ApiProperty({ example: 'https://acme.example' }) @IsUrl({ require_protocol: true }) @MaxLength(500) url: string;
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) tax_id: string;
   @ApiPropertyOptional({ example: '+2348012345678' }) @IsOptional() @Matches(/^\+[1-9]\d{6,14}$/) phone_number?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) trade_name?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) @IsDisplayText() trade_name?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) source_of_funds?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(500) purpose_of_account?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) expected_monthly_volume?: string;
@@ -76,7 +84,7 @@ export class AssociatedPersonDto {
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) first_name: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) middle_name?: string;
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) last_name: string;
-  @ApiProperty({ example: '1985-02-17' }) @Matches(DATE, dateMessage) @IsISO8601({ strict: true }) birthday: string;
+  @ApiProperty({ example: '1985-02-17' }) @Matches(DATE, dateMessage) @IsISO8601({ strict: true }) @IsNotFutureDate() birthday: string;
   @ApiProperty({ example: 'NG' }) @IsISO31661Alpha2() nationality: string;
   @ApiProperty() @IsEmail() @MaxLength(254) email: string;
   @ApiPropertyOptional() @IsOptional() @Matches(/^\+[1-9]\d{6,14}$/) phone_number?: string;
@@ -86,10 +94,8 @@ export class AssociatedPersonDto {
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(100) id_number: string;
   @ApiProperty({ type: AddressDto }) @RequiredObject(AddressDto) residential_address: AddressDto;
   @ApiProperty({ type: [IdentityFileDto] })
-  @IsArray()
+  @ObjectArray(IdentityFileDto)
   @ArrayMaxSize(10)
-  @ValidateNested({ each: true })
-  @Type(() => IdentityFileDto)
   identity_files: IdentityFileDto[];
 }
 
@@ -108,17 +114,13 @@ export class KybApplicationDto {
   @ApiProperty({ type: CompanyDto }) @RequiredObject(CompanyDto) company: CompanyDto;
 
   @ApiProperty({ type: [AssociatedPersonDto], description: 'Exactly one representative and at least one applicant' })
-  @IsArray()
+  @ObjectArray(AssociatedPersonDto)
   @ArrayMinSize(1)
   @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => AssociatedPersonDto)
   associated_persons: AssociatedPersonDto[];
 
   @ApiProperty({ type: [CompanyFileDto], description: 'One entry per file_type; all six required groups' })
-  @IsArray()
+  @ObjectArray(CompanyFileDto)
   @ArrayMaxSize(COMPANY_FILE_TYPES.length)
-  @ValidateNested({ each: true })
-  @Type(() => CompanyFileDto)
   company_files: CompanyFileDto[];
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsEmail, IsISO31661Alpha2, IsNotEmpty, IsOptional, IsPhoneNumber, IsString, Matches, MaxLength } from 'class-validator';
+import { IsDisplayText } from '../../../common/validation/display-text.validator';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
@@ -11,6 +12,8 @@ export class CreatePoboBusinessDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  // Shown to the business on the agreement page, and to the merchant's own customers later.
+  @IsDisplayText()
   businessName: string;
 
   @ApiProperty({ example: 'finance@acme.example', format: 'email' })
