@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
+import fastifyHelmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -8,8 +9,13 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { createRootLogger, RequestLogController } from './common/logging/logger.options';
 import { AppError } from './common/errors/app-error';
+import { checkJsonBody } from './common/validation/json-body.guard';
+import { installBodyDeadline, installShutdownBudget } from './common/http/body-deadline';
+import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors';
 import { generateRequestId } from './common/http/request-id';
 import { AppConfig } from './config/app.config';
+import { installAgreementPageErrors } from './modules/agreement-page';
+import { installMerchantAuthentication } from './modules/auth';
 import { installKybUploadHooks } from './modules/kyb';
 
 /** Default JSON body limit. Routes that take documents raise their own limit. */
@@ -28,6 +34,9 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Give in-flight requests time to finish on SIGTERM, refuse new ones with 503.
     return503OnClosing: true,
+    // Errors Fastify and Node answer before any hook runs get the contract's body too.
+    frameworkErrors,
+    clientErrorHandler,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, { logger }), adapter, {
     bufferLogs: true,
@@ -41,12 +50,53 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     void reply.header('X-Request-Id', request.id);
     done();
   });
+  // Before authentication, so that refusals carry the headers too.
+  await app.register(fastifyHelmet, {
+    frameguard: { action: 'deny' },
+    // For the API docs page (Swagger UI: its own scripts, inline styles, data: images); the agreement page sets a stricter one.
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+      },
+    },
+  });
+  // Nothing else runs for a merchant route without a valid key.
+  installMerchantAuthentication(app, fastify);
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    // Compressed bodies are not accepted: refused before reading rather than misread.
+    const encoding = request.headers['content-encoding'];
+    done(encoding !== undefined && encoding.toLowerCase() !== 'identity' ? new AppError('unsupported_media_type', 'Content-Encoding is not supported; send the body uncompressed') : undefined);
+  });
+  installBodyDeadline(fastify, config.body);
+  installShutdownBudget(fastify, config.shutdownTimeoutMs);
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    // API answers are per-merchant data: never stored by a cache on the way.
+    if (!reply.hasHeader('cache-control') && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
+      void reply.header('Cache-Control', 'no-store');
+    }
+    // A body answered before it was read (401, 404, 413, 503…): close rather than read the rest.
+    if (!request.raw.complete) void reply.header('Connection', 'close');
+    done(null, payload);
+  });
+
   // Fastify's own JSON parser (with its prototype-poisoning guard), but its failures become our
-  // `invalid_json` error: Nest would otherwise turn them into a bare 400 without the cause.
+  // `invalid_json` error: Nest would otherwise turn them into a bare 400 without the cause. Every
+  // parsed body (the KYB application's too) is then checked for what would fail as a 500 further
+  // in: nesting past MAX_JSON_DEPTH, NUL characters, lone surrogates (`checkJsonBody`).
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    parseJson(request, body as string, (err, parsed) => done(err ? new AppError('invalid_json', 'Request body is not valid JSON') : null, parsed)),
+    parseJson(request, body as string, (err, parsed) =>
+      err ? done(new AppError('invalid_json', 'Request body is not valid JSON')) : done(checkJsonBody(parsed), parsed),
+    ),
   );
 
   // Plain HTML forms (the agreement page) post urlencoded bodies and carry its CSRF cookie; the
@@ -60,7 +110,8 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     done(isApi && request.body !== undefined && !json ? new AppError('unsupported_media_type', 'Content-Type must be application/json') : undefined);
   });
 
-  installKybUploadHooks(fastify, config.maxConcurrentKybUploads);
+  installKybUploadHooks(app, fastify, config.maxConcurrentKybUploads);
+  installAgreementPageErrors(fastify);
 
   setupOpenApi(app);
   await app.init();

@@ -9,7 +9,8 @@ import { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs';
-import { AgreementPageModule } from './modules/agreement-page/agreement-page.module';
+import { AgreementPageModule } from './modules/agreement-page';
+import { MerchantAuthModule } from './modules/auth';
 import { HealthModule } from './modules/health/health.module';
 import { KybModule } from './modules/kyb';
 import { PoboBusinessesModule } from './modules/pobo-businesses';
@@ -33,6 +34,7 @@ export class AppModule {
         RedisModule,
         JobsModule.forRoot({ worker: false }),
         HealthModule,
+        MerchantAuthModule,
         PoboBusinessesModule,
         AgreementPageModule,
         KybModule,

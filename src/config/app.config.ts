@@ -154,6 +154,36 @@ class EnvironmentVariables {
   @IsInt()
   @Min(100)
   DB_STATEMENT_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PER_SECOND = 100;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_BURST = 200;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_FAILURE_LIMIT_PER_SECOND = 20;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  BODY_IDLE_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  BODY_MIN_BYTES_PER_SECOND = 10_240;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  SHUTDOWN_TIMEOUT_MS = 20_000;
 }
 
 export interface AppConfig {
@@ -182,9 +212,24 @@ export interface AppConfig {
   documentRetentionHours: number;
   maxConcurrentKybUploads: number;
   queuePrefix: string;
-  /** How long a worker owns a job before another worker may take it over (stalled job). */
+  /**
+   * A worker's lock on a job, renewed while it runs. A job whose worker died goes to another
+   * between half of it and it plus a tenth (stalled-job checks run every tenth; see README).
+   */
   jobLockMs: number;
   sandbox: { reviewDelayMs: number; verificationPort: number; bankRailPort: number };
+  rateLimit: {
+    /** Sustained requests per second per API key. */
+    perSecond: number;
+    /** Most requests per API key in one second; the excess over `perSecond` refills every 10 s. */
+    burst: number;
+    /** Failed authentications per second per client IP. */
+    authFailuresPerSecond: number;
+  };
+  /** A request body that sends nothing for `idleTimeoutMs`, or less than `minBytesPerSecond` after that long, gets 408. */
+  body: { idleTimeoutMs: number; minBytesPerSecond: number };
+  /** After SIGTERM, how long in-flight requests may take before every connection is closed. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -252,6 +297,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       verificationPort: parsed.SANDBOX_VERIFICATION_PORT,
       bankRailPort: parsed.SANDBOX_BANK_RAIL_PORT,
     },
+    rateLimit: {
+      perSecond: parsed.RATE_LIMIT_PER_SECOND,
+      burst: Math.max(parsed.RATE_LIMIT_BURST, parsed.RATE_LIMIT_PER_SECOND),
+      authFailuresPerSecond: parsed.AUTH_FAILURE_LIMIT_PER_SECOND,
+    },
+    body: { idleTimeoutMs: parsed.BODY_IDLE_TIMEOUT_MS, minBytesPerSecond: parsed.BODY_MIN_BYTES_PER_SECOND },
+    shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT_MS,
   };
 }
 

@@ -1,16 +1,20 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { MerchantsService } from '../../src/modules/auth/merchants.service';
+import { RawConnection, requestHead } from './support/raw-http';
 import { startTestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 const PORT = 39_000 + (process.pid % 1000);
+const IDLE_TIMEOUT_MS = 1_000;
+const SHUTDOWN_TIMEOUT_MS = 5_000;
 
 /** The API as its own process (`src/main.ts`), stopped with SIGTERM like an orchestrator does. */
 describe('Graceful shutdown', () => {
   let db: TestDatabase;
   let api: ChildProcess;
   let apiKey: string;
+  let stdout = '';
   let stderr = '';
 
   beforeAll(async () => {
@@ -18,11 +22,24 @@ describe('Graceful shutdown', () => {
     const helper = await startTestApp(db.url);
     apiKey = (await helper.app.get(MerchantsService).createMerchant('Shutdown')).apiKey;
     await helper.close();
+  });
+
+  beforeEach(async () => {
+    stdout = stderr = '';
     api = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
       cwd: `${__dirname}/../..`,
-      env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: db.url, PORT: String(PORT) },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+        DATABASE_URL: db.url,
+        PORT: String(PORT),
+        BODY_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
+        SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    api.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     api.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const deadline = Date.now() + 30_000;
     for (;;) {
@@ -33,10 +50,20 @@ describe('Graceful shutdown', () => {
     }
   });
 
+  afterEach(() => {
+    if (api && api.exitCode === null && api.signalCode === null) api.kill('SIGKILL');
+  });
+
   afterAll(async () => {
-    if (api && api.exitCode === null) api.kill('SIGKILL');
     await db?.drop();
   });
+
+  /** Nest re-raises the signal once its shutdown hooks are done, so a clean stop ends by SIGTERM. */
+  const exitOf = (child: ChildProcess) =>
+    new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+
+  /** Log lines at error level or above (pino: 50 error, 60 fatal). */
+  const errorLines = () => stdout.split('\n').filter((line) => /"level":(5|6)0/.test(line));
 
   it('lets an in-flight request finish on SIGTERM, then exits cleanly', async () => {
     const body = JSON.stringify({ businessName: 'Slow Sender Ltd', email: 'slow@example.com', phoneNumber: '+2348012345678', country: 'NG' });
@@ -57,19 +84,39 @@ describe('Graceful shutdown', () => {
         setTimeout(() => req.end(body.slice(20)), 300);
       }, 200);
     });
-    let answeredAt = 0;
-    // Nest re-raises the signal once its shutdown hooks are done, so a clean stop ends by SIGTERM.
-    const exited = new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) =>
-      api.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
-    );
+    const exited = exitOf(api);
 
     const result = await answer;
-    answeredAt = Date.now();
+    const answeredAt = Date.now();
     expect(result.status).toBe(201);
     expect(JSON.parse(result.body).response.businessName).toBe('Slow Sender Ltd');
     const exit = await exited;
     expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
     expect(exit.at).toBeGreaterThanOrEqual(answeredAt);
     expect(stderr).not.toMatch(/error/i);
+    expect(errorLines()).toEqual([]);
+  });
+
+  it('does not wait for a stalled body or an idle connection: exits within the budget, logging no error', async () => {
+    // The finding: Content-Length 100 and a body of "{" kept the process up until the client left.
+    const stalled = new RawConnection(PORT);
+    await stalled.write(requestHead('POST', '/api/merchant/pobo/users', [['Content-Type', 'application/json'], ['Content-Length', '100'], ['x-api-key', apiKey]]));
+    await stalled.write('{');
+    const idle = new RawConnection(PORT);
+    await idle.write(requestHead('GET', '/health/live', []));
+    expect((await idle.answer).status).toBe(200);
+
+    const exited = exitOf(api);
+    const signalledAt = Date.now();
+    api.kill('SIGTERM');
+    const exit = await exited;
+    expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
+    // The stalled body is cut by the body deadline, well inside the shutdown budget.
+    expect(exit.at - signalledAt).toBeLessThan(IDLE_TIMEOUT_MS + 2_000);
+    const answer = await stalled.answer.catch(() => undefined);
+    if (answer) expect(answer.status).toBe(408);
+    await Promise.all([stalled.closed, idle.closed]);
+    expect(errorLines()).toEqual([]);
+    expect(stdout).not.toMatch(/Error: aborted/);
   });
 });

@@ -13,12 +13,16 @@ export const ERROR_STATUS = {
   resource_not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   agreement_not_accepted: 409,
   agreement_already_accepted: 409,
   kyb_state_conflict: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
+  rate_limited: 429,
+  request_header_fields_too_large: 431,
   internal_error: 500,
   service_unavailable: 503,
 } as const;
@@ -38,12 +42,20 @@ export function codeForStatus(status: number): ErrorCode {
       return 'route_not_found';
     case 405:
       return 'method_not_allowed';
+    case 408:
+      return 'request_timeout';
     case 409:
       return 'conflict';
     case 413:
       return 'payload_too_large';
+    case 414:
+      return 'uri_too_long';
     case 415:
       return 'unsupported_media_type';
+    case 429:
+      return 'rate_limited';
+    case 431:
+      return 'request_header_fields_too_large';
     case 503:
       return 'service_unavailable';
     default:

@@ -14,9 +14,27 @@ export const REDACTED_PATHS = [
 ];
 export const REDACTION_MARKER = '[Redacted]';
 
-/** Agreement links are bearer tokens: a log reader must not be able to accept terms with one. */
-function maskTokens(url: string): string {
-  return url.startsWith('/agreements/') ? url.replace(/^\/agreements\/[^/?#]+/, `/agreements/${REDACTION_MARKER}`) : url;
+/** Only ASCII escapes: every secret we mask is ASCII, and this never fails on malformed escapes. */
+function decodeAsciiEscapes(url: string): string {
+  return url.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+const API_KEY_SHAPE = /\b(mk_(?:test|live)_)[A-Za-z0-9]+/g;
+/** Agreement-link tokens, wherever the path names them (`//agreements/`, `/AGREEMENTS/` …). */
+const AGREEMENT_TOKEN = /(\/+agreements\/+)[^/?#]+/gi;
+/** Query parameters that carry credentials under a name, whatever their value looks like. */
+const SECRET_PARAM = /([?&;](?:api[_-]?key|key|token|secret|password|access[_-]?token|authorization)=)[^&;#]*/gi;
+
+/**
+ * The URL as it is logged: escapes decoded first (so `/%61greements/…` or `mk%5Ftest_…` are seen
+ * for what they are), then API keys, agreement-link tokens (bearer tokens: a log reader must not
+ * be able to accept terms with one) and credential-named query values are masked.
+ */
+export function maskUrl(url: string): string {
+  return decodeAsciiEscapes(url)
+    .replace(API_KEY_SHAPE, `$1${REDACTION_MARKER}`)
+    .replace(AGREEMENT_TOKEN, `$1${REDACTION_MARKER}`)
+    .replace(SECRET_PARAM, `$1${REDACTION_MARKER}`);
 }
 
 function pinoOptions(config: AppConfig): LoggerOptions {
@@ -49,12 +67,28 @@ export class RequestLogController extends LogController {
     const failed = Boolean(error) || reply.statusCode >= 400;
     // Not under `req`/`res`: Fastify's own serializers for those keys would drop fields.
     const fields = {
-      request: { id: request.id, method: request.method, url: maskTokens(request.url), remoteAddress: request.ip, ...(failed ? { headers: request.headers } : {}) },
+      request: { id: request.id, method: request.method, url: maskUrl(request.url), remoteAddress: request.ip, ...(failed ? { headers: maskHeaders(request.headers) } : {}) },
       response: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
     };
-    if (error || reply.statusCode >= 500) reply.log.error({ ...fields, err: error }, 'request completed');
+    if (error && isClientAbort(error)) reply.log.info(fields, 'client went away before the request was complete');
+    // 503 is load shedding or a dependency outage: expected, and logged once per outage elsewhere.
+    else if (error || (reply.statusCode >= 500 && reply.statusCode !== 503)) reply.log.error({ ...fields, err: error }, 'request completed');
     else if (reply.statusCode >= 400) reply.log.warn(fields, 'request completed');
     else reply.log.info(fields, 'request completed');
   }
+}
+
+/** A client that closed its connection mid-request is not a server error. */
+function isClientAbort(error: Error & { code?: string }): boolean {
+  return error.code === 'ECONNRESET' || error.message === 'aborted';
+}
+
+/** Credentials under headers other than the redacted ones (a key pasted into the wrong header). */
+function maskHeaders(headers: FastifyRequest['headers']): Record<string, unknown> {
+  const masked: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    masked[name] = typeof value === 'string' ? value.replace(API_KEY_SHAPE, `$1${REDACTION_MARKER}`) : value;
+  }
+  return masked;
 }

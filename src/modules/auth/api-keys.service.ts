@@ -35,14 +35,19 @@ export class ApiKeysService {
     }
   }
 
+  /** The merchant of a key this process confirmed within the cache TTL; no lookup. */
+  cached(rawKey: string | undefined): MerchantPrincipal | undefined {
+    if (!rawKey || rawKey.length > 100 || !this.cache) return undefined;
+    // Only well-formed keys that the database confirmed are ever cached, so a hit needs no checksum.
+    return this.cache.get(hashApiKey(rawKey));
+  }
+
   async authenticate(rawKey: string | undefined): Promise<MerchantPrincipal | null> {
-    if (!rawKey || rawKey.length > 100) return null;
+    const cached = this.cached(rawKey);
+    if (cached) return cached;
+    if (!rawKey || !isWellFormedApiKey(rawKey, this.config.apiKeyPrefix)) return null;
     const hash = hashApiKey(rawKey);
     const now = Date.now();
-    // Only well-formed keys that the database confirmed are ever cached, so a hit needs no checksum.
-    const cached = this.cache?.get(hash);
-    if (cached) return cached;
-    if (!isWellFormedApiKey(rawKey, this.config.apiKeyPrefix)) return null;
 
     const key = await this.repository.findActiveByHash(hash);
     if (!key) return null;

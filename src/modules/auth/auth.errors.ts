@@ -1,9 +1,17 @@
 import { AppError } from '../../common/errors/app-error';
+import { LimitState, rateLimitHeaders } from './rate-limit-state';
 
 /** One body for every authentication failure, so a caller learns nothing about why. */
 export class UnauthorizedError extends AppError {
-  constructor() {
-    super('unauthorized', 'Invalid or missing API key');
+  constructor(headers: Record<string, string> = {}) {
+    // RFC 9110 asks a 401 to name the scheme; both accepted headers carry the same key.
+    super('unauthorized', 'Invalid or missing API key', [], { ...headers, 'WWW-Authenticate': 'Bearer realm="merchant-api"' });
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(state: LimitState) {
+    super('rate_limited', 'Too many requests, retry later', [], { ...rateLimitHeaders(state), 'Retry-After': String(state.resetSeconds) });
   }
 }
 

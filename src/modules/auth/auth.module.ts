@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { MerchantsService } from './merchants.service';
 
-/** Owns `merchants` and `api_keys`. */
+/** Owns `merchants` and `api_keys`: what the operator CLI needs, and nothing that needs Redis. */
 @Module({
-  providers: [ApiKeysService, ApiKeysRepository, ApiKeyGuard, MerchantsService],
-  exports: [ApiKeysService, ApiKeyGuard, MerchantsService],
+  providers: [ApiKeysService, ApiKeysRepository, MerchantsService],
+  exports: [ApiKeysService, MerchantsService],
 })
 export class AuthModule {}

@@ -3,8 +3,8 @@ import { pipeline } from 'node:stream/promises';
 import { parser as jsonTokenizer } from 'stream-json';
 import { stringer as jsonStringer } from 'stream-json/Stringer';
 import { AppError } from '../../common/errors/app-error';
-import { MAX_DOCUMENT_BYTES, MAX_TOTAL_DOCUMENT_BYTES } from './kyb.constants';
-import { BodyTooLargeError } from './kyb.errors';
+import { MAX_APPLICATION_JSON_CHARS, MAX_DOCUMENT_BYTES, MAX_TOTAL_DOCUMENT_BYTES } from './kyb.constants';
+import { ApplicationTooLargeError, BodyTooLargeError } from './kyb.errors';
 
 /** A document of the application as it arrived: decoded, or the reason it cannot be used. */
 export interface ReceivedDocument {
@@ -53,6 +53,8 @@ export async function extractDocuments(body: Readable, bodyLimit: number): Promi
   const tokens = jsonTokenizer({ packKeys: true, streamKeys: false, packNumbers: true, streamNumbers: false, packStrings: false, streamStrings: true });
   tokens.once('error', () => (malformed = true));
   let json = '';
+  // The pipeline reports the premature close its own teardown causes, not the sink's error.
+  let tooLarge: ApplicationTooLargeError | undefined;
   const parsed = pipeline(
     input,
     tokens,
@@ -63,9 +65,15 @@ export async function extractDocuments(body: Readable, bodyLimit: number): Promi
         callback();
       },
     }),
-    jsonStringer({ useKeyValues: true, useNumberValues: true }),
+    // Pieces as strings: as bytes, a string split into pieces at an escape (`"\ud83d\ude00"`
+    // arrives as two) would be encoded half a surrogate pair at a time, i.e. as two U+FFFD.
+    jsonStringer({ useKeyValues: true, useNumberValues: true, encoding: 'utf8' }),
     async (pieces: AsyncIterable<Buffer | string>) => {
-      for await (const piece of pieces) json += piece.toString();
+      for await (const piece of pieces) {
+        json += piece.toString();
+        // Only documents may be large; any other string would otherwise be held whole.
+        if (json.length > MAX_APPLICATION_JSON_CHARS) throw (tooLarge = new ApplicationTooLargeError());
+      }
     },
   );
 
@@ -91,13 +99,27 @@ export async function extractDocuments(body: Readable, bodyLimit: number): Promi
     body.off('data', onData).off('end', onEnd).off('error', onError);
     const unread = !body.readableEnded && !body.destroyed;
     if (unread) body.resume(); // drop the rest; the answer closes the connection
+    if (tooLarge) throw tooLarge;
     // The tokenizer also reports the errors it is destroyed with: a body past the limit, a client gone.
     if (malformed && !bodyFailed && !(err instanceof AppError)) {
       throw new AppError('invalid_json', 'Request body is not valid JSON', [], unread ? { Connection: 'close' } : {});
     }
     throw err;
   }
-  return { json, documents: walker.documents, receivedBytes };
+  return { json: escapeLoneSurrogates(json), documents: walker.documents, receivedBytes };
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The remaining JSON goes on as UTF-8, where a lone surrogate (sent as an escape such as
+ * `\ud800`) would silently become U+FFFD. Written back as the escape it came as, it reaches the
+ * JSON parser as sent, to be refused there like in any other body. Outside strings JSON text has
+ * no surrogates, so this never changes anything but string contents.
+ */
+function escapeLoneSurrogates(json: string): string {
+  if ((json as string & { isWellFormed(): boolean }).isWellFormed()) return json;
+  return json.replace(LONE_SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
 interface Token {

@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RequestPayload } from 'fastify';
+import type { INestApplication } from '@nestjs/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { POBO_USERS_PATH } from '../pobo-businesses';
 import { extractDocuments, ReceivedDocuments } from './kyb-documents.extractor';
 import { KYB_BODY_LIMIT, LARGE_UPLOAD_BYTES } from './kyb.constants';
 import { BodyTooLargeError, UploadCapacityError } from './kyb.errors';
+import { KybService } from './kyb.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,27 +17,34 @@ declare module 'fastify' {
 const ONBOARDING_ROUTE = `${POBO_USERS_PATH}/:poboUserId/onboarding`;
 
 /**
- * Route-level handling of the KYB submission, installed before Nest registers routes:
- * - its own body limit, checked by Fastify against Content-Length before the body is read;
+ * Route-level handling of the KYB submission, installed before Nest registers routes. It runs
+ * after the merchant was authenticated from the headers, and still before any body byte is read:
+ * - admission: the business is the merchant's and its KYB may be submitted now (404/409 unread);
+ * - its own body limit, checked against Content-Length;
  * - load shedding: at most `maxConcurrent` large bodies are read at once per process, others get
- *   503 with Retry-After straight away, so memory stays bounded under a burst of uploads;
+ *   503 with Retry-After straight away, so memory stays bounded under a burst of uploads. A body
+ *   sent without Content-Length (chunked) may be of any size, so it always takes a slot;
  * - documents are decoded out of the body as it streams in (`extractDocuments`), and only the
  *   rest of the application goes on to the JSON parser and validation.
+ * The body deadline (408 for a stalled or trickling body) frees a slot like any other end.
  */
-export function installKybUploadHooks(fastify: FastifyInstance, maxConcurrent: number): void {
+export function installKybUploadHooks(app: INestApplication, fastify: FastifyInstance, maxConcurrent: number): void {
+  const kyb = app.get(KybService);
   let inFlight = 0;
   fastify.decorateRequest('kybDocuments', null);
   fastify.addHook('onRoute', (route) => {
     if (route.url !== ONBOARDING_ROUTE || route.method !== 'POST') return;
     route.bodyLimit = KYB_BODY_LIMIT;
-    const gate = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      const length = Number(request.headers['content-length'] ?? 0);
-      if (length > KYB_BODY_LIMIT) return done(new BodyTooLargeError());
-      if (length <= LARGE_UPLOAD_BYTES) return done();
-      if (inFlight >= maxConcurrent) return done(new UploadCapacityError());
+    const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+      // Chunked: the size is unknown until the end.
+      const length = request.headers['transfer-encoding'] === undefined ? Number(request.headers['content-length'] ?? 0) : undefined;
+      if (length !== undefined && length > KYB_BODY_LIMIT) throw new BodyTooLargeError();
+      const { poboUserId } = request.params as { poboUserId: string };
+      await kyb.admitSubmission(request.merchant!.merchantId, poboUserId);
+      if (length !== undefined && length <= LARGE_UPLOAD_BYTES) return;
+      if (inFlight >= maxConcurrent) throw new UploadCapacityError();
       inFlight++;
       reply.raw.once('close', () => inFlight--);
-      done();
     };
     const extract = async (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload) => {
       // Other media types go on to the usual 415.
@@ -45,7 +54,7 @@ export function installKybUploadHooks(fastify: FastifyInstance, maxConcurrent: n
       // Tells Fastify how many bytes the client sent, for its Content-Length check.
       return Object.assign(Readable.from([Buffer.from(json)], { objectMode: false }), { receivedEncodedLength: receivedBytes });
     };
-    route.onRequest = [gate, ...(route.onRequest ? [route.onRequest].flat() : [])];
+    route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), admit];
     route.preParsing = [extract, ...(route.preParsing ? [route.preParsing].flat() : [])];
   });
 }

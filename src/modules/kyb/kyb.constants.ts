@@ -23,5 +23,7 @@ export const MAX_DOCUMENT_BYTES = 8 * MiB;
 export const MAX_TOTAL_DOCUMENT_BYTES = 50 * MiB;
 /** 50 MiB of documents as base64 is 66.7 MiB; the rest of the application fits in the margin. */
 export const KYB_BODY_LIMIT = 72 * MiB;
+/** The application apart from its documents: a few kilobytes in practice. */
+export const MAX_APPLICATION_JSON_CHARS = 256 * 1024;
 /** Bodies above this size count against MAX_CONCURRENT_KYB_UPLOADS. */
 export const LARGE_UPLOAD_BYTES = 1 * MiB;

@@ -31,6 +31,12 @@ export class BodyTooLargeError extends AppError {
   }
 }
 
+export class ApplicationTooLargeError extends AppError {
+  constructor() {
+    super('payload_too_large', 'The application apart from its documents is over 256 KiB', [], { Connection: 'close' });
+  }
+}
+
 export class UploadCapacityError extends AppError {
   constructor() {
     // The body is refused unread: closing the connection stops the client from sending it.

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobsModule } from '../../jobs';
-import { AuthModule } from '../auth';
 import { NairaModule } from '../naira';
 import { PoboBusinessesModule } from '../pobo-businesses';
 import { HttpVerificationProvider } from './http-verification-provider';
@@ -17,7 +16,7 @@ import { VERIFICATION_PROVIDER } from './verification-provider';
 
 /** Owns `kyb_applications`, `kyb_documents` and `kyb_document_chunks`. */
 @Module({
-  imports: [AuthModule, PoboBusinessesModule, NairaModule, JobsModule.forFeature(KYB_QUEUE, Object.values(KYB_JOBS))],
+  imports: [PoboBusinessesModule, NairaModule, JobsModule.forFeature(KYB_QUEUE, Object.values(KYB_JOBS))],
   controllers: [KybController],
   providers: [
     KybService,

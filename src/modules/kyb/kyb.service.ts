@@ -52,6 +52,14 @@ export class KybService {
   }
 
   /**
+   * Checked from the headers alone, before a submission's body is read: the business is the
+   * merchant's and may be submitted now. `submit` checks both again under the row lock.
+   */
+  async admitSubmission(merchantId: string, businessId: string): Promise<void> {
+    assertSubmittable(await this.businesses.findOwned(merchantId, businessId));
+  }
+
+  /**
    * Stores the application, its documents and the job that forwards it to the provider in one
    * transaction, and moves `kyb.status` to processing: all of it or nothing.
    */

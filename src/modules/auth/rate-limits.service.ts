@@ -1,0 +1,89 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { BurstyRateLimiter, RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { REDIS } from '../../redis/redis.module';
+import { RateLimitedError } from './auth.errors';
+import { LimitState } from './rate-limit-state';
+
+/**
+ * A hung Redis must not hang requests: past this budget the call falls back to the in-process
+ * limiter, like a Redis that is down.
+ */
+const REDIS_BUDGET_MS = 100;
+/** The burst allowance (RATE_LIMIT_BURST − RATE_LIMIT_PER_SECOND) refills over this window. */
+const BURST_WINDOW_SECONDS = 10;
+
+/**
+ * The request limits of the contract, counted in Redis so that every API process shares them.
+ *
+ * When Redis is down or slow, each limiter falls back to an in-process counter with the same
+ * limits (rate-limiter-flexible's insurance limiter): the API stays up, and a merchant is limited
+ * per process instead of across processes until Redis is back. That holds for both route classes
+ * that are limited: authenticated merchant routes and failed authentications. Neither fails
+ * closed, because refusing every request while Redis is down would turn a cache outage into an
+ * API outage; neither fails open, because the failed-auth limit is what keeps a key-guessing
+ * flood off the database.
+ */
+@Injectable()
+export class RateLimitsService {
+  private readonly perKey: BurstyRateLimiter;
+  private readonly authFailures: RateLimiterAbstract;
+  private readonly perSecond: number;
+  private readonly authFailuresPerSecond: number;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(REDIS) redis: Redis) {
+    const { perSecond, burst, authFailuresPerSecond } = config.rateLimit;
+    this.perSecond = perSecond;
+    this.authFailuresPerSecond = authFailuresPerSecond;
+    const limiter = (name: string, points: number, duration: number) => {
+      const keyPrefix = `${config.queuePrefix}:rate-limit:${name}`;
+      return new RLWrapperTimeouts({
+        limiter: new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration }),
+        timeoutMs: REDIS_BUDGET_MS,
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
+      });
+    };
+    this.perKey = new BurstyRateLimiter(
+      limiter('key', perSecond, 1),
+      limiter('key-burst', Math.max(burst - perSecond, 0), BURST_WINDOW_SECONDS),
+    );
+    this.authFailures = limiter('auth-failure', authFailuresPerSecond, 1);
+  }
+
+  /** Counts one request of an API key; throws `rate_limited` past the limit. */
+  async consumeForKey(apiKeyId: string): Promise<LimitState> {
+    try {
+      return this.state(this.perSecond, await this.perKey.consume(apiKeyId));
+    } catch (rejection) {
+      throw this.refusal(this.perSecond, rejection);
+    }
+  }
+
+  /** Throws `rate_limited` when the client IP has used up its failed authentications. */
+  async assertAuthAttemptsLeft(ip: string): Promise<void> {
+    const used = await this.authFailures.get(ip);
+    if (used && used.consumedPoints >= this.authFailuresPerSecond) {
+      throw this.refusal(this.authFailuresPerSecond, used);
+    }
+  }
+
+  /** Counts a failed authentication of the client IP; the state goes on the 401 (or 429). */
+  async recordAuthFailure(ip: string): Promise<LimitState> {
+    try {
+      return this.state(this.authFailuresPerSecond, await this.authFailures.consume(ip));
+    } catch (rejection) {
+      throw this.refusal(this.authFailuresPerSecond, rejection);
+    }
+  }
+
+  private state(limit: number, res: RateLimiterRes): LimitState {
+    return { limit, remaining: Math.max(res.remainingPoints, 0), resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+  }
+
+  private refusal(limit: number, rejection: unknown): Error {
+    if (!(rejection instanceof RateLimiterRes)) return rejection as Error;
+    return new RateLimitedError(this.state(limit, rejection));
+  }
+}
+

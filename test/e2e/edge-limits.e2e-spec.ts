@@ -1,0 +1,233 @@
+import { expectErrorBody } from './support/contract';
+import { sleep } from './support/poll';
+import { RawConnection, RawResponse, requestHead } from './support/raw-http';
+import { TcpProxy } from './support/tcp-proxy';
+import { createBusiness, http, HttpResult, startTestApp, TestApp } from './support/test-app';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+
+const LIST = '/api/merchant/pobo/users';
+const PER_SECOND = 10;
+const BURST = 20;
+const AUTH_FAILURES_PER_SECOND = 5;
+
+function asResult(answer: RawResponse) {
+  return { status: answer.status, headers: new Headers(answer.headers), body: JSON.parse(answer.body) };
+}
+
+function expectRateLimited(result: HttpResult, limit: number): void {
+  expectErrorBody(result, 429, 'rate_limited');
+  expect(Number(result.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  expect(result.headers.get('ratelimit-limit')).toBe(String(limit));
+  expect(result.headers.get('ratelimit-remaining')).toBe('0');
+  expect(Number(result.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+}
+
+/** Rate limits, credentials, logs, and the answers Fastify and Node give before any hook. */
+describe('The request edge: limits, credentials, logs and framework answers', () => {
+  let db: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    // Two API processes' worth of limiters over one Redis namespace, with the contract's shape at small numbers.
+    const env = {
+      QUEUE_PREFIX: `edge-limits-${process.pid}-${Date.now()}`,
+      RATE_LIMIT_PER_SECOND: String(PER_SECOND),
+      RATE_LIMIT_BURST: String(BURST),
+      AUTH_FAILURE_LIMIT_PER_SECOND: String(AUTH_FAILURES_PER_SECOND),
+    };
+    a = await startTestApp(db.url, env);
+    b = await startTestApp(db.url, env);
+    port = Number(new URL(a.baseUrl).port);
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await db?.drop();
+  });
+
+  describe('rate limits', () => {
+    it('limits each API key across API processes, with the burst on top of the rate, and says so in headers', async () => {
+      const { apiKey } = await a.createMerchant('Busy merchant');
+      const results = await Promise.all(Array.from({ length: 80 }, (_, i) => http(i % 2 ? a.baseUrl : b.baseUrl, 'GET', LIST, { apiKey })));
+      const served = results.filter((r) => r.status === 200);
+      const limited = results.filter((r) => r.status === 429);
+      expect(served.length + limited.length).toBe(80);
+      // One shared count: the burst (20) in the first second, at most the rate (10) more if the
+      // requests straddle a second. Counted per process, the two would have let 40 or more through.
+      expect(served.length).toBeGreaterThanOrEqual(BURST);
+      expect(served.length).toBeLessThanOrEqual(BURST + PER_SECOND);
+      for (const result of limited) expectRateLimited(result, PER_SECOND);
+      for (const result of served) {
+        expect(result.headers.get('ratelimit-limit')).toBe(String(PER_SECOND));
+        expect(Number(result.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
+        expect(Number(result.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+      }
+    });
+
+    it('counts keys apart: one busy merchant does not limit another', async () => {
+      const busy = await a.createMerchant('Busy');
+      const calm = await a.createMerchant('Calm');
+      await Promise.all(Array.from({ length: 40 }, () => http(a.baseUrl, 'GET', LIST, { apiKey: busy.apiKey })));
+      expect((await http(a.baseUrl, 'GET', LIST, { apiKey: calm.apiKey })).status).toBe(200);
+    });
+
+    it('limits failed authentications per client IP before any key lookup', async () => {
+      // Fixed one-second windows: a window that turns over mid-sequence makes a round inconclusive,
+      // so up to three rounds are tried; a limiter checked after the lookup fails all three.
+      let lookedUp = true;
+      for (let round = 0; round < 3 && lookedUp; round++) {
+        await sleep(1_100);
+        const { apiKey } = await a.createMerchant(`Guessed ${round}`); // valid, and never seen by the API
+        const unknownKey = apiKey.slice(0, -4) + (apiKey.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+        const answers: HttpResult[] = [];
+        for (let i = 0; i < AUTH_FAILURES_PER_SECOND + 1; i++) answers.push(await http(a.baseUrl, 'GET', LIST, { headers: { 'x-api-key': `${unknownKey}${i}` } }));
+        const valid = await http(b.baseUrl, 'GET', LIST, { apiKey });
+        const failures = answers.slice(0, AUTH_FAILURES_PER_SECOND);
+        if (failures.some((r) => r.status !== 401) || answers.at(-1)!.status !== 429) continue;
+        for (const failure of failures) {
+          expectErrorBody(failure, 401, 'unauthorized');
+          expect(failure.headers.get('ratelimit-limit')).toBe(String(AUTH_FAILURES_PER_SECOND));
+        }
+        expectRateLimited(answers.at(-1)!, AUTH_FAILURES_PER_SECOND);
+        // A correct key from an IP that used up its failures is refused too: it was never looked up.
+        lookedUp = valid.status !== 429;
+        if (!lookedUp) expectRateLimited(valid, AUTH_FAILURES_PER_SECOND);
+      }
+      expect(lookedUp).toBe(false);
+      await sleep(1_100);
+    });
+
+    it('does not limit the health routes', async () => {
+      const results = await Promise.all(Array.from({ length: 60 }, () => http(a.baseUrl, 'GET', '/health/live')));
+      expect(results.every((r) => r.status === 200)).toBe(true);
+      expect(results[0].headers.get('ratelimit-limit')).toBeNull();
+    });
+
+    it('keeps serving when Redis is down, limiting per process until it is back', async () => {
+      const redisProxy = await new TcpProxy('127.0.0.1', 6379).start();
+      const c = await startTestApp(db.url, {
+        REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`,
+        QUEUE_PREFIX: `edge-limits-outage-${process.pid}-${Date.now()}`,
+        RATE_LIMIT_PER_SECOND: String(PER_SECOND),
+        RATE_LIMIT_BURST: String(BURST),
+      });
+      try {
+        const { apiKey } = await c.createMerchant('Outage merchant');
+        expect((await http(c.baseUrl, 'GET', LIST, { apiKey })).status).toBe(200);
+        await redisProxy.cut();
+        await sleep(200);
+        const during = await http(c.baseUrl, 'GET', LIST, { apiKey });
+        expect(during.status).toBe(200);
+        expect(during.headers.get('ratelimit-limit')).toBe(String(PER_SECOND));
+        // The in-process fallback still limits: a burst past the limit is refused, not served.
+        const burst = await Promise.all(Array.from({ length: 60 }, () => http(c.baseUrl, 'GET', LIST, { apiKey })));
+        expect(burst.some((r) => r.status === 429)).toBe(true);
+        expect(burst.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+        expect((await http(c.baseUrl, 'GET', LIST, { headers: { 'x-api-key': 'mk_test_nope' } })).status).toBe(401);
+      } finally {
+        await c.close();
+        await redisProxy.cut();
+      }
+    });
+  });
+
+  describe('credentials', () => {
+    it('refuses two credentials, even two valid ones, with the same 401 and WWW-Authenticate', async () => {
+      const first = await a.createMerchant('First');
+      const second = await a.createMerchant('Second');
+      const conflicting = await http(a.baseUrl, 'GET', LIST, { headers: { 'x-api-key': first.apiKey, authorization: `Bearer ${second.apiKey}` } });
+      expectErrorBody(conflicting, 401, 'unauthorized');
+      expect(conflicting.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      const same = await http(a.baseUrl, 'GET', LIST, { headers: { 'x-api-key': first.apiKey, authorization: `Bearer ${first.apiKey}` } });
+      expectErrorBody(same, 401, 'unauthorized');
+
+      // Node keeps only the first of two Authorization headers; the raw headers still show both.
+      const twice = new RawConnection(port);
+      await twice.write(requestHead('GET', LIST, [['Authorization', `Bearer ${first.apiKey}`], ['Authorization', `Bearer ${second.apiKey}`]]));
+      const answer = await twice.answer;
+      twice.destroy();
+      expectErrorBody(asResult(answer), 401, 'unauthorized');
+      expect(JSON.stringify({ ...JSON.parse(answer.body), requestId: undefined })).toBe(JSON.stringify({ ...conflicting.body, requestId: undefined }));
+    });
+  });
+
+  describe('logs', () => {
+    it('masks a key anywhere in a logged URL, and agreement tokens on the decoded path', async () => {
+      const { apiKey } = await a.createMerchant('Careless');
+      const business = await createBusiness(a, apiKey);
+      const token = new URL(business.agreement.url).pathname.split('/').pop()!;
+      const mark = a.logs.length;
+      await http(a.baseUrl, 'GET', `${LIST}?api_key=${apiKey}`);
+      await http(a.baseUrl, 'GET', `${LIST}?limit=1&note=${apiKey.replace('_', '%5F')}`, { apiKey });
+      const page = await http(a.baseUrl, 'GET', `/%61greements/${token}`);
+      expect(page.status).toBeLessThan(500);
+      await http(a.baseUrl, 'GET', `//agreements/${token}`);
+      await sleep(50);
+      const lines = a.logs.slice(mark).join('\n');
+      expect(lines).toContain('[Redacted]');
+      for (const secret of [apiKey, apiKey.slice(8), token]) expect(lines).not.toContain(secret);
+    });
+  });
+
+  describe('answers Fastify and Node give before any hook', () => {
+    it('answers an over-long path parameter with 414 and the contract body', async () => {
+      const result = await http(a.baseUrl, 'GET', `${LIST}/${'a'.repeat(600)}`);
+      expectErrorBody(result, 414, 'uri_too_long');
+    });
+
+    it('answers a malformed URL with 400 and the contract body, without echoing the URL', async () => {
+      const connection = new RawConnection(port);
+      await connection.write(requestHead('GET', `${LIST}/%E0%A4%A<script>`, []));
+      const answer = await connection.answer;
+      connection.destroy();
+      expectErrorBody(asResult(answer), 400, 'bad_request');
+      expect(answer.body).not.toContain('script');
+    });
+
+    it('answers headers too large with 431 and the contract body', async () => {
+      const connection = new RawConnection(port);
+      await connection.write(requestHead('GET', LIST, [['X-Filler', 'x'.repeat(20_000)]]));
+      const answer = await connection.answer;
+      connection.destroy();
+      expectErrorBody(asResult(answer), 431, 'request_header_fields_too_large');
+    });
+
+    it('answers a multipart post to the agreement page with an HTML 415 page', async () => {
+      const { apiKey } = await a.createMerchant('Form merchant');
+      const business = await createBusiness(a, apiKey);
+      const response = await fetch(business.agreement.url.replace(/^https?:\/\/[^/]+/, a.baseUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        body: '--x\r\nContent-Disposition: form-data; name="accept"\r\n\r\nyes\r\n--x--\r\n',
+      });
+      expect(response.status).toBe(415);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await response.text()).toMatch(/<!doctype html>/i);
+    });
+  });
+
+  describe('security headers', () => {
+    it('marks JSON answers, successes and errors alike, no-store and nosniff', async () => {
+      const { apiKey } = await a.createMerchant('Headers');
+      for (const result of [await http(a.baseUrl, 'GET', LIST, { apiKey }), await http(a.baseUrl, 'GET', LIST), await http(a.baseUrl, 'GET', '/nowhere')]) {
+        expect(result.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(result.headers.get('cache-control')).toBe('no-store');
+        expect(result.headers.get('x-content-type-options')).toBe('nosniff');
+      }
+    });
+
+    it('serves the API docs with a content security policy and no framing', async () => {
+      const response = await fetch(`${a.baseUrl}/docs`);
+      expect(response.status).toBe(200);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-eval');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+    });
+  });
+});
