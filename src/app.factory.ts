@@ -1,6 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import fastifyHelmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -13,10 +12,13 @@ import { checkJsonBody } from './common/validation/json-body.guard';
 import { installBodyDeadline, installShutdownBudget } from './common/http/body-deadline';
 import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors';
 import { generateRequestId } from './common/http/request-id';
+import { installSecurityHeaders } from './common/http/security-headers';
 import { AppConfig } from './config/app.config';
 import { installAgreementPageErrors } from './modules/agreement-page';
 import { installMerchantAuthentication } from './modules/auth';
 import { installKybUploadHooks } from './modules/kyb';
+
+const DOCS_PATH = 'docs';
 
 /** Default JSON body limit. Routes that take documents raise their own limit. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -50,25 +52,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     void reply.header('X-Request-Id', request.id);
     done();
   });
-  // Before authentication, so that refusals carry the headers too.
-  await app.register(fastifyHelmet, {
-    frameguard: { action: 'deny' },
-    // For the API docs page (Swagger UI: its own scripts, inline styles, data: images); the agreement page sets a stricter one.
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'none'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'none'"],
-      },
-    },
-  });
-  // Nothing else runs for a merchant route without a valid key.
+  // First after the request id: nothing else runs for a merchant route without a valid key.
   installMerchantAuthentication(app, fastify);
   fastify.addHook('onRequest', (request, _reply, done) => {
     // Compressed bodies are not accepted: refused before reading rather than misread.
@@ -77,15 +61,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   });
   installBodyDeadline(fastify, config.body);
   installShutdownBudget(fastify, config.shutdownTimeoutMs);
-  fastify.addHook('onSend', (request, reply, payload, done) => {
-    // API answers are per-merchant data: never stored by a cache on the way.
-    if (!reply.hasHeader('cache-control') && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
-      void reply.header('Cache-Control', 'no-store');
-    }
-    // A body answered before it was read (401, 404, 413, 503…): close rather than read the rest.
-    if (!request.raw.complete) void reply.header('Connection', 'close');
-    done(null, payload);
-  });
+  installSecurityHeaders(fastify, `/${DOCS_PATH}`);
 
   // Fastify's own JSON parser (with its prototype-poisoning guard), but its failures become our
   // `invalid_json` error: Nest would otherwise turn them into a bare 400 without the cause. Every
@@ -132,5 +108,5 @@ function setupOpenApi(app: NestFastifyApplication): void {
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' }, 'MerchantBearer')
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
 }

@@ -1,17 +1,12 @@
 import { Client } from 'pg';
 import { expectErrorBody } from './support/contract';
 import { acceptAgreementDirectly, documentOfSize, kybApplication } from './support/kyb-fixtures';
-import { RawConnection, RawResponse, requestHead } from './support/raw-http';
+import { asResult, RawConnection, requestHead } from './support/raw-http';
 import { createBusiness, http, startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 const MiB = 1024 * 1024;
 const IDLE_TIMEOUT_MS = 1_000;
-
-/** The raw answer in the shape `expectErrorBody` checks. */
-function asResult(answer: RawResponse) {
-  return { status: answer.status, headers: new Headers(answer.headers), body: JSON.parse(answer.body) };
-}
 
 /**
  * No work before authentication, and bounded bodies: found by a session that attacked a running

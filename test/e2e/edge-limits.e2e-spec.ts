@@ -1,6 +1,6 @@
 import { expectErrorBody } from './support/contract';
 import { sleep } from './support/poll';
-import { RawConnection, RawResponse, requestHead } from './support/raw-http';
+import { asResult, RawConnection, requestHead } from './support/raw-http';
 import { TcpProxy } from './support/tcp-proxy';
 import { createBusiness, http, HttpResult, startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -9,10 +9,6 @@ const LIST = '/api/merchant/pobo/users';
 const PER_SECOND = 10;
 const BURST = 20;
 const AUTH_FAILURES_PER_SECOND = 5;
-
-function asResult(answer: RawResponse) {
-  return { status: answer.status, headers: new Headers(answer.headers), body: JSON.parse(answer.body) };
-}
 
 function expectRateLimited(result: HttpResult, limit: number): void {
   expectErrorBody(result, 429, 'rate_limited');

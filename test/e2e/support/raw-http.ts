@@ -64,6 +64,11 @@ export class RawConnection {
   }
 }
 
+/** A raw answer in the shape `expectErrorBody` checks. */
+export function asResult(answer: RawResponse) {
+  return { status: answer.status, headers: new Headers(answer.headers), body: JSON.parse(answer.body) };
+}
+
 export function requestHead(method: string, path: string, headers: Array<[string, string]>): string {
   return `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
 }
