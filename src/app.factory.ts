@@ -2,10 +2,11 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
+import { buildOpenApiDocument } from './openapi';
 import { createRootLogger, RequestLogController } from './common/logging/logger.options';
 import { AppError } from './common/errors/app-error';
 import { checkJsonBody } from './common/validation/json-body.guard';
@@ -89,24 +90,11 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   installKybUploadHooks(app, fastify, config.maxConcurrentKybUploads);
   installAgreementPageErrors(fastify);
 
-  setupOpenApi(app);
+  setupOpenApi(app, config);
   await app.init();
   return app;
 }
 
-function setupOpenApi(app: NestFastifyApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Merchant Payments API')
-      .setDescription(
-        'Merchant API for POBO (pay-on-behalf-of) businesses: creation, the agreement link and KYB onboarding. ' +
-          'Every error body is `{ message, error: { code, details }, requestId }`.',
-      )
-      .setVersion('1.0.0')
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'MerchantApiKey')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' }, 'MerchantBearer')
-      .build(),
-  );
-  SwaggerModule.setup(DOCS_PATH, app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+function setupOpenApi(app: NestFastifyApplication, config: AppConfig): void {
+  SwaggerModule.setup(DOCS_PATH, app, buildOpenApiDocument(app, config), { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-class ErrorDetailDto {
+/** One problem with one field of a request. */
+export class ErrorDetailDto {
   @ApiProperty({ example: 'company.country' })
   field: string;
 

@@ -1,9 +1,9 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import Redis from 'ioredis';
 import { ServiceUnavailableError } from '../../common/errors/app-error';
-import { ErrorBodyDto } from '../../common/http/error-body.dto';
+import { ApiPublicOperation } from '../../common/http/api-docs';
 import { REDIS } from '../../redis/redis.module';
 
 const PING_TIMEOUT_MS = 1_000;
@@ -19,16 +19,25 @@ export class HealthController {
   ) {}
 
   @Get('live')
-  @ApiOperation({ summary: 'The process is up (no dependency checks)' })
-  @ApiOkResponse({ description: '`{ "status": "ok" }`' })
+  @ApiPublicOperation({
+    operationId: 'getLiveness',
+    summary: 'The process is up',
+    description: 'No dependency is checked: an orchestrator restarts the process when this fails. No key, no rate limit.',
+    success: { status: 200, description: '`{ "status": "ok" }`', example: { status: 'ok' } },
+    errors: ['bad_request'],
+  })
   live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'PostgreSQL and Redis answer; load balancers route traffic only then' })
-  @ApiOkResponse({ description: '`{ "status": "ok", "info": { … } }`' })
-  @ApiServiceUnavailableResponse({ type: ErrorBodyDto })
+  @ApiPublicOperation({
+    operationId: 'getReadiness',
+    summary: 'PostgreSQL and Redis answer',
+    description: 'Load balancers route traffic to the process only while this answers 200. No key, no rate limit.',
+    success: { status: 200, description: '`{ "status": "ok", "info": { … } }`', example: { status: 'ok', info: { database: { status: 'up' }, redis: { status: 'up' } } } },
+    errors: ['bad_request', 'service_unavailable'],
+  })
   async ready(): Promise<unknown> {
     try {
       return await this.health.check([

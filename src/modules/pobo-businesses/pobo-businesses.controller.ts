@@ -1,17 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiHeader,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
-import { ErrorBodyDto } from '../../common/http/error-body.dto';
+import { ApiMerchantOperation } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
@@ -23,7 +14,6 @@ import { POBO_USERS_PATH, PoboBusinessesService } from './pobo-businesses.servic
 
 @ApiTags('POBO businesses')
 @MerchantAuth()
-@ApiBadRequestResponse({ description: 'Malformed JSON or failed validation', type: ErrorBodyDto })
 @Controller(POBO_USERS_PATH)
 export class PoboBusinessesController {
   constructor(
@@ -33,8 +23,15 @@ export class PoboBusinessesController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ summary: 'Create a business customer; the answer carries its agreement link' })
-  @ApiCreatedResponse({ type: PoboBusinessEnvelopeDto })
+  @ApiMerchantOperation({
+    operationId: 'createPoboBusiness',
+    summary: 'Create a business customer',
+    description:
+      'Creates a POBO business with its own EVM and SVM addresses. `response.agreement.url` is its agreement link: the only answer ' +
+      'besides `POST …/agreement-link` that shows it. Send it to the business, who accepts the terms on that page.',
+    success: { status: 201, type: PoboBusinessEnvelopeDto, description: 'Created; `agreement.status` is `pending`, `kyb.status` `agreement_pending`' },
+    jsonBody: true,
+  })
   async create(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Body() dto: CreatePoboBusinessDto,
@@ -43,9 +40,18 @@ export class PoboBusinessesController {
   }
 
   @Get()
-  @ApiOperation({ summary: "List the merchant's businesses, newest first" })
-  @ApiOkResponse({ type: PoboBusinessListEnvelopeDto })
-  @ApiHeader({ name: 'Link', description: '`<…>; rel="next"` when a next page exists', required: false })
+  @ApiMerchantOperation({
+    operationId: 'listPoboBusinesses',
+    summary: "List the merchant's businesses, newest first",
+    description: 'Up to `limit` (default and most 100) businesses, newest first. When there are more, `Link` names the next page; follow it as given.',
+    success: {
+      status: 200,
+      type: PoboBusinessListEnvelopeDto,
+      description: 'A page of businesses',
+      headers: { Link: { description: '`<…>; rel="next"`, present when a next page exists', schema: { type: 'string' } } },
+    },
+    errors: ['validation_failed', 'invalid_cursor'],
+  })
   async list(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Query() query: ListPoboBusinessesQuery,
@@ -58,9 +64,13 @@ export class PoboBusinessesController {
 
   @Get(':poboUserId')
   @RouteSchema(POBO_BUSINESS_RESPONSE)
-  @ApiOperation({ summary: 'Retrieve one business' })
-  @ApiOkResponse({ type: PoboBusinessEnvelopeDto })
-  @ApiNotFoundResponse({ description: 'Unknown id, or a business of another merchant', type: ErrorBodyDto })
+  @ApiMerchantOperation({
+    operationId: 'getPoboBusiness',
+    summary: 'Retrieve one business',
+    description: "A business of another merchant is a 404, like an id that does not exist.",
+    success: { status: 200, type: PoboBusinessEnvelopeDto, description: 'The business' },
+    errors: ['resource_not_found'],
+  })
   async get(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('poboUserId') poboUserId: string,
@@ -70,10 +80,13 @@ export class PoboBusinessesController {
 
   @Post(':poboUserId/agreement-link')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Issue a fresh agreement link; earlier unused links stop working' })
-  @ApiCreatedResponse({ type: PoboBusinessEnvelopeDto, description: '`response.agreement.url` is the new link' })
-  @ApiNotFoundResponse({ description: 'Unknown id, or a business of another merchant', type: ErrorBodyDto })
-  @ApiConflictResponse({ description: '`agreement_already_accepted`: the agreement is already accepted', type: ErrorBodyDto })
+  @ApiMerchantOperation({
+    operationId: 'issueAgreementLink',
+    summary: 'Issue a fresh agreement link',
+    description: 'Voids every earlier link of the business. Refused once the agreement is accepted.',
+    success: { status: 201, type: PoboBusinessEnvelopeDto, description: '`response.agreement.url` is the new link' },
+    errors: ['resource_not_found', 'agreement_already_accepted'],
+  })
   async issueAgreementLink(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('poboUserId') poboUserId: string,

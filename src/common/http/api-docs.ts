@@ -1,0 +1,121 @@
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiExtraModels, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import type { HeadersObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { ERROR_STATUS, ErrorCode } from '../errors/error-codes';
+import { ErrorDetailDto } from './error-body.dto';
+
+const integer = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+/** On every answer. */
+export const REQUEST_ID_HEADER: HeadersObject = {
+  'X-Request-Id': { description: 'Id of this request, equal to `requestId` in error bodies; quote it to support', schema: { type: 'string', pattern: '^req_[0-9a-f]{32}$' } },
+};
+/** On every answer of a merchant route. */
+export const RATE_LIMIT_HEADERS: HeadersObject = {
+  'RateLimit-Limit': integer('Requests per second this API key may make (sustained)'),
+  'RateLimit-Remaining': integer('Requests left in the current one-second window'),
+  'RateLimit-Reset': integer('Seconds until the window resets'),
+};
+const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } };
+
+/** What a status means, whatever the code. */
+const STATUS_MEANING: Record<number, string> = {
+  400: 'The request is malformed or fails validation; `details` names each field',
+  401: 'Missing, unknown, revoked, malformed or conflicting credentials (always the same body)',
+  404: 'Unknown id, or one of another merchant',
+  408: 'The body stalled or arrived too slowly; the connection is closed',
+  409: 'The resource is in a state that forbids the operation',
+  413: 'The body, a document or the documents in total are too large',
+  415: 'The body is not uncompressed `application/json`',
+  429: 'Too many requests; wait `Retry-After` seconds',
+  503: 'A dependency is down or the service is shedding load; retry after `Retry-After` seconds',
+};
+
+/** Codes every merchant route may answer. */
+const MERCHANT_ROUTE_ERRORS: ErrorCode[] = ['unauthorized', 'rate_limited', 'service_unavailable'];
+/** Codes every route that reads a JSON body may answer. */
+export const JSON_BODY_ERRORS: ErrorCode[] = ['invalid_json', 'validation_failed', 'request_timeout', 'payload_too_large', 'unsupported_media_type'];
+
+function errorSchema(codes: ErrorCode[]) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['message', 'error', 'requestId'],
+    properties: {
+      message: { type: 'string', description: 'For people; do not parse it' },
+      error: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'details'],
+        properties: {
+          code: { type: 'string', enum: codes, description: 'Stable identifier to branch on' },
+          details: { type: 'array', items: { $ref: getSchemaPath(ErrorDetailDto) } },
+        },
+      },
+      requestId: { type: 'string', pattern: '^req_[0-9a-f]{32}$' },
+    },
+  };
+}
+
+/**
+ * The error answers of an operation: one response per status, whose `error.code` is the enum of
+ * exactly the codes that status can carry there, with the headers it carries.
+ */
+function errorResponses(codes: ErrorCode[], merchantRoute: boolean): MethodDecorator[] {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  return [...byStatus].map(([status, statusCodes]) =>
+    ApiResponse({
+      status,
+      description: `${STATUS_MEANING[status] ?? 'Refused'}: ${statusCodes.map((c) => `\`${c}\``).join(', ')}`,
+      headers: {
+        ...REQUEST_ID_HEADER,
+        ...(merchantRoute && status !== 401 && status !== 429 ? RATE_LIMIT_HEADERS : {}),
+        ...(status === 429 || status === 503 ? RETRY_AFTER : {}),
+      },
+      content: { 'application/json': { schema: errorSchema(statusCodes) } },
+    }),
+  );
+}
+
+export interface ApiOperationSpec {
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** The success answer. */
+  success: { status: number; type?: Type<unknown>; description: string; headers?: HeadersObject; example?: unknown };
+  /** Codes particular to this operation; those of every merchant route and of JSON bodies are added. */
+  errors?: ErrorCode[];
+  /** True when the operation reads a JSON body. */
+  jsonBody?: boolean;
+}
+
+/**
+ * Documents a merchant operation whole: its id, its success answer with the headers every merchant
+ * answer carries, and every error answer with its codes. One decorator per operation, so the
+ * document and the code that answers stay side by side.
+ */
+export function ApiMerchantOperation(spec: ApiOperationSpec): MethodDecorator {
+  return applyDecorators(...documentOperation(spec, true));
+}
+
+/** An operation outside the merchant API (no key, no rate limit). */
+export function ApiPublicOperation(spec: ApiOperationSpec): MethodDecorator {
+  return applyDecorators(...documentOperation(spec, false));
+}
+
+function documentOperation(spec: ApiOperationSpec, merchantRoute: boolean): MethodDecorator[] {
+  const codes = [...(merchantRoute ? MERCHANT_ROUTE_ERRORS : []), ...(spec.jsonBody ? JSON_BODY_ERRORS : []), ...(spec.errors ?? [])];
+  return [
+    ApiExtraModels(ErrorDetailDto),
+    ApiOperation({ operationId: spec.operationId, summary: spec.summary, description: spec.description ?? spec.summary }),
+    ApiResponse({
+      status: spec.success.status,
+      description: spec.success.description,
+      type: spec.success.type,
+      headers: { ...REQUEST_ID_HEADER, ...(merchantRoute ? RATE_LIMIT_HEADERS : {}), ...spec.success.headers },
+      ...(spec.success.example === undefined ? {} : { example: spec.success.example }),
+    }),
+    ...errorResponses(codes, merchantRoute),
+  ];
+}

@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import { createApp } from './app.factory';
+import { loadConfig } from './config/app.config';
+import { prepareDatabase } from './database/migrate';
+import { buildOpenApiDocument } from './openapi';
+
+/**
+ * `npm run openapi:export -- <file>`: writes the document the API serves, for linting and client
+ * generation without a running server. Boots the application (PostgreSQL and Redis must be up), creating and migrating its database
+ * like `npm start` does.
+ */
+async function main(file: string | undefined): Promise<void> {
+  if (!file) throw new Error('usage: npm run openapi:export -- <file.json>');
+  const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env });
+  // The application boots as it would serve: its database must exist and be migrated.
+  await prepareDatabase(config);
+  const app = await createApp(config);
+  try {
+    writeFileSync(file, `${JSON.stringify(buildOpenApiDocument(app, config), null, 2)}\n`);
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv[2]).catch((err: Error) => {
+  process.stderr.write(`openapi export failed: ${err.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,102 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { ParameterObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { AppConfig } from './config/app.config';
+
+const TAGS = [
+  { name: 'POBO businesses', description: 'Business customers a merchant pays on behalf of, and their agreement links' },
+  { name: 'KYB onboarding', description: "A business's KYB application and its review by the verification provider" },
+  { name: 'Health', description: 'Liveness and readiness for orchestrators and load balancers; no key needed' },
+];
+
+/**
+ * How class-validator rules the generic converters cannot know read in JSON Schema: the rule of
+ * each decorator the request DTOs use is written once here, next to nothing else.
+ */
+type Converters = NonNullable<NonNullable<Parameters<typeof validationMetadatasToSchemas>[0]>['additionalConverters']>;
+
+const CONVERTERS: Converters = {
+  isISO31661Alpha2: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2' },
+  isIso8601: { type: 'string', format: 'date' },
+  isUrl: { type: 'string', format: 'uri' },
+  isPhoneNumber: {},
+  isDisplayText: { description: 'Needs a visible character; no bidirectional control characters' },
+  isNotFutureDate: { description: 'Not in the future' },
+};
+
+/** Keywords of a validation rule, copied from the class-validator schema onto the document's property. */
+const RULE_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format', 'enum', 'minimum', 'maximum', 'minItems', 'maxItems', 'uniqueItems'] as const;
+
+/** The merchant API's OpenAPI document: served at /openapi.json, linted in CI, clients are generated from it. */
+export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Merchant Payments API')
+      .setDescription(
+        'Merchant API for POBO (pay-on-behalf-of) businesses: creation, the agreement link and KYB onboarding. ' +
+          'Authenticate with the API key in `x-api-key` or as a bearer token (one of them). ' +
+          'Every error body is `{ message, error: { code, details }, requestId }`, and every answer carries `X-Request-Id`.',
+      )
+      .setVersion('1.0.0')
+      .setLicense('Proprietary', `${config.publicBaseUrl}/docs`)
+      .addServer(config.publicBaseUrl)
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The API key, `mk_test_…` or `mk_live_…`' }, 'MerchantApiKey')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' }, 'MerchantBearer')
+      .build(),
+  );
+  document.tags = TAGS;
+  for (const path of Object.values(document.paths)) {
+    for (const operation of [path.get, path.post, path.put, path.patch, path.delete]) {
+      // Public operations say so explicitly rather than by leaving security out.
+      if (operation && !operation.security) operation.security = [];
+    }
+  }
+  applyValidationRules(document);
+  return document;
+}
+
+/**
+ * Every rule the validation pipe enforces is in the schemas: class-validator's metadata, turned
+ * into JSON Schema by `class-validator-jsonschema`, is merged into the schemas Nest generated
+ * from the same classes. Request objects refuse unknown fields, as the pipe does. A default is a
+ * description, not a `default`: generators read `default` as "always present".
+ */
+function applyValidationRules(document: OpenAPIObject): void {
+  const rules = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/', additionalConverters: CONVERTERS }) as Record<string, SchemaObject>;
+  const schemas = (document.components?.schemas ?? {}) as Record<string, SchemaObject>;
+  for (const [name, target] of Object.entries(schemas)) {
+    const rule = rules[name];
+    if (!rule?.properties) continue;
+    target.additionalProperties = false;
+    if (rule.required?.length) target.required = rule.required;
+    else delete target.required;
+    for (const [property, ruleProperty] of Object.entries(rule.properties)) {
+      const targetProperty = target.properties?.[property] as SchemaObject | undefined;
+      if (targetProperty) mergeRule(targetProperty, ruleProperty as SchemaObject);
+    }
+  }
+  for (const path of Object.values(document.paths)) {
+    for (const operation of [path.get, path.post, path.put, path.patch, path.delete]) {
+      for (const parameter of (operation?.parameters ?? []) as ParameterObject[]) {
+        if (parameter.in !== 'query' || !parameter.schema) continue;
+        const rule = Object.entries(rules).find(([name, schema]) => name.endsWith('Query') && schema.properties?.[parameter.name])?.[1];
+        if (rule) mergeRule(parameter.schema as SchemaObject, rule.properties![parameter.name] as SchemaObject);
+      }
+    }
+  }
+}
+
+function mergeRule(target: SchemaObject, rule: SchemaObject): void {
+  if (rule.type === 'integer') target.type = 'integer';
+  for (const keyword of RULE_KEYWORDS) if (rule[keyword] !== undefined) (target as Record<string, unknown>)[keyword] = rule[keyword];
+  if (rule.description && !target.description?.includes(rule.description)) target.description = [target.description, rule.description].filter(Boolean).join('. ');
+  if (target.default !== undefined) {
+    target.description = [target.description, `Default: \`${JSON.stringify(target.default)}\``].filter(Boolean).join('. ');
+    delete target.default;
+  }
+  const ruleItems = rule.items as SchemaObject | undefined;
+  const targetItems = target.items as SchemaObject | undefined;
+  if (ruleItems && targetItems && !('$ref' in ruleItems) && !('$ref' in targetItems)) mergeRule(targetItems, ruleItems);
+}
