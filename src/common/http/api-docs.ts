@@ -4,19 +4,22 @@ import type { HeadersObject } from '@nestjs/swagger';
 import { ERROR_STATUS, ErrorCode } from '../errors/error-codes';
 import { ErrorDetailDto } from './error-body.dto';
 
-const integer = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+const integer = (description: string, required: boolean) => ({ description, required, schema: { type: 'integer', minimum: 0 } });
 
 /** On every answer. */
 export const REQUEST_ID_HEADER: HeadersObject = {
-  'X-Request-Id': { description: 'Id of this request, equal to `requestId` in error bodies; quote it to support', schema: { type: 'string', pattern: '^req_[0-9a-f]{32}$' } },
+  'X-Request-Id': { description: 'Id of this request, equal to `requestId` in error bodies; quote it to support', required: true, schema: { type: 'string', pattern: '^req_[0-9a-f]{32}$' } },
 };
-/** On every answer of a merchant route. */
-export const RATE_LIMIT_HEADERS: HeadersObject = {
-  'RateLimit-Limit': integer('Requests per second this API key may make (sustained)'),
-  'RateLimit-Remaining': integer('Requests left in the current one-second window'),
-  'RateLimit-Reset': integer('Seconds until the window resets'),
-};
-const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } };
+/**
+ * On answers of a merchant route: always once the key is known (successes), and on refusals
+ * where the limit was already counted.
+ */
+const rateLimitHeaders = (required: boolean): HeadersObject => ({
+  'RateLimit-Limit': integer('Requests per second this API key may make (sustained)', required),
+  'RateLimit-Remaining': integer('Requests left in the current one-second window', required),
+  'RateLimit-Reset': integer('Seconds until the window resets', required),
+});
+const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } } };
 
 /** What a status means, whatever the code. */
 const STATUS_MEANING: Record<number, string> = {
@@ -26,6 +29,7 @@ const STATUS_MEANING: Record<number, string> = {
   408: 'The body stalled or arrived too slowly; the connection is closed',
   409: 'The resource is in a state that forbids the operation',
   413: 'The body, a document or the documents in total are too large',
+  414: 'A path parameter is longer than any id',
   415: 'The body is not uncompressed `application/json`',
   429: 'Too many requests; wait `Retry-After` seconds',
   503: 'A dependency is down or the service is shedding load; retry after `Retry-After` seconds',
@@ -70,7 +74,7 @@ function errorResponses(codes: ErrorCode[], merchantRoute: boolean): MethodDecor
       description: `${STATUS_MEANING[status] ?? 'Refused'}: ${statusCodes.map((c) => `\`${c}\``).join(', ')}`,
       headers: {
         ...REQUEST_ID_HEADER,
-        ...(merchantRoute && status !== 401 && status !== 429 ? RATE_LIMIT_HEADERS : {}),
+        ...(merchantRoute ? rateLimitHeaders(status === 429) : {}),
         ...(status === 429 || status === 503 ? RETRY_AFTER : {}),
       },
       content: { 'application/json': { schema: errorSchema(statusCodes) } },
@@ -113,7 +117,7 @@ function documentOperation(spec: ApiOperationSpec, merchantRoute: boolean): Meth
       status: spec.success.status,
       description: spec.success.description,
       type: spec.success.type,
-      headers: { ...REQUEST_ID_HEADER, ...(merchantRoute ? RATE_LIMIT_HEADERS : {}), ...spec.success.headers },
+      headers: { ...REQUEST_ID_HEADER, ...(merchantRoute ? rateLimitHeaders(true) : {}), ...spec.success.headers },
       ...(spec.success.example === undefined ? {} : { example: spec.success.example }),
     }),
     ...errorResponses(codes, merchantRoute),

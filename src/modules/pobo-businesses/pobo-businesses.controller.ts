@@ -69,7 +69,7 @@ export class PoboBusinessesController {
     summary: 'Retrieve one business',
     description: "A business of another merchant is a 404, like an id that does not exist.",
     success: { status: 200, type: PoboBusinessEnvelopeDto, description: 'The business' },
-    errors: ['resource_not_found'],
+    errors: ['resource_not_found', 'uri_too_long'],
   })
   async get(
     @CurrentMerchant() merchant: MerchantPrincipal,
@@ -85,7 +85,7 @@ export class PoboBusinessesController {
     summary: 'Issue a fresh agreement link',
     description: 'Voids every earlier link of the business. Refused once the agreement is accepted.',
     success: { status: 201, type: PoboBusinessEnvelopeDto, description: '`response.agreement.url` is the new link' },
-    errors: ['resource_not_found', 'agreement_already_accepted'],
+    errors: ['resource_not_found', 'uri_too_long', 'agreement_already_accepted'],
   })
   async issueAgreementLink(
     @CurrentMerchant() merchant: MerchantPrincipal,

@@ -3,6 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../../src/app.factory';
 import { AppConfig, loadConfig } from '../../../src/config/app.config';
 import { MerchantsService } from '../../../src/modules/auth/merchants.service';
+import { contractOf } from './openapi-contract';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -73,6 +74,8 @@ export async function http<T = any>(
   } catch {
     parsed = undefined;
   }
+  const problems = (await contractOf(baseUrl)).check(method, `${baseUrl}${path}`, response.status, response.headers, parsed);
+  if (problems.length > 0) throw new Error(`Answer outside the OpenAPI document:\n${problems.join('\n')}`);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
