@@ -25,6 +25,20 @@ const CONVERTERS: Converters = {
   isNotFutureDate: { description: 'Not in the future' },
 };
 
+const DESCRIPTION = `Merchant API for POBO (pay-on-behalf-of) businesses: creation, the agreement link and KYB onboarding.
+
+**Authentication**: the API key in \`x-api-key\` or as \`Authorization: Bearer\` (one of them, once). Test keys start \`mk_test_\`, live keys \`mk_live_\`.
+
+**Errors**: every error body is \`{ message, error: { code, details }, requestId }\`; branch on \`error.code\` (each response lists its codes). Every answer carries \`X-Request-Id\`; merchant answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`.
+
+**Onboarding a business**
+1. \`POST /api/merchant/pobo/users\` creates it; \`response.agreement.url\` is its agreement link.
+2. Send the link to the business. It opens an HTML page (no login), reads the terms and accepts them; the link then stops working. \`POST …/agreement-link\` issues a fresh link and voids the old one. After acceptance \`agreement.status\` is \`accepted\` and \`kyb.status\` \`not_started\`.
+3. \`POST …/{poboUserId}/onboarding\` submits the KYB application (202, \`kyb.status\` \`processing\`).
+4. Poll \`GET …/{poboUserId}/onboarding\` while \`kyb.status\` is \`processing\`: it ends \`verified\`, \`declined\` or \`action_required\` (then correct with \`PATCH …/onboarding\` or submit again).
+
+**Sandbox** (test keys): the verification provider decides by the suffix of \`company.registration_number\`: \`-DECLINE\` → \`declined\`; \`-ACTION\` → \`action_required\` with a pending requirement, and a resubmission is then \`verified\`; \`-HOLD\` → stays \`processing\`; anything else → \`verified\`. A review takes about two seconds.`;
+
 /** Keywords of a validation rule, copied from the class-validator schema onto the document's property. */
 const RULE_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format', 'enum', 'minimum', 'maximum', 'minItems', 'maxItems', 'uniqueItems'] as const;
 
@@ -34,11 +48,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
     app,
     new DocumentBuilder()
       .setTitle('Merchant Payments API')
-      .setDescription(
-        'Merchant API for POBO (pay-on-behalf-of) businesses: creation, the agreement link and KYB onboarding. ' +
-          'Authenticate with the API key in `x-api-key` or as a bearer token (one of them). ' +
-          'Every error body is `{ message, error: { code, details }, requestId }`, and every answer carries `X-Request-Id`.',
-      )
+      .setDescription(DESCRIPTION)
       .setVersion('1.0.0')
       .setLicense('Proprietary', `${config.publicBaseUrl}/docs`)
       .addServer(config.publicBaseUrl)

@@ -1,5 +1,5 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { HeadersObject } from '@nestjs/swagger';
 import { ERROR_STATUS, ErrorCode } from '../errors/error-codes';
 import { ErrorDetailDto } from './error-body.dto';
@@ -90,8 +90,8 @@ export interface ApiOperationSpec {
   success: { status: number; type?: Type<unknown>; description: string; headers?: HeadersObject; example?: unknown };
   /** Codes particular to this operation; those of every merchant route and of JSON bodies are added. */
   errors?: ErrorCode[];
-  /** True when the operation reads a JSON body. */
-  jsonBody?: boolean;
+  /** The JSON body the operation reads, with an example of a whole request. */
+  body?: { type: Type<unknown>; example: object };
 }
 
 /**
@@ -109,7 +109,7 @@ export function ApiPublicOperation(spec: ApiOperationSpec): MethodDecorator {
 }
 
 function documentOperation(spec: ApiOperationSpec, merchantRoute: boolean): MethodDecorator[] {
-  const codes = [...(merchantRoute ? MERCHANT_ROUTE_ERRORS : []), ...(spec.jsonBody ? JSON_BODY_ERRORS : []), ...(spec.errors ?? [])];
+  const codes = [...(merchantRoute ? MERCHANT_ROUTE_ERRORS : []), ...(spec.body ? JSON_BODY_ERRORS : []), ...(spec.errors ?? [])];
   return [
     ApiExtraModels(ErrorDetailDto),
     ApiOperation({ operationId: spec.operationId, summary: spec.summary, description: spec.description ?? spec.summary }),
@@ -120,6 +120,7 @@ function documentOperation(spec: ApiOperationSpec, merchantRoute: boolean): Meth
       headers: { ...REQUEST_ID_HEADER, ...(merchantRoute ? rateLimitHeaders(true) : {}), ...spec.success.headers },
       ...(spec.success.example === undefined ? {} : { example: spec.success.example }),
     }),
+    ...(spec.body ? [ApiBody({ type: spec.body.type, examples: { example: { summary: 'A whole request', value: spec.body.example } } })] : []),
     ...errorResponses(codes, merchantRoute),
   ];
 }

@@ -8,6 +8,6 @@ export type { AcceptOutcome, LinkLookup } from './pobo-business-agreement.servic
 export type { PoboBusinessEntity } from './pobo-business.entity';
 export type { PoboBusinessRow } from './pobo-businesses.repository';
 export { mapPoboBusiness } from './pobo-business.mapper';
-export { PoboBusinessDto, PoboBusinessEnvelopeDto, PendingRequirementDto } from './dto/pobo-business.response';
+export { POBO_BUSINESS_EXAMPLE, PoboBusinessDto, PoboBusinessEnvelopeDto, PendingRequirementDto } from './dto/pobo-business.response';
 export { KYB_STATES } from './pobo-business.states';
 export type { KybStatus, PendingRequirement } from './pobo-business.states';

@@ -8,7 +8,7 @@ import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
 import { ListPoboBusinessesQuery } from './dto/list-pobo-businesses.query';
 import { POBO_BUSINESS_RESPONSE } from './dto/pobo-business.schema';
-import { PoboBusinessDto, PoboBusinessEnvelopeDto, PoboBusinessListEnvelopeDto } from './dto/pobo-business.response';
+import { POBO_BUSINESS_EXAMPLE, PoboBusinessDto, PoboBusinessEnvelopeDto, PoboBusinessListEnvelopeDto } from './dto/pobo-business.response';
 import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
 import { POBO_USERS_PATH, PoboBusinessesService } from './pobo-businesses.service';
 
@@ -29,8 +29,16 @@ export class PoboBusinessesController {
     description:
       'Creates a POBO business with its own EVM and SVM addresses. `response.agreement.url` is its agreement link: the only answer ' +
       'besides `POST …/agreement-link` that shows it. Send it to the business, who accepts the terms on that page.',
-    success: { status: 201, type: PoboBusinessEnvelopeDto, description: 'Created; `agreement.status` is `pending`, `kyb.status` `agreement_pending`' },
-    jsonBody: true,
+    success: {
+      status: 201,
+      type: PoboBusinessEnvelopeDto,
+      description: 'Created; `agreement.status` is `pending`, `kyb.status` `agreement_pending`',
+      example: { message: 'Business created', response: POBO_BUSINESS_EXAMPLE },
+    },
+    body: {
+      type: CreatePoboBusinessDto,
+      example: { businessName: 'Acme Trading Ltd', email: 'finance@acme.example', phoneNumber: '+2348012345678', country: 'NG', allowNairaCollection: true },
+    },
   })
   async create(
     @CurrentMerchant() merchant: MerchantPrincipal,
@@ -48,6 +56,7 @@ export class PoboBusinessesController {
       status: 200,
       type: PoboBusinessListEnvelopeDto,
       description: 'A page of businesses',
+      example: { message: 'Businesses retrieved', response: [{ ...POBO_BUSINESS_EXAMPLE, agreement: { status: 'pending' } }] },
       headers: { Link: { description: '`<…>; rel="next"`, present when a next page exists', schema: { type: 'string' } } },
     },
     errors: ['validation_failed', 'invalid_cursor'],
@@ -68,7 +77,12 @@ export class PoboBusinessesController {
     operationId: 'getPoboBusiness',
     summary: 'Retrieve one business',
     description: "A business of another merchant is a 404, like an id that does not exist.",
-    success: { status: 200, type: PoboBusinessEnvelopeDto, description: 'The business' },
+    success: {
+      status: 200,
+      type: PoboBusinessEnvelopeDto,
+      description: 'The business',
+      example: { message: 'Business retrieved', response: { ...POBO_BUSINESS_EXAMPLE, agreement: { status: 'pending' } } },
+    },
     errors: ['resource_not_found', 'uri_too_long'],
   })
   async get(
@@ -84,7 +98,12 @@ export class PoboBusinessesController {
     operationId: 'issueAgreementLink',
     summary: 'Issue a fresh agreement link',
     description: 'Voids every earlier link of the business. Refused once the agreement is accepted.',
-    success: { status: 201, type: PoboBusinessEnvelopeDto, description: '`response.agreement.url` is the new link' },
+    success: {
+      status: 201,
+      type: PoboBusinessEnvelopeDto,
+      description: '`response.agreement.url` is the new link',
+      example: { message: 'Agreement link issued', response: POBO_BUSINESS_EXAMPLE },
+    },
     errors: ['resource_not_found', 'uri_too_long', 'agreement_already_accepted'],
   })
   async issueAgreementLink(

@@ -98,3 +98,20 @@ export class PoboBusinessListEnvelopeDto {
   @ApiProperty({ type: [PoboBusinessDto] })
   response: PoboBusinessDto[];
 }
+
+/** A business as the answer to create shows it: the documents' example. */
+export const POBO_BUSINESS_EXAMPLE = {
+  poboUserId: 'pobo_4c1f0a9e2b7d3c5e8f601a2b',
+  businessName: 'Acme Trading Ltd',
+  country: 'NG',
+  allowNairaCollection: true,
+  nairaCollectionStatus: 'not_requested',
+  wallets: {
+    evm: { address: '0x52908400098527886E0F7030069857D2E4169EE7' },
+    svm: { address: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV' },
+  },
+  agreement: { status: 'pending', url: 'https://api.example.com/agreements/3q2-Xb8dJvP0s9Zq1YwT7kLmN4rA6cE5uH0iG2fB1oS' },
+  kyb: { status: 'agreement_pending', pendingRequirements: [], lastSyncedAt: null },
+  createdAt: '2026-11-20T09:30:00.000Z',
+  updatedAt: '2026-11-20T09:30:00.000Z',
+};
