@@ -1,7 +1,7 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config/app.config';
-import { prepareDatabase } from './database/migrate';
+import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
 
 /**
  * `npm start`: the whole service on one machine with development defaults. Creates the database
@@ -27,6 +27,9 @@ const SANDBOXES: Record<string, string> = {
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Before any role starts: a missing service is reported once, here, instead of by each child.
+  await assertDependenciesReachable(config, { databaseMayBeMissing: true });
+  const { prepareDatabase } = await import('./database/migrate');
   await prepareDatabase(config);
   const roles = config.env === 'production' ? ROLES : { ...SANDBOXES, ...ROLES };
   process.stderr.write(`database ready; starting ${Object.keys(roles).join(', ')}\n`);
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : `start failed: ${(err as Error).stack ?? String(err)}`}\n`);
+  const expected = err instanceof ConfigError || err instanceof DependenciesUnavailableError;
+  process.stderr.write(`${expected ? err.message : `start failed: ${(err as Error).stack ?? String(err)}`}\n`);
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig } from './config/app.config';
-import { createApp } from './app.factory';
+import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
 
 /**
  * Collect old-space garbage once the old generation has doubled since the last full GC. V8's own
@@ -15,13 +15,17 @@ setFlagsFromString('--heap-growing-percent=100');
 /** HTTP API entrypoint (`npm run start:api`). Migrations are applied by `npm start` / `npm run migration:run`. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  await assertDependenciesReachable(config);
+  // Loaded only once the services answer: Nest and every module take seconds to load, and a
+  // missing service must be reported before that.
+  const { createApp } = await import('./app.factory');
   const app = await createApp(config);
   await app.listen({ port: config.port, host: '0.0.0.0' });
 }
 
 main().catch((err: unknown) => {
-  // Config errors name the variable and never contain a secret value.
-  process.stderr.write(`${err instanceof ConfigError ? err.message : 'API failed to start'}\n`);
-  if (!(err instanceof ConfigError) && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  // Config and preflight errors are written for a person, name the variable and never contain a secret.
+  if (err instanceof ConfigError || err instanceof DependenciesUnavailableError) process.stderr.write(`${err.message}\n`);
+  else process.stderr.write(`API failed to start\n${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

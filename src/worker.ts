@@ -1,12 +1,13 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from './config/app.config';
-import { WorkerModule } from './worker.module';
+import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
 
 /** Worker entrypoint (`npm run start:worker`): an application context with queue processors, no HTTP server. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  await assertDependenciesReachable(config);
+  // Loaded only once the services answer, so a missing one is reported within the probe timeout.
+  const [{ NestFactory }, { Logger }, { WorkerModule }] = await Promise.all([import('@nestjs/core'), import('nestjs-pino'), import('./worker.module')]);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : 'worker failed to start'}\n`);
-  if (!(err instanceof ConfigError) && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  if (err instanceof ConfigError || err instanceof DependenciesUnavailableError) process.stderr.write(`${err.message}\n`);
+  else process.stderr.write(`worker failed to start\n${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

@@ -5,6 +5,7 @@ import { AppError } from '../common/errors/app-error';
 import { ConfigError, loadConfig } from '../config/app.config';
 import { prepareDatabase } from '../database/migrate';
 import { MerchantsService } from '../modules/auth';
+import { assertDependenciesReachable, DependenciesUnavailableError } from '../startup/preflight';
 import { CliModule } from './cli.module';
 
 const USAGE = `Usage:
@@ -27,6 +28,8 @@ async function main(argv: string[]): Promise<void> {
   });
 
   const config = loadConfig();
+  // Merchants and keys live in PostgreSQL alone; the database itself is created if missing.
+  await assertDependenciesReachable(config, { redis: false, databaseMayBeMissing: true });
   await prepareDatabase(config);
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: false });
   try {
@@ -50,7 +53,12 @@ async function main(argv: string[]): Promise<void> {
 class UsageError extends Error {}
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  const expected = err instanceof UsageError || err instanceof ConfigError || err instanceof AppError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  const expected =
+    err instanceof UsageError ||
+    err instanceof ConfigError ||
+    err instanceof DependenciesUnavailableError ||
+    err instanceof AppError ||
+    (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
   process.stderr.write(`${expected ? (err as Error).message : `error: ${(err as Error).stack ?? String(err)}`}\n`);
   process.exit(expected && !(err instanceof UsageError) ? 1 : 2);
 });

@@ -19,12 +19,12 @@ interface Business {
 
 /** The example's shape as this suite sees it; the example itself is typed by the generated client. */
 interface ExampleModule {
-  runExample(
+  runExample: (
     baseUrl: string,
     apiKey: string,
     application: object,
     acceptAgreement: (poboUserId: string) => Promise<void>,
-  ): Promise<{ created: Business[]; nextLink?: string; secondPage: Business[]; fetched: Business; onboardingBefore: Business; submitted: Business }>;
+  ) => Promise<{ created: Business[]; nextLink?: string; secondPage: Business[]; fetched: Business; onboardingBefore: Business; submitted: Business }>;
 }
 
 /**

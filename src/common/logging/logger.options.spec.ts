@@ -1,4 +1,5 @@
-import { maskUrl, REDACTION_MARKER } from './logger.options';
+import { loadConfig } from '../../config/app.config';
+import { createRootLogger, logDestination, maskUrl, REDACTION_MARKER } from './logger.options';
 
 describe('maskUrl', () => {
   const key = 'mk_test_3bTqvCrJ3Zz7WZQ5tJmFq1x2y3z4A5B6C7D8E9';
@@ -19,5 +20,49 @@ describe('maskUrl', () => {
   it('leaves ordinary URLs alone and survives malformed escapes', () => {
     expect(maskUrl('/api/merchant/pobo/users?limit=10&cursor=pobo_abc')).toBe('/api/merchant/pobo/users?limit=10&cursor=pobo_abc');
     expect(maskUrl('/api/%E0%A4%A/%zz')).toBe('/api/%E0%A4%A/%zz');
+  });
+});
+
+describe('logDestination', () => {
+  const key = 'mk_test_3bTqvCrJ3Zz7WZQ5tJmFq1x2y3z4A5B6C7D8E9';
+  const terminal = () => {
+    const lines: string[] = [];
+    return { isTTY: true, write: (text: string) => lines.push(text), lines };
+  };
+
+  it('prints readable, redacted lines on a terminal in development', () => {
+    const config = loadConfig({ NODE_ENV: 'development' });
+    const out = terminal();
+    const logger = createRootLogger(config, logDestination(config, out));
+    logger.warn(
+      { request: { id: 'req_1', method: 'GET', url: '/api/merchant/pobo/users', headers: { 'x-api-key': key, authorization: `Bearer ${key}` } }, response: { statusCode: 401 }, responseTime: 3 },
+      'request completed',
+    );
+
+    // Colours follow the environment running the tests (FORCE_COLOR, NO_COLOR); the text is what matters.
+    const text = out.lines.join('').replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+    expect(text).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] WARN: GET \/api\/merchant\/pobo\/users 401 3.0 ms: request completed\n/);
+    expect(text).toContain('"id": "req_1"');
+    expect(() => JSON.parse(out.lines[0])).toThrow();
+    expect(text).toContain(REDACTION_MARKER);
+    expect(text).not.toContain(key.slice(8));
+  });
+
+  it.each([
+    ['stdout is not a terminal', 'development', false],
+    ['in production, even on a terminal', 'production', true],
+  ])('writes JSON when %s', (_, env, isTTY) => {
+    const loadPretty = jest.fn();
+    const out = { ...terminal(), isTTY };
+    const destination = logDestination({ env: env as 'development' | 'production' }, out, loadPretty);
+    expect(loadPretty).not.toHaveBeenCalled();
+    expect(destination).toHaveProperty('fd', 1);
+  });
+
+  it('falls back to JSON when pino-pretty is not installed', () => {
+    const out = terminal();
+    const destination = logDestination({ env: 'development' }, out, () => undefined);
+    expect(destination).toHaveProperty('fd', 1);
+    expect(out.lines).toEqual([]);
   });
 });

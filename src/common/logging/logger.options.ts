@@ -43,7 +43,70 @@ function pinoOptions(config: AppConfig): LoggerOptions {
 
 /** The process's one pino logger: Fastify's request log and Nest's logger both write through it. */
 export function createRootLogger(config: AppConfig, stream?: DestinationStream): Logger {
-  return pino(pinoOptions(config), stream ?? pino.destination({ fd: 1, sync: false }));
+  return pino(pinoOptions(config), stream ?? logDestination(config));
+}
+
+/** What `logDestination` needs of stdout; a parameter so tests can stand in for a terminal. */
+export interface LogOutput {
+  isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+type PrettyLine = Record<string, unknown> & { context?: unknown; request?: { method?: unknown; url?: unknown }; response?: { statusCode?: unknown }; responseTime?: unknown };
+type PrettyFactory = (options: {
+  ignore?: string;
+  translateTime?: string;
+  messageFormat?: (line: PrettyLine, messageKey: string) => string;
+}) => (line: string) => string;
+
+/**
+ * A request's line leads with what a person scans for (method, URL, status, time) and a Nest
+ * line with its context; the id, client address and, on failures, the headers follow below it.
+ */
+function prettyMessage(line: PrettyLine, messageKey: string): string {
+  const context = typeof line.context === 'string' ? `[${line.context}] ` : '';
+  const message = scalar(line[messageKey]);
+  const { request, response, responseTime } = line;
+  if (typeof request?.method !== 'string') return `${context}${message}`;
+  const took = typeof responseTime === 'number' ? ` ${responseTime.toFixed(1)} ms` : '';
+  return `${context}${request.method} ${scalar(request.url)} ${scalar(response?.statusCode)}${took}: ${message}`;
+}
+
+function scalar(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+const PRETTY_OPTIONS = {
+  translateTime: 'SYS:HH:MM:ss.l',
+  messageFormat: prettyMessage,
+  ignore: 'pid,hostname,context,request.method,request.url,response,responseTime',
+};
+
+/**
+ * JSON lines for machines (pipes, files, log collectors, tests, and production whatever its
+ * stdout), readable lines for a person at a terminal in development. The logger redacts before it
+ * serialises, so the pretty printer only ever sees redacted lines.
+ */
+export function logDestination(config: Pick<AppConfig, 'env'>, out: LogOutput = process.stdout, loadPretty = loadPrettyFactory): DestinationStream {
+  const prettyFactory = out.isTTY === true && config.env !== 'production' ? loadPretty() : undefined;
+  if (!prettyFactory) return pino.destination({ fd: 1, sync: false });
+  const pretty = prettyFactory(PRETTY_OPTIONS);
+  // Formatted and written in the same call, not through pino-pretty's stream: a line logged just
+  // before the process exits (a failed boot) is not lost in a pipeline still to be drained.
+  return { write: (line: string) => void out.write(pretty(line)) };
+}
+
+/**
+ * pino-pretty is a development dependency: required only when a terminal asks for it, and its
+ * absence (an install without development dependencies) means JSON, not a failed boot.
+ */
+function loadPrettyFactory(): PrettyFactory | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily, see above
+    return (require('pino-pretty') as { prettyFactory: PrettyFactory }).prettyFactory;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

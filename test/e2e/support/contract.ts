@@ -1,4 +1,4 @@
-/** Field-by-field checks of the seed's PoboBusiness and envelope tables, and the error body. */
+/** Field-by-field checks of the business object, the success envelope and the error body, as docs/api.md describes them. */
 
 const KYB = ['agreement_pending', 'not_started', 'processing', 'action_required', 'verified', 'declined'];
 const NAIRA = ['not_requested', 'pending', 'active', 'failed'];
