@@ -351,7 +351,7 @@ describe('Agreement page and fresh links', () => {
     const reissue = (businessId: string, apiKey = keyA) =>
       http(t.baseUrl, 'POST', `/api/merchant/pobo/users/${businessId}/agreement-link`, { apiKey });
 
-    it('issues a fresh link (201, seed envelope) and voids every earlier unused link', async () => {
+    it('issues a fresh link (201, success envelope) and voids every earlier unused link', async () => {
       const business = await createNamedBusiness('Port Harcourt Marine');
       const oldPage = await getPage(business.agreement.url);
       const first = await reissue(business.poboUserId);

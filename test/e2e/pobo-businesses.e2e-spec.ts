@@ -38,7 +38,7 @@ describe('POBO businesses (endpoints 1–3)', () => {
   const create = (apiKey: string, body: unknown = validBody()) => http(t.baseUrl, 'POST', '/api/merchant/pobo/users', { apiKey, body });
 
   describe('create', () => {
-    it('answers 201 with the seed shape, initial states, wallets and an agreement link', async () => {
+    it('answers 201 with the documented shape, initial states, wallets and an agreement link', async () => {
       const result = await create(keyA, validBody({ country: 'ng', allowNairaCollection: true }));
       expect(result.status).toBe(201);
       expectEnvelope(result.body, 'object');
