@@ -154,6 +154,8 @@ describe('verification provider sandbox', () => {
         idempotency_key: 'idem-1',
         registration_number: 'RC-1001',
         status: 'processing',
+        company: application().company,
+        associated_persons: application().associated_persons,
         documents: [
           { id: 'doc_1', path: expect.any(String), file_type: 'organization_chart', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), size: 27 },
           { id: 'doc_2', path: expect.any(String), file_type: 'certificate_of_incumbency', sha256: expect.stringMatching(/^[0-9a-f]{64}$/), size: 20 },
@@ -161,6 +163,23 @@ describe('verification provider sandbox', () => {
         created_at: expect.any(String),
       });
       expect(JSON.stringify(state)).not.toContain('content_base64');
+    });
+
+    it('accepts and keeps every company and person field as sent (the Harbor format and anything else)', async () => {
+      const company = {
+        ...application().company,
+        phone_country_code: 'US',
+        has_bearer_shares: false,
+        country_of_operation: ['US', 'CA'],
+        estimated_amount_of_transactions: 50000,
+        source_of_funds_other: null,
+        nested: { anything: [1, 'two'] },
+      };
+      const persons = [{ type: 'representative', phone: { country: 'US', number: '4155550101' }, equity: 25.5, is_signer: true }];
+      expect((await submit(application('RC-1001', { company, associated_persons: persons }))).statusCode).toBe(201);
+      const [stored] = (await sandboxState()).applications;
+      expect(stored.company).toEqual(company);
+      expect(stored.associated_persons).toEqual(persons);
     });
 
     it('answers 404 for an unknown application', async () => {

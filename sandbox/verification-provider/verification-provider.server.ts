@@ -47,6 +47,9 @@ interface StoredApplication {
   reference: string;
   idempotencyKey: string;
   registrationNumber: string;
+  /** As received, every field kept: lets a test see what a client sent. */
+  company: Record<string, unknown>;
+  associatedPersons: Record<string, unknown>[];
   documents: DocumentMetadata[];
   createdAt: number;
   /** Where the review ends up; `processing` means never decided (`-HOLD`). */
@@ -57,6 +60,8 @@ interface StoredApplication {
 interface ValidApplication {
   reference: string;
   registrationNumber: string;
+  company: Record<string, unknown>;
+  associatedPersons: Record<string, unknown>[];
   documents: DocumentMetadata[];
 }
 
@@ -166,7 +171,15 @@ function validateApplication(
   }
 
   if (issues.length > 0 || registrationNumber === undefined) return { issues };
-  return { value: { reference: reference as string, registrationNumber, documents: verified } };
+  return {
+    value: {
+      reference: reference as string,
+      registrationNumber,
+      company: company as Record<string, unknown>,
+      associatedPersons: associated_persons as Record<string, unknown>[],
+      documents: verified,
+    },
+  };
 }
 
 /**
@@ -329,12 +342,14 @@ export function createVerificationProviderServer(options: VerificationProviderSe
       if (existing) return reply.code(200).header('idempotent-replayed', 'true').send(view(existing));
     }
 
-    const { reference, registrationNumber, documents } = result.value;
+    const { reference, registrationNumber, company, associatedPersons, documents } = result.value;
     const application: StoredApplication = {
       id: `pva_${randomBytes(12).toString('hex')}`,
       reference,
       idempotencyKey,
       registrationNumber,
+      company,
+      associatedPersons,
       documents,
       createdAt: Date.now(),
       ...decide(registrationNumber, seenRegistrationNumbers.has(registrationNumber)),
@@ -359,6 +374,8 @@ export function createVerificationProviderServer(options: VerificationProviderSe
       idempotency_key: application.idempotencyKey,
       registration_number: application.registrationNumber,
       status: view(application).status,
+      company: application.company,
+      associated_persons: application.associatedPersons,
       documents: application.documents.map((document) => ({ ...document })),
       created_at: new Date(application.createdAt).toISOString(),
     })),

@@ -17,8 +17,8 @@ import {
   RawResponse,
   send,
 } from './support/fuzz';
-import { acceptAgreementDirectly, kybApplication } from './support/kyb-fixtures';
-import { createBusiness, startTestApp, TestApp } from './support/test-app';
+import { acceptAgreementDirectly, harborApplication, kybApplication } from './support/kyb-fixtures';
+import { createBusiness, http, startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 /**
@@ -111,6 +111,8 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
   let otherKey: string;
   let linkBusiness: string;
   let kybBusiness: string;
+  /** In action_required, with an application to correct. */
+  let correctionBusiness: string;
   let foreignBusiness: string;
   let pageToken: string;
   const cookieValue = newCsrfCookieValue();
@@ -126,6 +128,11 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
     linkBusiness = (await createBusiness(t, apiKey)).poboUserId;
     kybBusiness = (await createBusiness(t, apiKey)).poboUserId;
     await acceptAgreementDirectly(pg, kybBusiness);
+    correctionBusiness = (await createBusiness(t, apiKey)).poboUserId;
+    await acceptAgreementDirectly(pg, correctionBusiness);
+    const submitted = await http(t.baseUrl, 'POST', `${USERS}/${correctionBusiness}/onboarding`, { apiKey, body: kybApplication('RC-FUZZ-FIX-HOLD') });
+    expect(submitted.status).toBe(202);
+    await pg.query(`UPDATE pobo_businesses SET kyb_status = 'action_required' WHERE id = $1`, [correctionBusiness]);
     foreignBusiness = (await createBusiness(t, otherKey)).poboUserId;
     await newPageBusiness();
   });
@@ -223,6 +230,23 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       async (res) => {
         // An application that got through: make the business submittable again for the next run.
         if (res.status === 202) await pg.query(`UPDATE pobo_businesses SET kyb_status = 'not_started' WHERE id = $1`, [kybBusiness]);
+      },
+    );
+  });
+
+  it('PATCH /api/merchant/pobo/users/:id/onboarding (KYB correction, Harbor format)', async () => {
+    const base = harborApplication('RC-FUZZ-FIX-HOLD');
+    await fuzz(
+      'kyb-correction',
+      fc.record({ auth, target, contentType, query, body: body(base) }),
+      (plan) => {
+        const bytes = bodyBytes(plan.body, base);
+        const path = `${USERS}/${segmentOf(plan.target, correctionBusiness)}/onboarding${plan.query === null ? '' : `?${plan.query}`}`;
+        return { method: 'PATCH', path, headers: headersOf(plan.auth, plan.contentType, bytes), body: bytes };
+      },
+      async (res) => {
+        // A correction that got through: back to action_required, its application the one to correct next.
+        if (res.status === 202) await pg.query(`UPDATE pobo_businesses SET kyb_status = 'action_required' WHERE id = $1`, [correctionBusiness]);
       },
     );
   });

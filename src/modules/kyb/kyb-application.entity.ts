@@ -1,6 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { PoboBusinessEntity } from '../pobo-businesses/pobo-business.entity';
 import { StateMachine } from '../../common/state-machine/state-machine';
+import { APPLICATION_SECTIONS, ApplicationSection } from './kyb.constants';
 import type { ProviderRequirement } from './verification-provider';
 
 /**
@@ -18,8 +19,27 @@ export type KybApplicationStatus = (typeof KYB_APPLICATION_STATES.states)[number
 /** The application as kept in PostgreSQL: every file replaced by its stored document's id. */
 export interface StoredApplication {
   company: object;
-  associated_persons: object[];
+  associated_persons: { identity_files: { file: string }[] }[];
   company_files: { file_type: string; files: string[] }[];
+}
+
+/**
+ * The documents an application names, by their path in it (`company_files[0].files[1]`,
+ * `associated_persons[0].identity_files[0].file`), within `sections`. The payload, not the
+ * documents' `application_id`, says which documents an application has: a correction names
+ * documents stored with the application it corrects.
+ */
+export function documentIdsByPath(payload: StoredApplication, sections: readonly ApplicationSection[] = APPLICATION_SECTIONS): Map<string, string> {
+  const ids = new Map<string, string>();
+  if (sections.includes('company_files')) {
+    (payload.company_files ?? []).forEach((group, i) => group.files.forEach((id, j) => ids.set(`company_files[${i}].files[${j}]`, id)));
+  }
+  if (sections.includes('associated_persons')) {
+    (payload.associated_persons ?? []).forEach((person, i) =>
+      (person.identity_files ?? []).forEach((file, j) => ids.set(`associated_persons[${i}].identity_files[${j}].file`, file.file)),
+    );
+  }
+  return ids;
 }
 
 /**

@@ -13,12 +13,24 @@ export interface SubmittedDocument {
   sizeBytes: number;
 }
 
+/** A document a correction keeps from the application it corrects: stored already, named by its id. */
+export interface CarriedDocument {
+  id: string;
+  sizeBytes: number;
+}
+
 /**
  * The onboarding rules that field validation cannot express: person counts,
  * required file groups, base64 and the size limits (413). `received` holds the documents as they
- * were decoded from the body, by path. Returns every document.
+ * were decoded from the body, by path; `carried` those a correction keeps, by their path in the
+ * corrected application, and they count toward the limits like the others. Returns the documents
+ * of `received` the application names.
  */
-export function checkApplication(application: KybApplicationDto, received: ReceivedDocuments): SubmittedDocument[] {
+export function checkApplication(
+  application: KybApplicationDto,
+  received: ReceivedDocuments,
+  carried: ReadonlyMap<string, CarriedDocument> = new Map(),
+): SubmittedDocument[] {
   const problems: ErrorDetail[] = [];
   const count = (type: string) => application.associated_persons.filter((p) => p.type === type).length;
   if (count('representative') !== 1) {
@@ -38,7 +50,10 @@ export function checkApplication(application: KybApplicationDto, received: Recei
   }
 
   const documents: { path: string; fileType: string; sizeBytes: number; content: Buffer | null }[] = [];
+  const kept: { path: string; sizeBytes: number }[] = [];
   const collect = (path: string, fileType: string) => {
+    const keep = carried.get(path);
+    if (keep) return void kept.push({ path, sizeBytes: keep.sizeBytes });
     const document = received.get(path);
     if (!document?.valid) problems.push({ field: path, message: 'must be standard base64 (optionally with a data: URL prefix)' });
     else if (document.sizeBytes === 0) problems.push({ field: path, message: 'the document is empty' });
@@ -50,14 +65,15 @@ export function checkApplication(application: KybApplicationDto, received: Recei
   );
   if (problems.length > 0) throw new KybApplicationInvalidError(problems);
 
-  const oversized = documents.filter((d) => d.sizeBytes > MAX_DOCUMENT_BYTES);
+  const all = [...documents, ...kept];
+  const oversized = all.filter((d) => d.sizeBytes > MAX_DOCUMENT_BYTES);
   if (oversized.length > 0) {
     throw new DocumentsTooLargeError(
       'A document is larger than 8 MB',
       oversized.map((d) => ({ field: d.path, message: `${d.sizeBytes} bytes; the limit is ${MAX_DOCUMENT_BYTES}` })),
     );
   }
-  const total = documents.reduce((sum, d) => sum + d.sizeBytes, 0);
+  const total = all.reduce((sum, d) => sum + d.sizeBytes, 0);
   if (total > MAX_TOTAL_DOCUMENT_BYTES) {
     throw new DocumentsTooLargeError('Documents are larger than 50 MB in total', [
       { field: 'company_files', message: `${total} bytes in total; the limit is ${MAX_TOTAL_DOCUMENT_BYTES}` },

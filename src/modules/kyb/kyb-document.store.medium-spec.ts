@@ -64,7 +64,14 @@ describe('KybDocumentStore (medium)', () => {
     await store.purgeDocuments();
     expect(await m.sql('SELECT 1 FROM kyb_document_chunks WHERE document_id = $1', [prepared[0].id])).toHaveLength(1);
 
+    // Counted from the document's upload: its application's submission does not matter.
     await m.sql(`UPDATE kyb_applications SET status = 'submitted', submitted_at = now() - interval '100 hours' WHERE id = $1`, [applicationId]);
+    await m.sql(`UPDATE kyb_documents SET uploaded_at = now() - interval '1 hour' WHERE id = $1`, [prepared[0].id]);
+    await store.purgeDocuments();
+    expect(await m.sql('SELECT 1 FROM kyb_document_chunks WHERE document_id = $1', [prepared[0].id])).toHaveLength(1);
+
+    await m.sql(`UPDATE kyb_applications SET status = 'queued', submitted_at = NULL WHERE id = $1`, [applicationId]);
+    await m.sql(`UPDATE kyb_documents SET uploaded_at = now() - interval '100 hours' WHERE id = $1`, [prepared[0].id]);
     await store.purgeDocuments();
     expect(await m.sql('SELECT 1 FROM kyb_document_chunks WHERE document_id = $1', [prepared[0].id])).toEqual([]);
     const [document] = await m.sql<{ deleted_at: Date | null; sha256: string }>('SELECT deleted_at, sha256 FROM kyb_documents WHERE id = $1', [prepared[0].id]);

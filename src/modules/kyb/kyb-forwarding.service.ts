@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { ProviderError } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler, JobQueues } from '../../jobs';
 import { PoboBusinessStates } from '../pobo-businesses';
-import { KybApplicationEntity } from './kyb-application.entity';
+import { documentIdsByPath, KybApplicationEntity } from './kyb-application.entity';
 import { KybDocumentEntity } from './kyb-document.entity';
 import { KybDocumentStore } from './kyb-document.store';
 import { KYB_JOBS } from './kyb.jobs';
@@ -42,7 +42,10 @@ export class KybForwardingService {
     if (application?.status !== 'queued') return;
     await applications.increment({ id: applicationId }, 'forwardAttempts', 1);
 
-    const documents = await this.dataSource.getRepository(KybDocumentEntity).find({ where: { applicationId, deletedAt: IsNull() }, order: { path: 'ASC' } });
+    // Those its payload names: a correction's kept documents were stored with an earlier
+    // application, and the provider has them already (`uploadedAt`), their bytes perhaps deleted.
+    const ids = [...new Set(documentIdsByPath(application.payload).values())];
+    const documents = ids.length === 0 ? [] : await this.dataSource.getRepository(KybDocumentEntity).find({ where: { id: In(ids) }, order: { path: 'ASC' } });
     const options = { timeoutMs: this.config.providerTimeoutMs, retries: 2 };
     try {
       for (const document of documents.filter((d) => !d.uploadedAt)) {

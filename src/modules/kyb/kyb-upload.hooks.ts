@@ -16,14 +16,23 @@ declare module 'fastify' {
 
 const ONBOARDING_ROUTE = `${POBO_USERS_PATH}/:poboUserId/onboarding`;
 
+/** The routes that take an application body, and what each checks before reading it. */
+const ADMISSIONS: Record<string, (kyb: KybService, merchantId: string, businessId: string) => Promise<void>> = {
+  POST: (kyb, merchantId, businessId) => kyb.admitSubmission(merchantId, businessId),
+  PATCH: (kyb, merchantId, businessId) => kyb.admitCorrection(merchantId, businessId),
+};
+
 /**
- * Route-level handling of the KYB submission, installed before Nest registers routes. It runs
- * after the merchant was authenticated from the headers, and still before any body byte is read:
- * - admission: the business is the merchant's and its KYB may be submitted now (404/409 unread);
+ * Route-level handling of KYB applications (the submission and its correction), installed before
+ * Nest registers routes. It runs after the merchant was authenticated from the headers, and still
+ * before any body byte is read:
+ * - admission: the business is the merchant's and its KYB may be submitted (or corrected) now
+ *   (404/409 unread);
  * - its own body limit, checked against Content-Length;
- * - load shedding: at most `maxConcurrent` large bodies are read at once per process, others get
- *   503 with Retry-After straight away, so memory stays bounded under a burst of uploads. A body
- *   sent without Content-Length (chunked) may be of any size, so it always takes a slot;
+ * - load shedding: at most `maxConcurrent` large bodies are read at once per process, both routes
+ *   together, others get 503 with Retry-After straight away, so memory stays bounded under a
+ *   burst of uploads. A body sent without Content-Length (chunked) may be of any size, so it
+ *   always takes a slot;
  * - documents are decoded out of the body as it streams in (`extractDocuments`), and only the
  *   rest of the application goes on to the JSON parser and validation.
  * The body deadline (408 for a stalled or trickling body) frees a slot like any other end.
@@ -33,14 +42,15 @@ export function installKybUploadHooks(app: INestApplication, fastify: FastifyIns
   let inFlight = 0;
   fastify.decorateRequest('kybDocuments', null);
   fastify.addHook('onRoute', (route) => {
-    if (route.url !== ONBOARDING_ROUTE || route.method !== 'POST') return;
+    const admission = typeof route.method === 'string' ? ADMISSIONS[route.method] : undefined;
+    if (route.url !== ONBOARDING_ROUTE || !admission) return;
     route.bodyLimit = KYB_BODY_LIMIT;
     const admit = async (request: FastifyRequest, reply: FastifyReply) => {
       // Chunked: the size is unknown until the end.
       const length = request.headers['transfer-encoding'] === undefined ? Number(request.headers['content-length'] ?? 0) : undefined;
       if (length !== undefined && length > KYB_BODY_LIMIT) throw new BodyTooLargeError();
       const { poboUserId } = request.params as { poboUserId: string };
-      await kyb.admitSubmission(request.merchant!.merchantId, poboUserId);
+      await admission(kyb, request.merchant!.merchantId, poboUserId);
       if (length !== undefined && length <= LARGE_UPLOAD_BYTES) return;
       if (inFlight >= maxConcurrent) throw new UploadCapacityError();
       inFlight++;

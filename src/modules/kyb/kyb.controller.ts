@@ -1,51 +1,46 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiPayloadTooLargeResponse,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import { ErrorBodyDto } from '../../common/http/error-body.dto';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiMerchantOperation } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
 import { POBO_USERS_PATH, PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses';
-import { KybApplicationDto } from './dto/kyb-application.dto';
+import { KybApplicationDto, KybApplicationPatchDto } from './dto/kyb-application.dto';
+import { KYB_APPLICATION_EXAMPLE } from './dto/kyb-application.example';
 import { ReceivedDocuments } from './kyb-documents.extractor';
 import { KybService } from './kyb.service';
 import { SubmittedDocuments } from './submitted-documents.decorator';
 
 @ApiTags('KYB onboarding')
 @MerchantAuth()
-@ApiNotFoundResponse({ description: 'Unknown id, or a business of another merchant', type: ErrorBodyDto })
 @Controller(`${POBO_USERS_PATH}/:poboUserId/onboarding`)
 export class KybController {
   constructor(private readonly kyb: KybService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Refresh from the verification provider and return the KYB state; poll while kyb.status is processing' })
-  @ApiOkResponse({ type: PoboBusinessEnvelopeDto })
+  @ApiMerchantOperation({
+    operationId: 'getKybOnboarding',
+    summary: 'Refresh from the verification provider and return the KYB state; poll while kyb.status is processing',
+    description: 'Asks the provider first, within a short budget; when it is slow or down, answers the last known state with its kyb.lastSyncedAt.',
+    success: { status: 200, type: PoboBusinessEnvelopeDto, description: 'The business, its KYB state refreshed' },
+    errors: ['resource_not_found', 'uri_too_long'],
+  })
   async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('poboUserId') poboUserId: string): Promise<Envelope<PoboBusinessDto>> {
     return envelope('KYB status retrieved', await this.kyb.getOnboarding(merchant.merchantId, poboUserId));
   }
 
   @Post()
   @HttpCode(202)
-  @ApiOperation({
+  @ApiMerchantOperation({
+    operationId: 'submitKybApplication',
     summary: 'Submit the KYB application',
     description:
-      'Needs an accepted agreement and kyb.status not_started or action_required; exactly one representative, at least one applicant, ' +
-      'all six required company-file groups; each document at most 8 MB and all at most 50 MB once decoded.',
+      "OwlPay Harbor's business-onboarding format. Needs an accepted agreement and kyb.status not_started or action_required; exactly one " +
+      'representative, at least one applicant, all six required company-file groups; each document at most 8 MB and all at most 50 MB ' +
+      'once decoded. Enumerations are matched in any case and answered in the case listed.',
+    success: { status: 202, type: PoboBusinessEnvelopeDto, description: 'Submitted; kyb.status is processing' },
+    errors: ['resource_not_found', 'uri_too_long', 'agreement_not_accepted', 'kyb_state_conflict'],
+    body: { type: KybApplicationDto, example: KYB_APPLICATION_EXAMPLE },
   })
-  @ApiAcceptedResponse({ type: PoboBusinessEnvelopeDto, description: 'Submitted; kyb.status is processing' })
-  @ApiBadRequestResponse({ type: ErrorBodyDto, description: 'Validation failed or an onboarding rule is broken' })
-  @ApiConflictResponse({ type: ErrorBodyDto, description: 'agreement_not_accepted or kyb_state_conflict' })
-  @ApiPayloadTooLargeResponse({ type: ErrorBodyDto })
-  @ApiServiceUnavailableResponse({ type: ErrorBodyDto, description: 'Too many uploads in progress; retry after Retry-After' })
   async submit(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('poboUserId') poboUserId: string,
@@ -53,5 +48,28 @@ export class KybController {
     @SubmittedDocuments() documents: ReceivedDocuments,
   ): Promise<Envelope<PoboBusinessDto>> {
     return envelope('KYB application submitted', await this.kyb.submit(merchant.merchantId, poboUserId, application, documents));
+  }
+
+  @Patch()
+  @HttpCode(202)
+  @ApiMerchantOperation({
+    operationId: 'correctKybApplication',
+    summary: 'Correct the KYB application and resubmit it',
+    description:
+      'Only while kyb.status is action_required. The body holds any of company, associated_persons and company_files (at least one); ' +
+      'each section given replaces that section of the last application wholesale, the others are kept with their documents, which ' +
+      'are not sent again. The result must pass every rule of a full application (the document limits count kept documents too), and ' +
+      'is resubmitted as POST does.',
+    success: { status: 202, type: PoboBusinessEnvelopeDto, description: 'Resubmitted; kyb.status is processing' },
+    errors: ['resource_not_found', 'uri_too_long', 'agreement_not_accepted', 'kyb_state_conflict'],
+    body: { type: KybApplicationPatchDto, example: { company: { ...KYB_APPLICATION_EXAMPLE.company, url: 'https://www.acme.example' } } },
+  })
+  async correct(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Param('poboUserId') poboUserId: string,
+    @Body() patch: KybApplicationPatchDto,
+    @SubmittedDocuments() documents: ReceivedDocuments,
+  ): Promise<Envelope<PoboBusinessDto>> {
+    return envelope('KYB application corrected and resubmitted', await this.kyb.correct(merchant.merchantId, poboUserId, patch, documents));
   }
 }

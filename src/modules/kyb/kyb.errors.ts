@@ -12,6 +12,20 @@ export class KybNotSubmittableError extends AppError {
   }
 }
 
+/** Same code as a refused submission: a correction is a resubmission, from fewer states. */
+export class KybNotCorrectableError extends AppError {
+  constructor(status: string) {
+    super('kyb_state_conflict', `A KYB application can be corrected only while kyb.status is action_required, not ${status}`);
+  }
+}
+
+/** A correction raced another change of the application it corrects. */
+export class KybApplicationChangedError extends AppError {
+  constructor() {
+    super('kyb_state_conflict', 'The KYB application changed while this correction was sent; read the onboarding state and send it again');
+  }
+}
+
 export class KybApplicationInvalidError extends ValidationFailedError {
   constructor(details: ErrorDetail[]) {
     super(details, 'KYB application breaks the onboarding rules');

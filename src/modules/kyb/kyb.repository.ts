@@ -44,11 +44,14 @@ export class KybRepository {
     return rows.map((row) => row.id);
   }
 
-  /** Documents the provider has had for longer than the retention period. */
+  /**
+   * Documents the provider has had for longer than the retention period. Counted from their own
+   * upload, not from their application's submission: a correction may name a document of an
+   * application that never reached the provider, and once uploaded nothing reads its bytes again.
+   */
   async documentsPastRetention(retentionHours: number, limit: number): Promise<string[]> {
     const rows = await this.dataSource.query<{ id: string }[]>(
-      `SELECT d.id FROM kyb_documents d JOIN kyb_applications a ON a.id = d.application_id
-       WHERE d.deleted_at IS NULL AND a.submitted_at < now() - make_interval(hours => $1) LIMIT $2`,
+      `SELECT id FROM kyb_documents WHERE deleted_at IS NULL AND uploaded_at < now() - make_interval(hours => $1) LIMIT $2`,
       [retentionHours, limit],
     );
     return rows.map((row) => row.id);
