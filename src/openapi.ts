@@ -53,7 +53,7 @@ export function buildOpenApiDocument(app: INestApplication, config: AppConfig): 
       .setLicense('Proprietary', `${config.publicBaseUrl}/docs`)
       .addServer(config.publicBaseUrl)
       .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The API key, `mk_test_…` or `mk_live_…`' }, 'MerchantApiKey')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' }, 'MerchantBearer')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'The API key as a bearer token' }, 'MerchantBearer')
       .build(),
   );
   document.tags = TAGS;

@@ -3,12 +3,23 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiMerchantOperation } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
-import { POBO_USERS_PATH, PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses';
+import { POBO_BUSINESS_EXAMPLE, POBO_USERS_PATH, PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses';
 import { KybApplicationDto, KybApplicationPatchDto } from './dto/kyb-application.dto';
 import { KYB_APPLICATION_EXAMPLE } from './dto/kyb-application.example';
 import { ReceivedDocuments } from './kyb-documents.extractor';
 import { KybService } from './kyb.service';
 import { SubmittedDocuments } from './submitted-documents.decorator';
+
+const PROCESSING_EXAMPLE = {
+  ...POBO_BUSINESS_EXAMPLE,
+  agreement: { status: 'accepted' },
+  kyb: { status: 'processing', pendingRequirements: [], lastSyncedAt: null },
+};
+const VERIFIED_EXAMPLE = {
+  ...PROCESSING_EXAMPLE,
+  nairaCollectionStatus: 'active',
+  kyb: { status: 'verified', pendingRequirements: [], lastSyncedAt: '2026-11-20T09:41:07.000Z' },
+};
 
 @ApiTags('KYB onboarding')
 @MerchantAuth()
@@ -21,7 +32,12 @@ export class KybController {
     operationId: 'getKybOnboarding',
     summary: 'Refresh from the verification provider and return the KYB state; poll while kyb.status is processing',
     description: 'Asks the provider first, within a short budget; when it is slow or down, answers the last known state with its kyb.lastSyncedAt.',
-    success: { status: 200, type: PoboBusinessEnvelopeDto, description: 'The business, its KYB state refreshed' },
+    success: {
+      status: 200,
+      type: PoboBusinessEnvelopeDto,
+      description: 'The business, its KYB state refreshed',
+      example: { message: 'KYB status retrieved', response: VERIFIED_EXAMPLE },
+    },
     errors: ['resource_not_found', 'uri_too_long'],
   })
   async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('poboUserId') poboUserId: string): Promise<Envelope<PoboBusinessDto>> {
@@ -37,7 +53,12 @@ export class KybController {
       "OwlPay Harbor's business-onboarding format. Needs an accepted agreement and kyb.status not_started or action_required; exactly one " +
       'representative, at least one applicant, all six required company-file groups; each document at most 8 MB and all at most 50 MB ' +
       'once decoded. Enumerations are matched in any case and answered in the case listed.',
-    success: { status: 202, type: PoboBusinessEnvelopeDto, description: 'Submitted; kyb.status is processing' },
+    success: {
+      status: 202,
+      type: PoboBusinessEnvelopeDto,
+      description: 'Submitted; kyb.status is processing',
+      example: { message: 'KYB application submitted', response: PROCESSING_EXAMPLE },
+    },
     errors: ['resource_not_found', 'uri_too_long', 'agreement_not_accepted', 'kyb_state_conflict'],
     body: { type: KybApplicationDto, example: KYB_APPLICATION_EXAMPLE },
   })
@@ -60,7 +81,12 @@ export class KybController {
       'each section given replaces that section of the last application wholesale, the others are kept with their documents, which ' +
       'are not sent again. The result must pass every rule of a full application (the document limits count kept documents too), and ' +
       'is resubmitted as POST does.',
-    success: { status: 202, type: PoboBusinessEnvelopeDto, description: 'Resubmitted; kyb.status is processing' },
+    success: {
+      status: 202,
+      type: PoboBusinessEnvelopeDto,
+      description: 'Resubmitted; kyb.status is processing',
+      example: { message: 'KYB application corrected and resubmitted', response: PROCESSING_EXAMPLE },
+    },
     errors: ['resource_not_found', 'uri_too_long', 'agreement_not_accepted', 'kyb_state_conflict'],
     body: { type: KybApplicationPatchDto, example: { company: { ...KYB_APPLICATION_EXAMPLE.company, url: 'https://www.acme.example' } } },
   })

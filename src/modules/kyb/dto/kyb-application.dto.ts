@@ -36,6 +36,7 @@ import {
   IDENTITY_FILE_TYPES,
   PERSON_TYPES,
   PURPOSES_OF_REGISTRATION,
+  REQUIRED_COMPANY_FILE_TYPES,
   SOURCES_OF_FUNDS,
 } from '../kyb.constants';
 
@@ -224,7 +225,10 @@ export class KybApplicationDto {
   @PersonsSection()
   associated_persons: AssociatedPersonDto[];
 
-  @ApiProperty({ type: [CompanyFileDto], description: 'One entry per file_type; all six required groups' })
+  @ApiProperty({
+    type: [CompanyFileDto],
+    description: `One entry per file_type. Required groups: ${REQUIRED_COMPANY_FILE_TYPES.join(', ')}; the other file types are optional`,
+  })
   @CompanyFilesSection()
   company_files: CompanyFileDto[];
 }
