@@ -1,3 +1,4 @@
+import { REQUIRED_COMPANY_FILE_TYPES } from '../kyb.constants';
 /** A whole application as the API documents it: Harbor's format, optional fields included. */
 const FILE = 'JVBERi0xLjQKJcOkw7zDtsOfCg==';
 const ADDRESS = { street: '1 Marina', city: 'Lagos', state: 'LA', country: 'NG', postal_code: '101001' };
@@ -58,12 +59,5 @@ export const KYB_APPLICATION_EXAMPLE = {
       identity_files: [],
     },
   ],
-  company_files: [
-    'corporate_registration_documents',
-    'documents_of_corporate_governance_and_amendment',
-    'certificate_of_incumbency',
-    'proof_of_residential_address_of_the_ubo',
-    'proof_of_business_operating_address',
-    'organization_chart',
-  ].map((file_type) => ({ file_type, files: [FILE] })),
+  company_files: REQUIRED_COMPANY_FILE_TYPES.map((file_type) => ({ file_type, files: [FILE] })),
 };
