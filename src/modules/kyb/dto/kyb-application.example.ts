@@ -1,4 +1,5 @@
 import { REQUIRED_COMPANY_FILE_TYPES } from '../kyb.constants';
+
 /** A whole application as the API documents it: Harbor's format, optional fields included. */
 const FILE = 'JVBERi0xLjQKJcOkw7zDtsOfCg==';
 const ADDRESS = { street: '1 Marina', city: 'Lagos', state: 'LA', country: 'NG', postal_code: '101001' };
