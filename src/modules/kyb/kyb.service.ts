@@ -48,7 +48,7 @@ export class KybService {
   ) {}
 
   /**
-   * Refreshes from the provider before answering (seed rule), within KYB_REFRESH_TIMEOUT_MS. If
+   * Refreshes from the provider before answering (the API promises a fresh state), within KYB_REFRESH_TIMEOUT_MS. If
    * the provider is slow or down, answers the last known state with its lastSyncedAt.
    */
   async getOnboarding(merchantId: string, businessId: string): Promise<PoboBusinessDto> {

@@ -3,7 +3,7 @@ import { AGREEMENT_STATES, KYB_STATES, NAIRA_COLLECTION_STATES } from '../pobo-b
 /**
  * JSON Schema of the one-business success envelope, given to Fastify as the response schema of
  * the hot single-business routes: it serialises with a compiled serializer instead of
- * JSON.stringify. It mirrors the seed's PoboBusiness table (and `PoboBusinessDto`, which
+ * JSON.stringify. It mirrors the documented business object (and `PoboBusinessDto`, which
  * documents it in OpenAPI). The list has no response schema on purpose: for a page of 100 the
  * compiled serializer costs the same CPU as JSON.stringify but concatenates ~180 KB of
  * intermediate strings where JSON.stringify writes one, and under load that garbage is what
