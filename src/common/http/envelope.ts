@@ -1,4 +1,4 @@
-/** The seed's success envelope: `{ message, response }`. */
+/** The success envelope of every merchant answer: `{ message, response }`. */
 export interface Envelope<T> {
   message: string;
   response: T;
