@@ -3,12 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { createApp } from './app.factory';
 import { loadConfig } from './config/app.config';
 import { prepareDatabase } from './database/migrate';
-import { buildOpenApiDocument } from './openapi';
 
 /**
  * `npm run openapi:export -- <file>`: writes the document the API serves, for linting and client
- * generation without a running server. Boots the application (PostgreSQL and Redis must be up), creating and migrating its database
- * like `npm start` does.
+ * generation without a running server. Boots the application (PostgreSQL and Redis must be up),
+ * creating and migrating its database like `npm start` does, and asks it for `/openapi.json`.
  */
 async function main(file: string | undefined): Promise<void> {
   if (!file) throw new Error('usage: npm run openapi:export -- <file.json>');
@@ -17,7 +16,9 @@ async function main(file: string | undefined): Promise<void> {
   await prepareDatabase(config);
   const app = await createApp(config);
   try {
-    writeFileSync(file, `${JSON.stringify(buildOpenApiDocument(app, config), null, 2)}\n`);
+    const served = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/openapi.json' });
+    if (served.statusCode !== 200) throw new Error(`GET /openapi.json answered ${served.statusCode}`);
+    writeFileSync(file, `${JSON.stringify(served.json(), null, 2)}\n`);
   } finally {
     await app.close();
   }

@@ -42,9 +42,8 @@ export class ApiKeysService {
     return this.cache.get(hashApiKey(rawKey));
   }
 
-  async authenticate(rawKey: string | undefined): Promise<MerchantPrincipal | null> {
-    const cached = this.cached(rawKey);
-    if (cached) return cached;
+  /** Looks the key up in the database (callers try `cached` first) and caches a confirmed one. */
+  async lookUp(rawKey: string | undefined): Promise<MerchantPrincipal | null> {
     if (!rawKey || !isWellFormedApiKey(rawKey, this.config.apiKeyPrefix)) return null;
     const hash = hashApiKey(rawKey);
     const now = Date.now();

@@ -50,7 +50,7 @@ export class MerchantAuthenticator {
 
   private async lookUp(rawKey: string | undefined, ip: string): Promise<MerchantPrincipal> {
     await this.limits.assertAuthAttemptsLeft(ip);
-    const principal = await this.apiKeys.authenticate(rawKey);
+    const principal = await this.apiKeys.lookUp(rawKey);
     if (!principal) throw new UnauthorizedError(rateLimitHeaders(await this.limits.recordAuthFailure(ip)));
     return principal;
   }

@@ -50,9 +50,9 @@ export class OpenApiContract {
         continue;
       }
       const schema = header.schema as { type?: string } | undefined;
-      if (schema && !this.validator(schema)(schema.type === 'integer' ? Number(value) : value)) {
-        problems.push(`${where}: header ${name}=${value}: ${this.ajv.errorsText(this.validator(schema).errors)}`);
-      }
+      if (!schema) continue;
+      const validate = this.validator(schema);
+      if (!validate(schema.type === 'integer' ? Number(value) : value)) problems.push(`${where}: header ${name}=${value}: ${this.ajv.errorsText(validate.errors)}`);
     }
     const schema = response.content?.['application/json']?.schema;
     if (schema) {
