@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import type { StatementPart } from '../../database/statement-part';
 import { AgreementLinkEntity } from './agreement-link.entity';
 
 export type NewAgreementLink = Pick<AgreementLinkEntity, 'id' | 'businessId' | 'tokenHash' | 'expiresAt'>;
-
-/** A statement part with its parameters, numbered from the `firstParam` it was built for. */
-export interface StatementPart {
-  text: string;
-  values: unknown[];
-}
 
 /** SQL of `agreement_links` that does not go through TypeORM. */
 @Injectable()

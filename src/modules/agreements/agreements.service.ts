@@ -8,7 +8,8 @@ import { AgreementAcceptanceEntity } from './agreement-acceptance.entity';
 import { AgreementLinkEntity } from './agreement-link.entity';
 import { AGREEMENT_PAGE_PATH, MAX_USER_AGENT_LENGTH, TOKEN_PATTERN } from './agreement.constants';
 import { TERMS_VERSION } from './agreement.terms';
-import { AgreementsRepository, NewAgreementLink, StatementPart } from './agreements.repository';
+import type { StatementPart } from '../../database/statement-part';
+import { AgreementsRepository, NewAgreementLink } from './agreements.repository';
 
 /** Why a link can no longer be used; each gets its own wording on the 410 page. */
 export type LinkGoneReason = 'used' | 'voided' | 'expired';

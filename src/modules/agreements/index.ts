@@ -7,4 +7,3 @@ export { AgreementAlreadyAcceptedError } from './agreements.errors';
 export { AGREEMENT_PAGE_PATH, TOKEN_PATTERN } from './agreement.constants';
 export { TERMS, TERMS_TITLE, TERMS_VERSION } from './agreement.terms';
 export type { TermsSection } from './agreement.terms';
-export type { StatementPart } from './agreements.repository';

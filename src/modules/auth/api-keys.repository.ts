@@ -5,6 +5,7 @@ import { PG_POOL } from '../../database/database.module';
 export interface ActiveApiKey {
   id: string;
   merchantId: string;
+  merchantName: string;
   lastUsedAt: Date | null;
 }
 
@@ -16,7 +17,8 @@ export class ApiKeysRepository {
   async findActiveByHash(keyHash: string): Promise<ActiveApiKey | undefined> {
     const { rows } = await this.pool.query<ActiveApiKey>({
       name: 'api_key_lookup',
-      text: 'SELECT id, merchant_id AS "merchantId", last_used_at AS "lastUsedAt" FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+      text: `SELECT k.id, k.merchant_id AS "merchantId", m.name AS "merchantName", k.last_used_at AS "lastUsedAt"
+               FROM api_keys k JOIN merchants m ON m.id = k.merchant_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       values: [keyHash],
     });
     return rows[0];

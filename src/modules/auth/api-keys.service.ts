@@ -6,6 +6,8 @@ import { ApiKeysRepository } from './api-keys.repository';
 
 export interface MerchantPrincipal {
   merchantId: string;
+  /** What the merchant's customers see as the name on its collection accounts. */
+  merchantName: string;
   apiKeyId: string;
 }
 
@@ -51,7 +53,7 @@ export class ApiKeysService {
     const key = await this.repository.findActiveByHash(hash);
     if (!key) return null;
 
-    const principal = { merchantId: key.merchantId, apiKeyId: key.id };
+    const principal = { merchantId: key.merchantId, merchantName: key.merchantName, apiKeyId: key.id };
     this.cache?.set(hash, principal);
     if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_PRECISION_MS) {
       this.repository.touch(key.id).catch((err: Error) => this.logger.warn(`last_used_at update failed: ${err.message}`));

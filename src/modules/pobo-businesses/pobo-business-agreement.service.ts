@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Envelope, envelope } from '../../common/http/envelope';
+import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { AcceptanceEvidence, AgreementAlreadyAcceptedError, AgreementLinkEntity, AgreementsService, LinkGoneReason, TERMS_VERSION } from '../agreements';
 import { PoboBusinessDto } from './dto/pobo-business.response';
 import { PoboBusinessEntity } from './pobo-business.entity';
@@ -31,16 +33,17 @@ export class PoboBusinessAgreementService {
     private readonly businesses: PoboBusinessesService,
     private readonly states: PoboBusinessStates,
     private readonly agreements: AgreementsService,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   /** Voids the business's earlier links and answers with a fresh one (409 once accepted). */
-  async issueLink(merchantId: string, businessId: string): Promise<PoboBusinessDto> {
+  async issueLink(merchantId: string, businessId: string, claim?: IdempotencyClaim): Promise<Envelope<PoboBusinessDto>> {
     const owned = await this.businesses.findOwned(merchantId, businessId);
-    return this.dataSource.transaction(async (manager) => {
+    return this.idempotency.commit(claim, async (manager) => {
       const business = (await this.states.lock(manager, owned.id))!;
       if (business.agreementStatus === 'accepted') throw new AgreementAlreadyAcceptedError();
       const url = await this.agreements.replaceLinks(manager, business.id);
-      return mapPoboBusiness(business, url);
+      return envelope('Agreement link issued', mapPoboBusiness(business, url));
     });
   }
 

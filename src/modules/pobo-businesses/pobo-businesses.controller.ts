@@ -1,12 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
-import { ApiMerchantOperation } from '../../common/http/api-docs';
+import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
-import { ListPoboBusinessesQuery } from './dto/list-pobo-businesses.query';
+import { ListQuery, sendPage } from '../../common/http/list.query';
 import { POBO_BUSINESS_RESPONSE } from './dto/pobo-business.schema';
 import { POBO_BUSINESS_EXAMPLE, PoboBusinessDto, PoboBusinessEnvelopeDto, PoboBusinessListEnvelopeDto } from './dto/pobo-business.response';
 import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
@@ -22,7 +23,7 @@ export class PoboBusinessesController {
   ) {}
 
   @Post()
-  @HttpCode(201)
+  @Idempotent('optional', 201)
   @ApiMerchantOperation({
     operationId: 'createPoboBusiness',
     summary: 'Create a business customer',
@@ -32,6 +33,7 @@ export class PoboBusinessesController {
     success: {
       status: 201,
       type: PoboBusinessEnvelopeDto,
+      headers: REPLAYED_HEADER,
       description: 'Created; `agreement.status` is `pending`, `kyb.status` `agreement_pending`',
       example: { message: 'Business created', response: POBO_BUSINESS_EXAMPLE },
     },
@@ -39,12 +41,14 @@ export class PoboBusinessesController {
       type: CreatePoboBusinessDto,
       example: { businessName: 'Acme Trading Ltd', email: 'finance@acme.example', phoneNumber: '+2348012345678', country: 'NG', allowNairaCollection: true },
     },
+    errors: idempotencyErrors('optional'),
   })
-  async create(
+  create(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Body() dto: CreatePoboBusinessDto,
+    @IdempotencyContext() claim: IdempotencyClaim | undefined,
   ): Promise<Envelope<PoboBusinessDto>> {
-    return envelope('Business created', await this.businesses.create(merchant.merchantId, dto));
+    return this.businesses.create(merchant.merchantId, dto, claim);
   }
 
   @Get()
@@ -57,18 +61,16 @@ export class PoboBusinessesController {
       type: PoboBusinessListEnvelopeDto,
       description: 'A page of businesses',
       example: { message: 'Businesses retrieved', response: [{ ...POBO_BUSINESS_EXAMPLE, agreement: { status: 'pending' } }] },
-      headers: { Link: { description: '`<…>; rel="next"`, present when a next page exists', schema: { type: 'string' } } },
+      headers: LIST_HEADERS,
     },
     errors: ['validation_failed', 'invalid_cursor'],
   })
   async list(
     @CurrentMerchant() merchant: MerchantPrincipal,
-    @Query() query: ListPoboBusinessesQuery,
+    @Query() query: ListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Envelope<PoboBusinessDto[]>> {
-    const page = await this.businesses.list(merchant.merchantId, query);
-    if (page.nextUrl) void reply.header('Link', `<${page.nextUrl}>; rel="next"`);
-    return envelope('Businesses retrieved', page.items);
+    return envelope('Businesses retrieved', sendPage(reply, await this.businesses.list(merchant.merchantId, query)));
   }
 
   @Get(':poboUserId')
@@ -93,7 +95,7 @@ export class PoboBusinessesController {
   }
 
   @Post(':poboUserId/agreement-link')
-  @HttpCode(201)
+  @Idempotent('optional', 201)
   @ApiMerchantOperation({
     operationId: 'issueAgreementLink',
     summary: 'Issue a fresh agreement link',
@@ -101,15 +103,17 @@ export class PoboBusinessesController {
     success: {
       status: 201,
       type: PoboBusinessEnvelopeDto,
+      headers: REPLAYED_HEADER,
       description: '`response.agreement.url` is the new link',
       example: { message: 'Agreement link issued', response: POBO_BUSINESS_EXAMPLE },
     },
-    errors: ['resource_not_found', 'uri_too_long', 'agreement_already_accepted'],
+    errors: ['resource_not_found', 'uri_too_long', 'agreement_already_accepted', ...idempotencyErrors('optional')],
   })
-  async issueAgreementLink(
+  issueAgreementLink(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('poboUserId') poboUserId: string,
+    @IdempotencyContext() claim: IdempotencyClaim | undefined,
   ): Promise<Envelope<PoboBusinessDto>> {
-    return envelope('Agreement link issued', await this.agreement.issueLink(merchant.merchantId, poboUserId));
+    return this.agreement.issueLink(merchant.merchantId, poboUserId, claim);
   }
 }

@@ -7,12 +7,6 @@ export class PoboBusinessNotFoundError extends AppError {
   }
 }
 
-export class InvalidCursorError extends AppError {
-  constructor() {
-    super('invalid_cursor', 'cursor is not a cursor this API issued', [{ field: 'cursor', message: 'invalid cursor' }]);
-  }
-}
-
 /** A status move the business's state machine does not allow. */
 export class BusinessStateConflictError extends AppError {
   constructor(field: string, from: string, to: string) {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgreementsModule } from '../agreements';
+import { IdempotencyModule } from '../idempotency';
 import { WalletsModule } from '../wallets';
 import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
 import { PoboBusinessStates } from './pobo-business-states.service';
@@ -9,7 +10,7 @@ import { PoboBusinessesService } from './pobo-businesses.service';
 
 /** Owns `pobo_businesses` and `business_status_history`. */
 @Module({
-  imports: [AgreementsModule, WalletsModule],
+  imports: [AgreementsModule, WalletsModule, IdempotencyModule],
   controllers: [PoboBusinessesController],
   providers: [PoboBusinessesService, PoboBusinessesRepository, PoboBusinessStates, PoboBusinessAgreementService],
   exports: [PoboBusinessesService, PoboBusinessStates, PoboBusinessAgreementService],

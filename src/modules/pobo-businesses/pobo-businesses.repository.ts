@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
+import type { EntityManager } from 'typeorm';
 import { PG_POOL } from '../../database/database.module';
-import type { StatementPart } from '../agreements';
+import { KeysetList } from '../../database/keyset-list';
+import type { StatementPart } from '../../database/statement-part';
 import { POBO_BUSINESS_COLUMNS, PoboBusinessRecord } from './pobo-business.mapper';
 import { PoboBusinessEntity } from './pobo-business.entity';
 
@@ -22,7 +24,11 @@ export const AFTER_BUSINESS_PARAMS = 11;
  */
 @Injectable()
 export class PoboBusinessesRepository {
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  private readonly pages: KeysetList<PoboBusinessRow>;
+
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {
+    this.pages = new KeysetList(pool, 'pobo', { table: 'pobo_businesses', alias: 'b' }, POBO_BUSINESS_COLUMNS);
+  }
 
   async findOwned(merchantId: string, id: string): Promise<PoboBusinessRow | undefined> {
     const { rows } = await this.pool.query<PoboBusinessRow>({
@@ -35,10 +41,12 @@ export class PoboBusinessesRepository {
 
   /**
    * Inserts a business, and `with` (the agreement link, built by its owner) in the same
-   * statement: one round trip, atomic. Returns the business as the read paths do.
+   * statement: one round trip, atomic. Returns the business as the read paths do. In `manager`'s
+   * transaction when given (an Idempotency-Key's answer is stored in it), else as a prepared
+   * statement of its own.
    */
-  async insert(business: NewPoboBusiness, withPart: StatementPart): Promise<PoboBusinessRow> {
-    const { rows } = await this.pool.query<PoboBusinessRow>({
+  async insert(business: NewPoboBusiness, withPart: StatementPart, manager?: EntityManager): Promise<PoboBusinessRow> {
+    const statement = {
       name: 'pobo_insert_with_link',
       text: `WITH business AS (
                INSERT INTO pobo_businesses (id, merchant_id, business_name, email, phone_number, country,
@@ -60,35 +68,13 @@ export class PoboBusinessesRepository {
         business.svmAddress,
         ...withPart.values,
       ],
-    });
-    return rows[0];
+    };
+    if (manager) return (await manager.query<PoboBusinessRow[]>(statement.text, statement.values))[0];
+    return (await this.pool.query<PoboBusinessRow>(statement)).rows[0];
   }
 
-  /** The newest `limit` businesses of the merchant, newest first. */
-  async listOwned(merchantId: string, limit: number): Promise<PoboBusinessRow[]> {
-    const { rows } = await this.pool.query<PoboBusinessRow>({
-      name: 'pobo_list_first',
-      text: `SELECT ${POBO_BUSINESS_COLUMNS} FROM pobo_businesses
-             WHERE merchant_id = $1 ORDER BY seq DESC LIMIT $2`,
-      values: [merchantId, limit],
-    });
-    return rows;
-  }
-
-  /**
-   * The `limit` businesses that follow the merchant's business `afterId` (newest first), or
-   * undefined when the merchant has no such business. One statement: the anchor row is selected
-   * too (`seq <=`) and comes first exactly when it exists and is the merchant's, since the
-   * subquery is NULL, and the result empty, otherwise.
-   */
-  async listOwnedAfter(merchantId: string, afterId: string, limit: number): Promise<PoboBusinessRow[] | undefined> {
-    const { rows } = await this.pool.query<PoboBusinessRow>({
-      name: 'pobo_list_after_id',
-      text: `SELECT ${POBO_BUSINESS_COLUMNS} FROM pobo_businesses
-             WHERE merchant_id = $1 AND seq <= (SELECT seq FROM pobo_businesses WHERE id = $2 AND merchant_id = $1)
-             ORDER BY seq DESC LIMIT $3`,
-      values: [merchantId, afterId, limit + 1],
-    });
-    return rows[0]?.id === afterId ? rows.slice(1) : undefined;
+  /** A page of the merchant's businesses (see `KeysetList`). */
+  list(merchantId: string, limit: number, afterId?: string): Promise<PoboBusinessRow[] | undefined> {
+    return this.pages.page(merchantId, limit, afterId);
   }
 }

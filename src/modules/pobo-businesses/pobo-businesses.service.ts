@@ -1,23 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Envelope, envelope } from '../../common/http/envelope';
 import { isId, newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { AgreementsService } from '../agreements';
+import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { WalletAddressPool } from '../wallets';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
-import { ListPoboBusinessesQuery, MAX_PAGE_SIZE } from './dto/list-pobo-businesses.query';
+import { ListQuery, listPage, Page } from '../../common/http/list.query';
 import { PoboBusinessDto } from './dto/pobo-business.response';
 import { PoboBusinessEntity } from './pobo-business.entity';
 import { mapPoboBusiness } from './pobo-business.mapper';
-import { InvalidCursorError, PoboBusinessNotFoundError } from './pobo-businesses.errors';
+import { PoboBusinessNotFoundError } from './pobo-businesses.errors';
 import { AFTER_BUSINESS_PARAMS, PoboBusinessesRepository, PoboBusinessRow } from './pobo-businesses.repository';
-
-export interface PoboBusinessPage {
-  items: PoboBusinessDto[];
-  /** Absolute URL of the next page, when there is one. */
-  nextUrl?: string;
-}
 
 export const POBO_USERS_PATH = '/api/merchant/pobo/users';
 
@@ -28,29 +24,29 @@ export class PoboBusinessesService {
     private readonly repository: PoboBusinessesRepository,
     private readonly agreements: AgreementsService,
     private readonly wallets: WalletAddressPool,
+    private readonly idempotency: IdempotencyService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  async create(merchantId: string, dto: CreatePoboBusinessDto): Promise<PoboBusinessDto> {
+  /** One statement; with an Idempotency-Key, run in the transaction that stores its answer. */
+  async create(merchantId: string, dto: CreatePoboBusinessDto, claim?: IdempotencyClaim): Promise<Envelope<PoboBusinessDto>> {
     const wallet = await this.wallets.next();
     const id = newId('pobo');
     const link = this.agreements.firstLink(id, AFTER_BUSINESS_PARAMS);
-    const row = await this.repository.insert(
-      {
-        id,
-        merchantId,
-        businessName: dto.businessName,
-        email: dto.email,
-        phoneNumber: dto.phoneNumber,
-        country: dto.country,
-        allowNairaCollection: dto.allowNairaCollection ?? false,
-        walletIndex: wallet.index,
-        evmAddress: wallet.evm,
-        svmAddress: wallet.svm,
-      },
-      link.insert,
-    );
-    return mapPoboBusiness(row, link.url);
+    const business = {
+      id,
+      merchantId,
+      businessName: dto.businessName,
+      email: dto.email,
+      phoneNumber: dto.phoneNumber,
+      country: dto.country,
+      allowNairaCollection: dto.allowNairaCollection ?? false,
+      walletIndex: wallet.index,
+      evmAddress: wallet.evm,
+      svmAddress: wallet.svm,
+    };
+    const insert = async (manager?: EntityManager) => envelope('Business created', mapPoboBusiness(await this.repository.insert(business, link.insert, manager), link.url));
+    return claim ? this.idempotency.commit(claim, insert) : insert();
   }
 
   async get(merchantId: string, id: string): Promise<PoboBusinessDto> {
@@ -78,17 +74,8 @@ export class PoboBusinessesService {
    * does not already have, where the internal insertion order would tell how many businesses
    * every merchant together has created. It only resolves among the merchant's own businesses.
    */
-  async list(merchantId: string, query: ListPoboBusinessesQuery): Promise<PoboBusinessPage> {
-    const limit = query.limit ?? MAX_PAGE_SIZE;
-    // One extra row tells whether a next page exists without a COUNT.
-    let rows: PoboBusinessRow[] | undefined;
-    if (query.cursor === undefined) rows = await this.repository.listOwned(merchantId, limit + 1);
-    else if (isId('pobo', query.cursor)) rows = await this.repository.listOwnedAfter(merchantId, query.cursor, limit + 1);
-    if (!rows) throw new InvalidCursorError();
-    const page = rows.slice(0, limit);
-    const items = page.map((row) => mapPoboBusiness(row));
-    if (rows.length <= limit) return { items };
-    const cursor = page[page.length - 1].id;
-    return { items, nextUrl: `${this.config.publicBaseUrl}${POBO_USERS_PATH}?limit=${limit}&cursor=${cursor}` };
+  list(merchantId: string, query: ListQuery): Promise<Page<PoboBusinessDto>> {
+    return listPage(query, 'pobo', (limit, after) => this.repository.list(merchantId, limit, after), (row) => mapPoboBusiness(row), (item) => item.poboUserId, `${this.config.publicBaseUrl}${POBO_USERS_PATH}`);
   }
+
 }

@@ -2,13 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsEmail, IsISO31661Alpha2, IsNotEmpty, IsOptional, IsPhoneNumber, IsString, Matches, MaxLength } from 'class-validator';
 import { IsDisplayText } from '../../../common/validation/display-text.validator';
-
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
+import { trimmed, trimmedUpperCase } from '../../../common/validation/transforms';
 
 export class CreatePoboBusinessDto {
   @ApiProperty({ example: 'Acme Trading Ltd', maxLength: 200 })
-  @Transform(trim)
+  @Transform(trimmed)
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
@@ -17,7 +15,7 @@ export class CreatePoboBusinessDto {
   businessName: string;
 
   @ApiProperty({ example: 'finance@acme.example', format: 'email' })
-  @Transform(trim)
+  @Transform(trimmed)
   @IsEmail()
   @MaxLength(254)
   email: string;
@@ -29,7 +27,7 @@ export class CreatePoboBusinessDto {
   phoneNumber: string;
 
   @ApiProperty({ example: 'NG', description: 'ISO 3166-1 alpha-2' })
-  @Transform(upper)
+  @Transform(trimmedUpperCase)
   @IsString()
   @IsISO31661Alpha2({ message: 'country must be an ISO 3166-1 alpha-2 code' })
   country: string;
