@@ -15,6 +15,9 @@ import { isRecord, ValidationIssue } from './validation';
  *   3. `down`      answer 503 `{ "error": "sandbox_fault" }` (does not consume `failNext`).
  *   4. `failNext`  while > 0: decrement it and answer `failStatus` `{ "error": "sandbox_fault" }`.
  *   5. auth        `Authorization: Bearer <apiKey>`, else 401 `{ "error": "unauthorized" }`.
+ * Then the route runs, and `answerDelayMs` holds its answer (whatever it is) that long before a
+ * byte is sent: the route's effects have happened but the client does not know yet, so a test can
+ * drop the client in that window (cleared early if the server closes).
  */
 
 export interface FaultState {
@@ -23,14 +26,15 @@ export interface FaultState {
   failStatus: number;
   down: boolean;
   hang: boolean;
+  answerDelayMs: number;
 }
 
 export const DEFAULT_FAIL_STATUS = 503;
 export const MAX_LATENCY_MS = 600_000;
-const FAULT_KEYS: ReadonlyArray<keyof FaultState> = ['latencyMs', 'failNext', 'failStatus', 'down', 'hang'];
+const FAULT_KEYS: ReadonlyArray<keyof FaultState> = ['latencyMs', 'failNext', 'failStatus', 'down', 'hang', 'answerDelayMs'];
 
 export function defaultFaultState(): FaultState {
-  return { latencyMs: 0, failNext: 0, failStatus: DEFAULT_FAIL_STATUS, down: false, hang: false };
+  return { latencyMs: 0, failNext: 0, failStatus: DEFAULT_FAIL_STATUS, down: false, hang: false, answerDelayMs: 0 };
 }
 
 /** Validates a `POST /_sandbox/faults` body: a partial FaultState, nothing else. */
@@ -47,7 +51,7 @@ export function parseFaultPatch(body: unknown): { patch: Partial<FaultState> } |
       issues.push({ field: key, message: `unknown fault; expected one of ${FAULT_KEYS.join(', ')}` });
     }
   }
-  const { latencyMs, failNext, failStatus, down, hang } = body;
+  const { latencyMs, failNext, failStatus, down, hang, answerDelayMs } = body;
   if (latencyMs !== undefined) {
     if (isInt(latencyMs, 0, MAX_LATENCY_MS)) patch.latencyMs = latencyMs;
     else issues.push({ field: 'latencyMs', message: `must be an integer from 0 to ${MAX_LATENCY_MS}` });
@@ -68,6 +72,10 @@ export function parseFaultPatch(body: unknown): { patch: Partial<FaultState> } |
     if (typeof hang === 'boolean') patch.hang = hang;
     else issues.push({ field: 'hang', message: 'must be a boolean' });
   }
+  if (answerDelayMs !== undefined) {
+    if (isInt(answerDelayMs, 0, MAX_LATENCY_MS)) patch.answerDelayMs = answerDelayMs;
+    else issues.push({ field: 'answerDelayMs', message: `must be an integer from 0 to ${MAX_LATENCY_MS}` });
+  }
   return issues.length > 0 ? { issues } : { patch };
 }
 
@@ -87,6 +95,7 @@ export class SandboxFaults {
   private state = defaultFaultState();
   private readonly delays = new Set<PendingDelay>();
   private readonly hungSockets = new Set<Socket>();
+  private released = false;
 
   get current(): FaultState {
     return { ...this.state };
@@ -124,8 +133,14 @@ export class SandboxFaults {
     return false;
   }
 
+  /** Holds a `/v1` answer for `answerDelayMs`, if set. */
+  async holdAnswer(): Promise<void> {
+    if (this.state.answerDelayMs > 0) await this.delay(this.state.answerDelayMs);
+  }
+
   /** On close: destroy hung sockets and let delayed requests finish now. */
   release(): void {
+    this.released = true;
     for (const socket of this.hungSockets) socket.destroy();
     this.hungSockets.clear();
     for (const pending of this.delays) {
@@ -146,6 +161,8 @@ export class SandboxFaults {
   }
 
   private delay(ms: number): Promise<void> {
+    // A request that reaches a delay after close began would otherwise hold close() for the whole wait.
+    if (this.released) return Promise.resolve();
     return new Promise((resolve) => {
       const pending: PendingDelay = {
         timer: setTimeout(() => {
@@ -207,6 +224,11 @@ export function installSandboxCommon(app: FastifyInstance, options: SandboxCommo
     faults.release();
     done();
   });
+  // Registered before the `Connection: close` hook so an answer released by close gets that header.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (isV1Path(request.url)) await faults.holdAnswer();
+    return payload;
+  });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');
     done(null, payload);
@@ -225,20 +247,7 @@ export function installSandboxCommon(app: FastifyInstance, options: SandboxCommo
 
   app.get('/health', () => ({ status: 'ok' }));
 
-  // Control routes accept an empty body even when it is labelled application/json, so a test
-  // helper that always sends that header can still call them without a body.
-  void app.register((control, _options, done) => {
-    const parseJson = control.getDefaultJsonParser('error', 'error');
-    control.removeContentTypeParser('application/json');
-    control.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, parsed) => {
-      const text = typeof body === 'string' ? body : body.toString('utf8');
-      if (text.trim() === '') {
-        parsed(null, undefined);
-        return;
-      }
-      void parseJson(request, text, parsed);
-    });
-
+  registerControlRoutes(app, (control) => {
     control.get('/_sandbox/faults', () => faults.current);
 
     control.post('/_sandbox/faults', (request, reply) => {
@@ -254,9 +263,29 @@ export function installSandboxCommon(app: FastifyInstance, options: SandboxCommo
       options.onReset();
       return { status: 'reset' };
     });
-
-    done();
   });
 
   return faults;
+}
+
+/**
+ * Registers a sandbox's own `/_sandbox/*` routes. Control routes accept an empty body even when it
+ * is labelled application/json, so a test helper that always sends that header can still call them
+ * without a body.
+ */
+export function registerControlRoutes(app: FastifyInstance, routes: (control: FastifyInstance) => void): void {
+  void app.register((control, _options, done) => {
+    const parseJson = control.getDefaultJsonParser('error', 'error');
+    control.removeContentTypeParser('application/json');
+    control.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, parsed) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') {
+        parsed(null, undefined);
+        return;
+      }
+      void parseJson(request, text, parsed);
+    });
+    routes(control);
+    done();
+  });
 }

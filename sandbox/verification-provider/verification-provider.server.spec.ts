@@ -533,7 +533,7 @@ describe('verification provider sandbox', () => {
     it('failNext: the next N /v1 requests answer failStatus, then normal service resumes', async () => {
       const set = await setFaults({ failNext: 2 });
       expect(set.statusCode).toBe(200);
-      expect(set.json()).toEqual({ latencyMs: 0, failNext: 2, failStatus: 503, down: false, hang: false });
+      expect(set.json()).toEqual({ latencyMs: 0, failNext: 2, failStatus: 503, down: false, hang: false, answerDelayMs: 0 });
 
       // /health and /_sandbox are never affected and do not consume failNext.
       expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
@@ -567,7 +567,7 @@ describe('verification provider sandbox', () => {
       expect((await app.inject({ method: 'GET', url: '/_sandbox/faults' })).json().failNext).toBe(1);
 
       const cleared = await app.inject({ method: 'DELETE', url: '/_sandbox/faults' });
-      expect(cleared.json()).toEqual({ latencyMs: 0, failNext: 0, failStatus: 503, down: false, hang: false });
+      expect(cleared.json()).toEqual({ latencyMs: 0, failNext: 0, failStatus: 503, down: false, hang: false, answerDelayMs: 0 });
       expect((await submit(application())).statusCode).toBe(201);
     });
 
@@ -604,6 +604,7 @@ describe('verification provider sandbox', () => {
         failStatus: 503,
         down: false,
         hang: false,
+        answerDelayMs: 0,
       });
       expect(await sandboxState()).toEqual({ submissions: 0, applications: [] });
       expect(await documentsState()).toEqual({ uploads: 0, documents: [] });

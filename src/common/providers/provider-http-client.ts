@@ -119,7 +119,9 @@ export class ProviderHttpClient {
     // answer would otherwise look like an empty body); its signal also cancels the fetch itself.
     const perAttempt = timeout(request.timeoutMs, TimeoutStrategy.Aggressive);
     try {
-      return await wrap(retries, this.breaker, perAttempt).execute(({ signal }) => this.send(request, signal));
+      // A signal of its own: cockatiel's default is one shared by every call, and each call in
+      // flight adds its listeners to it (a MaxListenersExceededWarning past ten at once).
+      return await wrap(retries, this.breaker, perAttempt).execute(({ signal }) => this.send(request, signal), new AbortController().signal);
     } catch (err) {
       throw this.toProviderError(err, request);
     }

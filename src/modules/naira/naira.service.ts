@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobContext, JobHandler, JobQueues, Outbox } from '../../jobs';
 import { PoboBusinessEntity, PoboBusinessesService, PoboBusinessStates } from '../pobo-businesses';
-import { BANK_RAIL, BankRail } from './bank-rail';
+import { BANK_RAIL, BankRail } from '../bank-rail';
 import { NairaAccountEntity } from './naira-account.entity';
 import { NAIRA_JOBS } from './naira.jobs';
 import { NairaRepository } from './naira.repository';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FastifyInstance } from 'fastify';
 import { createBankRailServer } from '../../../sandbox/bank-rail/bank-rail.server';
 import { createVerificationProviderServer } from '../../../sandbox/verification-provider/verification-provider.server';
-import { DEV_BANK_RAIL_API_KEY, DEV_VERIFICATION_PROVIDER_API_KEY } from '../../../src/config/app.config';
+import { DEV_BANK_RAIL_API_KEY, DEV_BANK_RAIL_WEBHOOK_SECRET, DEV_VERIFICATION_PROVIDER_API_KEY } from '../../../src/config/app.config';
 
 /** A request a sandbox received, as seen on its HTTP server (before faults such as latency apply). */
 export interface SandboxRequest {
@@ -12,6 +12,8 @@ export interface SandboxRequest {
 
 export interface Sandbox {
   url: string;
+  /** `POST /_sandbox/<path>` with this JSON body (the rail's `webhook`, say). */
+  control(path: string, body: unknown): Promise<any>;
   /** `POST /_sandbox/faults` with this body; `{}` clears. */
   faults(faults: Record<string, unknown>): Promise<void>;
   state<T = any>(path: string): Promise<T>;
@@ -51,6 +53,11 @@ async function listen(app: FastifyInstance): Promise<Sandbox> {
       if (!response.ok) throw new Error(`sandbox faults: ${response.status}`);
     },
     state: async <T>(path: string) => (await (await fetch(`${url}${path}`)).json()) as T,
+    control: async (path, body) => {
+      const response = await fetch(`${url}/_sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (!response.ok) throw new Error(`sandbox ${path}: ${response.status} ${await response.text()}`);
+      return response.json();
+    },
     close: async () => {
       // Requests held by a `hang` fault would otherwise keep the server open.
       app.server.closeAllConnections();
@@ -68,9 +75,11 @@ export interface Sandboxes {
 }
 
 /** Both sandbox third parties (the servers `npm start` runs) as real HTTP servers on free loopback ports. */
-export async function startSandboxes(reviewDelayMs: number): Promise<Sandboxes> {
+export async function startSandboxes(reviewDelayMs: number, rail: { payoutDelayMs?: number } = {}): Promise<Sandboxes> {
   const verification = await listen(createVerificationProviderServer({ apiKey: DEV_VERIFICATION_PROVIDER_API_KEY, reviewDelayMs }));
-  const bankRail = await listen(createBankRailServer({ apiKey: DEV_BANK_RAIL_API_KEY })).catch(async (err: unknown) => {
+  const bankRail = await listen(
+    createBankRailServer({ apiKey: DEV_BANK_RAIL_API_KEY, webhookSecret: DEV_BANK_RAIL_WEBHOOK_SECRET, payoutDelayMs: rail.payoutDelayMs, deliveryRetryMs: 50 }),
+  ).catch(async (err: unknown) => {
     await verification.close();
     throw err;
   });

@@ -1,0 +1,5 @@
+/** What other modules may use of the bank rail module. */
+export { BankRailModule } from './bank-rail.module';
+export { BANK_RAIL } from './bank-rail';
+export type { BankRail, CallOptions, PayoutRequest, RailEvent, RailPayout, RailPayoutStatus, RailTransfer, VirtualAccount } from './bank-rail';
+export { verifyRailSignature } from './rail-signature';
