@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { INestApplication } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
@@ -16,9 +17,13 @@ declare module 'fastify' {
 
 const ONBOARDING_ROUTE = `${POBO_USERS_PATH}/:poboUserId/onboarding`;
 
-/** The routes that take an application body, and what each checks before reading it. */
-const ADMISSIONS: Record<string, (kyb: KybService, merchantId: string, businessId: string) => Promise<void>> = {
-  POST: (kyb, merchantId, businessId) => kyb.admitSubmission(merchantId, businessId),
+/**
+ * The routes that take an application body, and what each checks before reading it. A submission
+ * with an Idempotency-Key may be the retry of one that went through, whose answer is replayed once
+ * the body is read: its state is checked after that, by the service, and only ownership here.
+ */
+const ADMISSIONS: Record<string, (kyb: KybService, merchantId: string, businessId: string, keyed: boolean) => Promise<void>> = {
+  POST: (kyb, merchantId, businessId, keyed) => (keyed ? kyb.admitOwned(merchantId, businessId) : kyb.admitSubmission(merchantId, businessId)),
   PATCH: (kyb, merchantId, businessId) => kyb.admitCorrection(merchantId, businessId),
 };
 
@@ -50,7 +55,7 @@ export function installKybUploadHooks(app: INestApplication, fastify: FastifyIns
       const length = request.headers['transfer-encoding'] === undefined ? Number(request.headers['content-length'] ?? 0) : undefined;
       if (length !== undefined && length > KYB_BODY_LIMIT) throw new BodyTooLargeError();
       const { poboUserId } = request.params as { poboUserId: string };
-      await admission(kyb, request.merchant!.merchantId, poboUserId);
+      await admission(kyb, request.merchant!.merchantId, poboUserId, request.headers['idempotency-key'] !== undefined);
       if (length !== undefined && length <= LARGE_UPLOAD_BYTES) return;
       if (inFlight >= maxConcurrent) throw new UploadCapacityError();
       inFlight++;
@@ -61,10 +66,19 @@ export function installKybUploadHooks(app: INestApplication, fastify: FastifyIns
       if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) return payload;
       const { json, documents, receivedBytes } = await extractDocuments(payload, KYB_BODY_LIMIT);
       request.kybDocuments = documents;
+      // Two submissions that differ only in a document are different requests.
+      if (request.headers['idempotency-key'] !== undefined) request.idempotencyExtra = documentDigests(documents);
       // Tells Fastify how many bytes the client sent, for its Content-Length check.
       return Object.assign(Readable.from([Buffer.from(json)], { objectMode: false }), { receivedEncodedLength: receivedBytes });
     };
     route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), admit];
     route.preParsing = [extract, ...(route.preParsing ? [route.preParsing].flat() : [])];
   });
+}
+
+/** Each document's SHA-256 (or why it has none), by its place in the application. */
+function documentDigests(documents: ReceivedDocuments): Record<string, string> {
+  return Object.fromEntries(
+    [...documents].map(([path, document]) => [path, document.content ? createHash('sha256').update(document.content).digest('hex') : `unusable:${document.sizeBytes}`]),
+  );
 }

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiMerchantOperation } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { POBO_BUSINESS_EXAMPLE, POBO_USERS_PATH, PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses';
 import { KybApplicationDto, KybApplicationPatchDto } from './dto/kyb-application.dto';
 import { KYB_APPLICATION_EXAMPLE } from './dto/kyb-application.example';
@@ -45,7 +46,7 @@ export class KybController {
   }
 
   @Post()
-  @HttpCode(202)
+  @Idempotent('optional', 202)
   @ApiMerchantOperation({
     operationId: 'submitKybApplication',
     summary: 'Submit the KYB application',
@@ -56,10 +57,11 @@ export class KybController {
     success: {
       status: 202,
       type: PoboBusinessEnvelopeDto,
+      headers: REPLAYED_HEADER,
       description: 'Submitted; kyb.status is processing',
       example: { message: 'KYB application submitted', response: PROCESSING_EXAMPLE },
     },
-    errors: ['resource_not_found', 'uri_too_long', 'agreement_not_accepted', 'kyb_state_conflict'],
+    errors: ['resource_not_found', 'uri_too_long', 'agreement_not_accepted', 'kyb_state_conflict', ...idempotencyErrors('optional')],
     body: { type: KybApplicationDto, example: KYB_APPLICATION_EXAMPLE },
   })
   async submit(
@@ -67,8 +69,9 @@ export class KybController {
     @Param('poboUserId') poboUserId: string,
     @Body() application: KybApplicationDto,
     @SubmittedDocuments() documents: ReceivedDocuments,
+    @IdempotencyContext() claim: IdempotencyClaim | undefined,
   ): Promise<Envelope<PoboBusinessDto>> {
-    return envelope('KYB application submitted', await this.kyb.submit(merchant.merchantId, poboUserId, application, documents));
+    return this.kyb.submit(merchant.merchantId, poboUserId, application, documents, claim);
   }
 
   @Patch()
@@ -96,6 +99,6 @@ export class KybController {
     @Body() patch: KybApplicationPatchDto,
     @SubmittedDocuments() documents: ReceivedDocuments,
   ): Promise<Envelope<PoboBusinessDto>> {
-    return envelope('KYB application corrected and resubmitted', await this.kyb.correct(merchant.merchantId, poboUserId, patch, documents));
+    return this.kyb.correct(merchant.merchantId, poboUserId, patch, documents);
   }
 }

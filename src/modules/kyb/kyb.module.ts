@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobsModule } from '../../jobs';
+import { IdempotencyModule } from '../idempotency';
 import { NairaModule } from '../naira';
 import { PoboBusinessesModule } from '../pobo-businesses';
 import { HttpVerificationProvider } from './http-verification-provider';
@@ -16,7 +17,7 @@ import { VERIFICATION_PROVIDER } from './verification-provider';
 
 /** Owns `kyb_applications`, `kyb_documents` and `kyb_document_chunks`. */
 @Module({
-  imports: [PoboBusinessesModule, NairaModule, JobsModule.forFeature(KYB_QUEUE, Object.values(KYB_JOBS))],
+  imports: [PoboBusinessesModule, NairaModule, IdempotencyModule, JobsModule.forFeature(KYB_QUEUE, Object.values(KYB_JOBS))],
   controllers: [KybController],
   providers: [
     KybService,

@@ -2,10 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { ErrorDetail, ValidationFailedError } from '../../common/errors/app-error';
+import { Envelope, envelope } from '../../common/http/envelope';
 import { newId } from '../../common/ids/ids';
 import { createValidationPipe } from '../../common/validation/validation.pipe';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { Outbox } from '../../jobs';
+import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { KYB_STATES, mapPoboBusiness, PoboBusinessDto, PoboBusinessesService, PoboBusinessStates } from '../pobo-businesses';
 import type { KybStatus, PoboBusinessRow } from '../pobo-businesses';
 import { KybApplicationDto, KybApplicationPatchDto } from './dto/kyb-application.dto';
@@ -45,6 +47,7 @@ export class KybService {
     private readonly documents: KybDocumentStore,
     private readonly refresher: KybRefreshService,
     private readonly outbox: Outbox,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   /**
@@ -73,6 +76,11 @@ export class KybService {
     assertSubmittable(await this.businesses.findOwned(merchantId, businessId));
   }
 
+  /** Only that the business is the merchant's (a keyed submission: see the upload hooks). */
+  async admitOwned(merchantId: string, businessId: string): Promise<void> {
+    await this.businesses.findOwned(merchantId, businessId);
+  }
+
   /** As `admitSubmission`, for a correction (`PATCH`). */
   async admitCorrection(merchantId: string, businessId: string): Promise<void> {
     assertCorrectable(await this.businesses.findOwned(merchantId, businessId));
@@ -82,11 +90,11 @@ export class KybService {
    * Stores the application, its documents and the job that forwards it to the provider in one
    * transaction, and moves `kyb.status` to processing: all of it or nothing.
    */
-  async submit(merchantId: string, businessId: string, application: KybApplicationDto, received: ReceivedDocuments): Promise<PoboBusinessDto> {
+  async submit(merchantId: string, businessId: string, application: KybApplicationDto, received: ReceivedDocuments, claim?: IdempotencyClaim): Promise<Envelope<PoboBusinessDto>> {
     const owned = await this.businesses.findOwned(merchantId, businessId);
     assertSubmittable(owned);
     const documents = checkApplication(application, received);
-    return this.store(owned.id, application, documents, new Map(), assertSubmittable);
+    return this.store('KYB application submitted', owned.id, application, documents, new Map(), assertSubmittable, claim);
   }
 
   /**
@@ -97,7 +105,7 @@ export class KybService {
    * are neither sent again by the merchant nor uploaded again, and retention may already have
    * deleted their bytes.
    */
-  async correct(merchantId: string, businessId: string, patch: KybApplicationPatchDto, received: ReceivedDocuments): Promise<PoboBusinessDto> {
+  async correct(merchantId: string, businessId: string, patch: KybApplicationPatchDto, received: ReceivedDocuments): Promise<Envelope<PoboBusinessDto>> {
     const owned = await this.businesses.findOwned(merchantId, businessId);
     assertCorrectable(owned);
     const given = APPLICATION_SECTIONS.filter((section) => isRecordLike(patch) && patch[section] !== undefined);
@@ -119,7 +127,7 @@ export class KybService {
     const application = (await applicationPipe.transform(JSON.parse(JSON.stringify(merged)), { type: 'body', metatype: KybApplicationDto })) as KybApplicationDto;
     const documents = checkApplication(application, received, carried);
 
-    return this.store(owned.id, application, documents, carried, async (business, manager) => {
+    return this.store('KYB application corrected and resubmitted', owned.id, application, documents, carried, async (business, manager) => {
       assertCorrectable(business);
       const latest = await manager.findOne(KybApplicationEntity, { where: { businessId: business.id }, order: { createdAt: 'DESC' }, select: { id: true } });
       if (latest?.id !== last.id) throw new KybApplicationChangedError();
@@ -144,17 +152,22 @@ export class KybService {
     return carried;
   }
 
-  /** One transaction: the application, its new documents, the forwarding job and the move to processing. */
+  /**
+   * One transaction: the application, its new documents, the forwarding job and the move to
+   * processing, and the answer of an Idempotency-Key when one was sent.
+   */
   private async store(
+    message: string,
     businessId: string,
     application: KybApplicationDto,
     documents: SubmittedDocument[],
     carried: ReadonlyMap<string, CarriedDocument>,
     recheck: (business: BusinessState & { id: string }, manager: EntityManager) => void | Promise<void>,
-  ): Promise<PoboBusinessDto> {
+    claim?: IdempotencyClaim,
+  ): Promise<Envelope<PoboBusinessDto>> {
     const applicationId = newId('kyba');
     const prepared = this.documents.prepare(documents);
-    const updated = await this.dataSource.transaction(async (manager) => {
+    return this.idempotency.commit(claim, async (manager) => {
       // Re-checked under the row lock: of two concurrent submissions, one wins.
       const business = (await this.states.lock(manager, businessId))!;
       await recheck(business, manager);
@@ -171,9 +184,9 @@ export class KybService {
       });
       await this.documents.save(manager, applicationId, prepared);
       await this.outbox.enqueue(manager, KYB_JOBS.forward, { applicationId });
-      return this.states.apply(manager, business, { kyb: 'processing' }, 'kyb_submitted', { kybPendingRequirements: [] });
+      const updated = await this.states.apply(manager, business, { kyb: 'processing' }, 'kyb_submitted', { kybPendingRequirements: [] });
+      return envelope(message, mapPoboBusiness(updated));
     });
-    return mapPoboBusiness(updated);
   }
 }
 
