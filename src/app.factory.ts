@@ -14,9 +14,10 @@ import { installBodyDeadline, installShutdownBudget } from './common/http/body-d
 import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors';
 import { generateRequestId } from './common/http/request-id';
 import { installSecurityHeaders } from './common/http/security-headers';
-import { AppConfig } from './config/app.config';
+import { AppConfig, RAIL_CALLBACK_PATH } from './config/app.config';
 import { installAgreementPageErrors } from './modules/agreement-page';
 import { installMerchantAuthentication } from './modules/auth';
+import { installIdempotency } from './modules/idempotency';
 import { installKybUploadHooks } from './modules/kyb';
 
 const DOCS_PATH = 'docs';
@@ -70,11 +71,13 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   // in: nesting past MAX_JSON_DEPTH, NUL characters, lone surrogates (`checkJsonBody`).
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    parseJson(request, body as string, (err, parsed) =>
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // A rail callback's signature covers its exact bytes.
+    if (request.routeOptions.url === RAIL_CALLBACK_PATH) request.rawBody = body as string;
+    void parseJson(request, body as string, (err, parsed) =>
       err ? done(new AppError('invalid_json', 'Request body is not valid JSON')) : done(checkJsonBody(parsed), parsed),
-    ),
-  );
+    );
+  });
 
   // Plain HTML forms (the agreement page) post urlencoded bodies and carry its CSRF cookie; the
   // merchant API takes JSON only (refused below).
@@ -87,6 +90,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     done(isApi && request.body !== undefined && !json ? new AppError('unsupported_media_type', 'Content-Type must be application/json') : undefined);
   });
 
+  installIdempotency(app, fastify);
   installKybUploadHooks(app, fastify, config.maxConcurrentKybUploads);
   installAgreementPageErrors(fastify);
 

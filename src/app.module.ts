@@ -13,6 +13,10 @@ import { AgreementPageModule } from './modules/agreement-page';
 import { MerchantAuthModule } from './modules/auth';
 import { HealthModule } from './modules/health/health.module';
 import { KybModule } from './modules/kyb';
+import { LedgerModule } from './modules/ledger';
+import { PaymentIntentsModule } from './modules/payment-intents';
+import { RailEventsModule } from './modules/rail-events';
+import { WithdrawalsModule } from './modules/withdrawals';
 import { PoboBusinessesModule } from './modules/pobo-businesses';
 import { RedisModule } from './redis/redis.module';
 
@@ -38,6 +42,10 @@ export class AppModule {
         PoboBusinessesModule,
         AgreementPageModule,
         KybModule,
+        LedgerModule,
+        PaymentIntentsModule,
+        WithdrawalsModule,
+        RailEventsModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -1,6 +1,6 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from './config/app.config';
+import { ConfigError, loadConfig, RAIL_CALLBACK_PATH } from './config/app.config';
 import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
 
 /**
@@ -51,6 +51,10 @@ async function main(): Promise<void> {
         SANDBOX_VERIFICATION_PORT: String(config.sandbox.verificationPort),
         SANDBOX_BANK_RAIL_PORT: String(config.sandbox.bankRailPort),
         SANDBOX_REVIEW_DELAY_MS: String(config.sandbox.reviewDelayMs),
+        SANDBOX_PAYOUT_DELAY_MS: String(config.sandbox.payoutDelayMs),
+        BANK_RAIL_WEBHOOK_SECRET: config.bankRail.webhookSecret,
+        // The sandbox rail calls the API back here; the API listens on every interface.
+        SANDBOX_BANK_RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}${RAIL_CALLBACK_PATH}`,
       },
     });
     child.on('exit', (code, signal) => {

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { createApp } from './app.factory';
 import { loadConfig } from './config/app.config';
 import { prepareDatabase } from './database/migrate';
+import { JobQueues } from './jobs';
 
 /**
  * `npm run openapi:export -- <file>`: writes the document the API serves, for linting and client
@@ -20,6 +21,7 @@ async function main(file: string | undefined): Promise<void> {
     if (served.statusCode !== 200) throw new Error(`GET /openapi.json answered ${served.statusCode}`);
     writeFileSync(file, `${JSON.stringify(served.json(), null, 2)}\n`);
   } finally {
+    await app.get(JobQueues).ready();
     await app.close();
   }
 }

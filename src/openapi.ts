@@ -7,6 +7,11 @@ import { AppConfig } from './config/app.config';
 const TAGS = [
   { name: 'POBO businesses', description: 'Business customers a merchant pays on behalf of, and their agreement links' },
   { name: 'KYB onboarding', description: "A business's KYB application and its review by the verification provider" },
+  { name: 'Payment intents', description: 'Naira collections: a dynamic virtual account per intent, matched transfers, confirmation' },
+  { name: 'Balance', description: "The merchant's NGN balance and every change of it, from the double-entry ledger" },
+  { name: 'Withdrawals', description: 'Payouts of the available balance to Nigerian bank accounts' },
+  { name: 'Test helpers', description: 'Test keys only: make the sandbox third parties act, as real ones would' },
+  { name: 'Rail callbacks', description: 'Signed callbacks of the bank rail; for the rail, not for merchants' },
   { name: 'Health', description: 'Liveness and readiness for orchestrators and load balancers; no key needed' },
 ];
 
@@ -23,9 +28,10 @@ const CONVERTERS: Converters = {
   isPhoneNumber: {},
   isDisplayText: { description: 'Needs a visible character; no bidirectional control characters' },
   isNotFutureDate: { description: 'Not in the future' },
+  isMoneyAmount: { type: 'number', description: 'A positive amount in major units, at most 2 decimal places for NGN' },
 };
 
-const DESCRIPTION = `Merchant API for POBO (pay-on-behalf-of) businesses: creation, the agreement link and KYB onboarding.
+const DESCRIPTION = `Merchant API for POBO (pay-on-behalf-of) businesses (creation, the agreement link and KYB onboarding) and for moving Naira: payment intents, the balance and withdrawals.
 
 **Authentication**: the API key in \`x-api-key\` or as \`Authorization: Bearer\` (one of them, once). Test keys start \`mk_test_\`, live keys \`mk_live_\`.
 
@@ -37,7 +43,16 @@ const DESCRIPTION = `Merchant API for POBO (pay-on-behalf-of) businesses: creati
 3. \`POST …/{poboUserId}/onboarding\` submits the KYB application (202, \`kyb.status\` \`processing\`).
 4. Poll \`GET …/{poboUserId}/onboarding\` while \`kyb.status\` is \`processing\`: it ends \`verified\`, \`declined\` or \`action_required\` (then correct with \`PATCH …/onboarding\` or submit again).
 
-**Sandbox** (test keys): the verification provider decides by the suffix of \`company.registration_number\`: \`-DECLINE\` → \`declined\`; \`-ACTION\` → \`action_required\` with a pending requirement, and a resubmission is then \`verified\`; \`-HOLD\` → stays \`processing\`; anything else → \`verified\`. A review takes about two seconds.`;
+**Sandbox** (test keys): the verification provider decides by the suffix of \`company.registration_number\`: \`-DECLINE\` → \`declined\`; \`-ACTION\` → \`action_required\` with a pending requirement, and a resubmission is then \`verified\`; \`-HOLD\` → stays \`processing\`; anything else → \`verified\`. A review takes about two seconds.
+
+**Idempotency**: creating a payment intent, confirming one and creating a withdrawal need an \`Idempotency-Key\` (16 to 255 printable ASCII characters, unique per operation); other POSTs honour one when sent. A retry of the same request with the same key replays the first answer byte for byte with \`Idempotent-Replayed: true\`; the same key with other data is a 409 \`idempotency_key_reused\` (do not retry); while the first is still running, 423 \`idempotency_request_in_progress\` with \`Retry-After\`. A request refused by validation stores nothing, so it can be corrected and sent with the same key. Keys are kept 24 hours.
+
+**Money**: \`amount\` is a JSON number in major units (NGN: at most 2 decimal places), stored as integer kobo. Every movement is a balanced double-entry transaction; the available balance never goes below zero.
+
+**Collecting and paying out in the sandbox** (test keys)
+1. \`POST /api/merchant/payment-intents\` gives a virtual account; \`POST /api/merchant/test-helpers/payment-intents/{id}/fund\` makes the sandbox rail send a transfer into it (any amount or sender: a mismatch is returned to the sender).
+2. The intent shows \`funds_received\` within a second or two; \`POST …/{id}/confirm\` credits the balance.
+3. \`POST /api/merchant/withdrawals\` pays out. At bank \`058\`, account \`0000000025\` fails (\`account_not_found\`), \`0000000032\` stays \`processing\`, \`0000000049\` succeeds and is then returned (\`failed\`, \`payout_returned\`); every other valid NUBAN succeeds.`;
 
 /** Keywords of a validation rule, copied from the class-validator schema onto the document's property. */
 const RULE_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format', 'enum', 'minimum', 'maximum', 'minItems', 'maxItems', 'uniqueItems'] as const;

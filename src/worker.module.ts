@@ -6,7 +6,11 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs';
 import { KybModule } from './modules/kyb';
+import { IdempotencyModule } from './modules/idempotency';
 import { NairaModule } from './modules/naira';
+import { PaymentIntentsModule } from './modules/payment-intents';
+import { RailEventsModule } from './modules/rail-events';
+import { WithdrawalsModule } from './modules/withdrawals';
 import { RedisModule } from './redis/redis.module';
 
 /**
@@ -26,6 +30,10 @@ export class WorkerModule {
         JobsModule.forRoot({ worker: true }),
         KybModule,
         NairaModule,
+        IdempotencyModule,
+        PaymentIntentsModule,
+        WithdrawalsModule,
+        RailEventsModule,
       ],
     };
   }

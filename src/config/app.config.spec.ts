@@ -1,4 +1,4 @@
-import { ConfigError, DEV_LINK_SIGNING_SECRET, DEV_WALLET_MNEMONIC, loadConfig } from './app.config';
+import { ConfigError, DEV_BANK_RAIL_WEBHOOK_SECRET, DEV_LINK_SIGNING_SECRET, DEV_WALLET_MNEMONIC, loadConfig } from './app.config';
 
 const PROD_SECRETS = {
   NODE_ENV: 'production',
@@ -6,6 +6,7 @@ const PROD_SECRETS = {
   WALLET_MNEMONIC: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
   VERIFICATION_PROVIDER_API_KEY: 'real-verification-key',
   BANK_RAIL_API_KEY: 'real-bank-rail-key',
+  BANK_RAIL_WEBHOOK_SECRET: 'real-bank-rail-webhook-secret',
 };
 
 describe('loadConfig', () => {
@@ -20,6 +21,8 @@ describe('loadConfig', () => {
       linkSigningSecret: DEV_LINK_SIGNING_SECRET,
       walletMnemonic: DEV_WALLET_MNEMONIC,
       apiKeyPrefix: 'mk_test',
+      idempotency: { lockMs: 30_000, retentionMs: 24 * 3_600_000 },
+      withdrawalFeeMinor: 0,
     });
   });
 
@@ -41,7 +44,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}:`));
   });
 
-  it.each(['LINK_SIGNING_SECRET', 'WALLET_MNEMONIC', 'VERIFICATION_PROVIDER_API_KEY', 'BANK_RAIL_API_KEY'])('refuses to boot in production without %s', (name) => {
+  it.each(['LINK_SIGNING_SECRET', 'WALLET_MNEMONIC', 'VERIFICATION_PROVIDER_API_KEY', 'BANK_RAIL_API_KEY', 'BANK_RAIL_WEBHOOK_SECRET'])('refuses to boot in production without %s', (name) => {
     const env: Record<string, string> = { ...PROD_SECRETS };
     delete env[name];
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: required in production`));
@@ -51,6 +54,7 @@ describe('loadConfig', () => {
     for (const [name, value] of [
       ['LINK_SIGNING_SECRET', DEV_LINK_SIGNING_SECRET],
       ['WALLET_MNEMONIC', DEV_WALLET_MNEMONIC],
+      ['BANK_RAIL_WEBHOOK_SECRET', DEV_BANK_RAIL_WEBHOOK_SECRET],
     ]) {
       let message = '';
       try {

@@ -20,6 +20,13 @@ export const DEV_LINK_SIGNING_SECRET = 'dev-only-link-signing-secret-change-me';
 export const DEV_WALLET_MNEMONIC = 'test test test test test test test test test test test junk';
 export const DEV_VERIFICATION_PROVIDER_API_KEY = 'sandbox-verification-key';
 export const DEV_BANK_RAIL_API_KEY = 'sandbox-bank-rail-key';
+export const DEV_BANK_RAIL_WEBHOOK_SECRET = 'sandbox-bank-rail-webhook-secret';
+
+/**
+ * The API's route where the bank rail delivers its signed callbacks (registered with the rail;
+ * `npm start` points the sandbox rail at it).
+ */
+export const RAIL_CALLBACK_PATH = '/api/rails/bank/events';
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -184,6 +191,34 @@ class EnvironmentVariables {
   @IsInt()
   @Min(100)
   SHUTDOWN_TIMEOUT_MS = 20_000;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'BANK_RAIL_WEBHOOK_SECRET must be at least 16 characters' })
+  BANK_RAIL_WEBHOOK_SECRET?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  IDEMPOTENCY_LOCK_MS = 30_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(24)
+  IDEMPOTENCY_RETENTION_HOURS = 24;
+
+  /** Flat fee per withdrawal, in kobo. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100_000_000)
+  WITHDRAWAL_FEE_KOBO = 0;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SANDBOX_PAYOUT_DELAY_MS = 200;
 }
 
 export interface AppConfig {
@@ -203,7 +238,15 @@ export interface AppConfig {
   /** Fastify `trustProxy`: false (default), a hop count, or trusted proxy addresses. */
   trustProxy: false | number | string;
   verificationProvider: { url: string; apiKey: string };
-  bankRail: { url: string; apiKey: string };
+  /** `webhookSecret` signs the rail's callbacks (HMAC-SHA256 over the timestamp and the raw body). */
+  bankRail: { url: string; apiKey: string; webhookSecret: string };
+  /**
+   * `lockMs`: the in-flight lock of an Idempotency-Key, longer than the slowest request; a retry
+   * takes over a key whose holder died once it runs out. `retentionMs`: how long answers replay.
+   */
+  idempotency: { lockMs: number; retentionMs: number };
+  /** Flat fee of a withdrawal, in kobo. */
+  withdrawalFeeMinor: number;
   /** Budget of one provider call from the worker (each attempt). */
   providerTimeoutMs: number;
   /** Budget of the refresh that GET …/onboarding does before answering. */
@@ -217,7 +260,7 @@ export interface AppConfig {
    * between half of it and it plus a tenth (stalled-job checks run every tenth; see README).
    */
   jobLockMs: number;
-  sandbox: { reviewDelayMs: number; verificationPort: number; bankRailPort: number };
+  sandbox: { reviewDelayMs: number; verificationPort: number; bankRailPort: number; payoutDelayMs: number };
   rateLimit: {
     /** Sustained requests per second per API key. */
     perSecond: number;
@@ -253,7 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   const production = parsed.NODE_ENV === 'production';
   const secret = (
-    name: 'LINK_SIGNING_SECRET' | 'WALLET_MNEMONIC' | 'VERIFICATION_PROVIDER_API_KEY' | 'BANK_RAIL_API_KEY',
+    name: 'LINK_SIGNING_SECRET' | 'WALLET_MNEMONIC' | 'VERIFICATION_PROVIDER_API_KEY' | 'BANK_RAIL_API_KEY' | 'BANK_RAIL_WEBHOOK_SECRET',
     devDefault: string,
   ) => {
     const value = parsed[name];
@@ -284,7 +327,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       url: parsed.VERIFICATION_PROVIDER_URL.replace(/\/+$/, ''),
       apiKey: secret('VERIFICATION_PROVIDER_API_KEY', DEV_VERIFICATION_PROVIDER_API_KEY),
     },
-    bankRail: { url: parsed.BANK_RAIL_URL.replace(/\/+$/, ''), apiKey: secret('BANK_RAIL_API_KEY', DEV_BANK_RAIL_API_KEY) },
+    bankRail: {
+      url: parsed.BANK_RAIL_URL.replace(/\/+$/, ''),
+      apiKey: secret('BANK_RAIL_API_KEY', DEV_BANK_RAIL_API_KEY),
+      webhookSecret: secret('BANK_RAIL_WEBHOOK_SECRET', DEV_BANK_RAIL_WEBHOOK_SECRET),
+    },
+    idempotency: { lockMs: parsed.IDEMPOTENCY_LOCK_MS, retentionMs: parsed.IDEMPOTENCY_RETENTION_HOURS * 3_600_000 },
+    withdrawalFeeMinor: parsed.WITHDRAWAL_FEE_KOBO,
     providerTimeoutMs: parsed.PROVIDER_TIMEOUT_MS,
     kybRefreshTimeoutMs: parsed.KYB_REFRESH_TIMEOUT_MS,
     periodicJobIntervalMs: parsed.PERIODIC_JOB_INTERVAL_MS,
@@ -296,6 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       reviewDelayMs: parsed.SANDBOX_REVIEW_DELAY_MS,
       verificationPort: parsed.SANDBOX_VERIFICATION_PORT,
       bankRailPort: parsed.SANDBOX_BANK_RAIL_PORT,
+      payoutDelayMs: parsed.SANDBOX_PAYOUT_DELAY_MS,
     },
     rateLimit: {
       perSecond: parsed.RATE_LIMIT_PER_SECOND,

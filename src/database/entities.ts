@@ -1,4 +1,16 @@
 import { OutboxEntity } from '../jobs/outbox.entity';
+import { IdempotencyKeyEntity } from '../modules/idempotency/idempotency-key.entity';
+import { BalanceTransactionEntity } from '../modules/ledger/balance-transaction.entity';
+import { LedgerAccountEntity } from '../modules/ledger/ledger-account.entity';
+import { LedgerEntryEntity } from '../modules/ledger/ledger-entry.entity';
+import { LedgerTransactionEntity } from '../modules/ledger/ledger-transaction.entity';
+import { InboundPaymentEntity } from '../modules/payment-intents/inbound-payment.entity';
+import { PaymentIntentStatusHistoryEntity } from '../modules/payment-intents/payment-intent-status-history.entity';
+import { PaymentIntentEntity } from '../modules/payment-intents/payment-intent.entity';
+import { RailEventCursorEntity } from '../modules/rail-events/rail-event-cursor.entity';
+import { RailEventEntity } from '../modules/rail-events/rail-event.entity';
+import { WithdrawalStatusHistoryEntity } from '../modules/withdrawals/withdrawal-status-history.entity';
+import { WithdrawalEntity } from '../modules/withdrawals/withdrawal.entity';
 import { AgreementAcceptanceEntity } from '../modules/agreements/agreement-acceptance.entity';
 import { AgreementLinkEntity } from '../modules/agreements/agreement-link.entity';
 import { ApiKeyEntity } from '../modules/auth/api-key.entity';
@@ -26,4 +38,16 @@ export const ENTITIES = [
   KybDocumentChunkEntity,
   NairaAccountEntity,
   OutboxEntity,
+  IdempotencyKeyEntity,
+  LedgerAccountEntity,
+  LedgerTransactionEntity,
+  LedgerEntryEntity,
+  BalanceTransactionEntity,
+  PaymentIntentEntity,
+  InboundPaymentEntity,
+  PaymentIntentStatusHistoryEntity,
+  WithdrawalEntity,
+  WithdrawalStatusHistoryEntity,
+  RailEventEntity,
+  RailEventCursorEntity,
 ];

@@ -1,6 +1,6 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { DiscoveryService, ModuleRef } from '@nestjs/core';
 import { JobsOptions, Queue } from 'bullmq';
 import { JobDefinition, JobPayload } from './job.definition';
 
@@ -21,7 +21,20 @@ export function jobOptions(job: Pick<JobDefinition, 'attempts' | 'backoffMs' | '
  */
 @Injectable()
 export class JobQueues {
-  constructor(private readonly moduleRef: ModuleRef) {}
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly discovery: DiscoveryService,
+  ) {}
+
+  /**
+   * Every registered queue connected. A process that closes right after it started (a one-shot
+   * command) waits for this first: a queue still connecting when its connection is closed fails
+   * commands it had queued.
+   */
+  async ready(): Promise<void> {
+    const queues = this.discovery.getProviders().map((wrapper) => wrapper.instance as unknown).filter((instance): instance is Queue => instance instanceof Queue);
+    await Promise.all(queues.map((queue) => queue.waitUntilReady()));
+  }
 
   queue(job: Pick<JobDefinition, 'queue'>): Queue {
     return this.moduleRef.get<Queue>(getQueueToken(job.queue.name), { strict: false });

@@ -1,5 +1,6 @@
-import { BullModule } from '@nestjs/bullmq';
-import { DynamicModule, Module } from '@nestjs/common';
+import { BullModule, getQueueToken } from '@nestjs/bullmq';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
+import { Queue } from 'bullmq';
 import { DiscoveryModule } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { redisOptionsFromUrl } from '../redis/redis-options';
@@ -42,7 +43,16 @@ export class JobsModule {
     return {
       module: JobsFeatureModule,
       imports: [BullModule.registerQueue({ name: queue.name })],
-      providers: [{ provide: `jobs:${queue.name}`, useValue: new JobRegistration(queue, jobs) }],
+      providers: [
+        { provide: `jobs:${queue.name}`, useValue: new JobRegistration(queue, jobs) },
+        {
+          // A queue re-emits its connection's errors; with no listener, one that comes while it is
+          // still connecting (a process closed right after it started) would crash the process.
+          provide: `jobs:${queue.name}:errors`,
+          inject: [getQueueToken(queue.name)],
+          useFactory: (bullQueue: Queue) => bullQueue.on('error', (err: Error) => new Logger('JobQueues').warn(`queue ${queue.name}: ${err.message}`)),
+        },
+      ],
       exports: [BullModule],
     };
   }

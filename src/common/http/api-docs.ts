@@ -8,7 +8,11 @@ const integer = (description: string, required: boolean) => ({ description, requ
 
 /** On every answer. */
 export const REQUEST_ID_HEADER: HeadersObject = {
-  'X-Request-Id': { description: 'Id of this request, equal to `requestId` in error bodies; quote it to support', required: true, schema: { type: 'string', pattern: '^req_[0-9a-f]{32}$' } },
+  'X-Request-Id': {
+    description: "Id of this request, equal to `requestId` in error bodies (a replayed answer's body is the first answer's, with its id); quote it to support",
+    required: true,
+    schema: { type: 'string', pattern: '^req_[0-9a-f]{32}$' },
+  },
 };
 /**
  * On answers of a merchant route: always once the key is known (successes), and on refusals
@@ -19,6 +23,8 @@ const rateLimitHeaders = (required: boolean): HeadersObject => ({
   'RateLimit-Remaining': integer('Requests left in the current one-second window', required),
   'RateLimit-Reset': integer('Seconds until the window resets', required),
 });
+/** On a page of a list. */
+export const LIST_HEADERS: HeadersObject = { Link: { description: '`<…>; rel="next"`, present when a next page exists', schema: { type: 'string' } } };
 const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } } };
 
 /** What a status means, whatever the code. */
@@ -31,6 +37,7 @@ const STATUS_MEANING: Record<number, string> = {
   413: 'The body, a document or the documents in total are too large',
   414: 'A path parameter is longer than any id',
   415: 'The body is not uncompressed `application/json`',
+  423: 'An identical request with this Idempotency-Key is still in progress; retry after `Retry-After` seconds',
   429: 'Too many requests; wait `Retry-After` seconds',
   503: 'A dependency is down or the service is shedding load; retry after `Retry-After` seconds',
 };
@@ -75,7 +82,7 @@ function errorResponses(codes: ErrorCode[], merchantRoute: boolean): MethodDecor
       headers: {
         ...REQUEST_ID_HEADER,
         ...(merchantRoute ? rateLimitHeaders(status === 429) : {}),
-        ...(status === 429 || status === 503 ? RETRY_AFTER : {}),
+        ...(status === 423 || status === 429 || status === 503 ? RETRY_AFTER : {}),
       },
       content: { 'application/json': { schema: errorSchema(statusCodes) } },
     }),

@@ -20,7 +20,9 @@ export function secureRandomBytes(size: number): Buffer {
 }
 
 /** Public identifiers: a type prefix and 96 random bits, e.g. `pobo_3f9a…`. */
-export function newId(prefix: 'mer' | 'key' | 'pobo' | 'agl' | 'kyba' | 'doc'): string {
+export type IdPrefix = 'mer' | 'key' | 'pobo' | 'agl' | 'kyba' | 'doc' | 'pi' | 'pay' | 'wd' | 'btx' | 'ltx';
+
+export function newId(prefix: IdPrefix): string {
   return `${prefix}_${secureRandomBytes(12).toString('hex')}`;
 }
 

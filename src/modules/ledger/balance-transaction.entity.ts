@@ -1,0 +1,37 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { MerchantOwnedEntity } from '../auth/merchant-owned.entity';
+import { LedgerTransactionEntity } from './ledger-transaction.entity';
+
+export const BALANCE_TRANSACTION_TYPES = ['payment', 'withdrawal', 'withdrawal_reversal', 'international_payment', 'international_payment_reversal', 'fee'] as const;
+export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
+
+/**
+ * A change of a merchant's available balance as the merchant sees it (`GET /balance-transactions`),
+ * written with the ledger transaction that makes it.
+ */
+@Entity({ name: 'balance_transactions' })
+@Index('idx_balance_transactions_merchant_seq', ['merchantId', 'seq'])
+export class BalanceTransactionEntity extends MerchantOwnedEntity {
+  @Column({ type: 'text' })
+  type: BalanceTransactionType;
+
+  /** Signed minor units. */
+  @Column({ type: 'bigint' })
+  amount: string;
+
+  @Column({ type: 'text' })
+  currency: string;
+
+  @Column({ name: 'source_id', type: 'text' })
+  sourceId: string;
+
+  @Column({ name: 'ledger_transaction_id', type: 'text' })
+  ledgerTransactionId: string;
+
+  @ManyToOne(() => LedgerTransactionEntity)
+  @JoinColumn({ name: 'ledger_transaction_id' })
+  ledgerTransaction?: LedgerTransactionEntity;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,52 @@
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
+import { Envelope, envelope } from '../../common/http/envelope';
+import { ListQuery, sendPage } from '../../common/http/list.query';
+import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { BalanceDto, BalanceEnvelopeDto, BalanceTransactionDto, BalanceTransactionListEnvelopeDto } from './dto/balance.response';
+import { BalanceService } from './balance.service';
+
+@ApiTags('Balance')
+@MerchantAuth()
+@Controller('/api/merchant')
+export class BalanceController {
+  constructor(private readonly balance: BalanceService) {}
+
+  @Get('balance')
+  @ApiMerchantOperation({
+    operationId: 'getBalance',
+    summary: "The merchant's balance per currency",
+    description: '`available` is what withdrawals and international payments may use; `reserved` is held by those in flight.',
+    success: {
+      status: 200,
+      type: BalanceEnvelopeDto,
+      description: 'One entry per currency (NGN)',
+      example: { message: 'Balance retrieved', response: [{ currency: 'NGN', available: 125000.5, reserved: 20000 }] },
+    },
+  })
+  async get(@CurrentMerchant() merchant: MerchantPrincipal): Promise<Envelope<BalanceDto[]>> {
+    return envelope('Balance retrieved', await this.balance.get(merchant.merchantId));
+  }
+
+  @Get('balance-transactions')
+  @ApiMerchantOperation({
+    operationId: 'listBalanceTransactions',
+    summary: 'Every change of the available balance, newest first',
+    success: {
+      status: 200,
+      type: BalanceTransactionListEnvelopeDto,
+      description: 'A page of balance transactions',
+      headers: LIST_HEADERS,
+      example: {
+        message: 'Balance transactions retrieved',
+        response: [{ balanceTransactionId: 'btx_5c1d0e6a7b8c9d0e1f2a3b4c', type: 'payment', amount: 50000, currency: 'NGN', sourceId: 'pi_9f8e7d6c5b4a39281706f5e4', createdAt: '2026-11-20T09:41:07.000Z' }],
+      },
+    },
+    errors: ['validation_failed', 'invalid_cursor'],
+  })
+  async list(@CurrentMerchant() merchant: MerchantPrincipal, @Query() query: ListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Envelope<BalanceTransactionDto[]>> {
+    return envelope('Balance transactions retrieved', sendPage(reply, await this.balance.transactions(merchant.merchantId, query)));
+  }
+}

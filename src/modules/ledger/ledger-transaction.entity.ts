@@ -1,0 +1,21 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** One movement of money: its entries sum to zero per currency. */
+@Entity({ name: 'ledger_transactions' })
+@Index('idx_ledger_transactions_source', ['sourceId'])
+export class LedgerTransactionEntity {
+  /** `ltx_` + 24 hex. */
+  @PrimaryColumn({ type: 'text' })
+  id: string;
+
+  /** What moved the money, e.g. `payment_received`, `withdrawal_reserved`. */
+  @Column({ type: 'text' })
+  type: string;
+
+  /** The payment, payment intent or withdrawal behind it. */
+  @Column({ name: 'source_id', type: 'text' })
+  sourceId: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

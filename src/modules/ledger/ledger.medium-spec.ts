@@ -1,0 +1,115 @@
+import { newId } from '../../common/ids/ids';
+import { ledgerVerify } from '../../../test/e2e/support/money-stack';
+import { Medium, startMedium } from '../../../test/support/medium';
+import { InsufficientFundsError } from './ledger.errors';
+import { LedgerModule } from './ledger.module';
+import { LedgerService, Posting } from './ledger.service';
+
+/** LedgerService against a real, migrated PostgreSQL, and `npm run ledger:verify` on what it wrote. */
+describe('LedgerService (medium)', () => {
+  let m: Medium;
+  let ledger: LedgerService;
+
+  beforeAll(async () => {
+    m = await startMedium({ name: 'ledger', imports: [LedgerModule] });
+    ledger = m.app.get(LedgerService);
+  });
+
+  afterAll(() => m?.close());
+
+  const newMerchant = async () => {
+    const id = newId('mer');
+    await m.sql('INSERT INTO merchants (id, name) VALUES ($1, $2)', [id, 'Ledger Merchant']);
+    return id;
+  };
+  /** A confirmed collection: the merchant's available balance goes up by `amount` kobo. */
+  const credit = (merchantId: string, amount: number): Posting => ({
+    type: 'payment_confirmed',
+    sourceId: newId('pi'),
+    currency: 'NGN',
+    lines: [
+      { account: { platform: 'unconfirmed_collections' }, amount: -amount },
+      { account: { merchantId, kind: 'available' }, amount },
+    ],
+    balanceTransactions: [{ merchantId, type: 'payment', amount }],
+  });
+  const reserve = (merchantId: string, amount: number): Posting => ({
+    type: 'withdrawal_reserved',
+    sourceId: newId('wd'),
+    currency: 'NGN',
+    lines: [
+      { account: { merchantId, kind: 'available' }, amount: -amount },
+      { account: { merchantId, kind: 'reserved' }, amount },
+    ],
+    balanceTransactions: [{ merchantId, type: 'withdrawal', amount: -amount }],
+  });
+  const post = (posting: Posting) => m.dataSource.transaction((manager) => ledger.post(manager, posting));
+  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (err: unknown) => err);
+  const verify = () => ledgerVerify(m.db.url) as Promise<{ code: number; report: Record<string, unknown> }>;
+
+  it('posts a balanced transaction, keeps the balances in step and the merchant view with it', async () => {
+    const merchantId = await newMerchant();
+    await post(credit(merchantId, 10_050));
+    await post(reserve(merchantId, 50));
+
+    expect(await ledger.balance(merchantId, 'NGN')).toEqual({ currency: 'NGN', available: 100, reserved: 0.5 });
+    expect((await ledger.balanceTransactions(merchantId, 10))!.map((b) => [b.type, b.amount])).toEqual([
+      ['withdrawal', -0.5],
+      ['payment', 100.5],
+    ]);
+  });
+
+  it('refuses an unbalanced posting or a zero line before writing anything', async () => {
+    const merchantId = await newMerchant();
+    const unbalanced = { ...credit(merchantId, 100), lines: [{ account: { merchantId, kind: 'available' as const }, amount: 100 }] };
+    expect(await failure(post(unbalanced))).toEqual(new Error('ledger: payment_confirmed does not balance (100)'));
+    expect(await failure(post({ ...credit(merchantId, 100), lines: [...credit(merchantId, 100).lines, { account: { platform: 'fee_revenue' }, amount: 0 }] }))).toBeInstanceOf(Error);
+    expect(await m.sql('SELECT id FROM ledger_accounts WHERE merchant_id = $1', [merchantId])).toEqual([]);
+  });
+
+  it('refuses to take a merchant below zero, and writes nothing of that posting', async () => {
+    const merchantId = await newMerchant();
+    await post(credit(merchantId, 100));
+    expect(await failure(post(reserve(merchantId, 101)))).toBeInstanceOf(InsufficientFundsError);
+    expect(await ledger.balance(merchantId, 'NGN')).toEqual({ currency: 'NGN', available: 1, reserved: 0 });
+    expect(await m.sql(`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'withdrawal_reserved' AND id IN (SELECT transaction_id FROM ledger_entries WHERE account_id = $1)`, [`${merchantId}:available:NGN`])).toEqual([{ n: 0 }]);
+  });
+
+  it('20 concurrent reservations of 10 over a balance of 100: exactly 10 succeed, no deadlock', async () => {
+    const merchantId = await newMerchant();
+    await post(credit(merchantId, 100));
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => failure(post(reserve(merchantId, 10)))));
+
+    expect(outcomes.filter((o) => o === undefined)).toHaveLength(10);
+    expect(outcomes.filter((o) => o instanceof InsufficientFundsError)).toHaveLength(10);
+    expect(await ledger.balance(merchantId, 'NGN')).toEqual({ currency: 'NGN', available: 0, reserved: 1 });
+  });
+
+  it('ledger:verify passes on what the service wrote, and names what is wrong when the books are tampered with', async () => {
+    const clean = await verify();
+    expect([clean.code, clean.report.ok]).toEqual([0, true]);
+
+    const merchantId = await newMerchant();
+    await post(credit(merchantId, 500));
+    const account = `${merchantId}:available:NGN`;
+    await m.sql('UPDATE ledger_accounts SET balance = balance + 1 WHERE id = $1', [account]);
+    const ltx = newId('ltx');
+    await m.sql(`INSERT INTO ledger_transactions (id, type, source_id) VALUES ($1, 'tampered', 'x')`, [ltx]);
+    await m.sql(`INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES ($1, 'platform:fee_revenue:NGN', 7)`, [ltx]).catch(async () => {
+      await m.sql(`INSERT INTO ledger_accounts (id, kind, currency) VALUES ('platform:fee_revenue:NGN', 'fee_revenue', 'NGN') ON CONFLICT DO NOTHING`);
+      await m.sql(`INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES ($1, 'platform:fee_revenue:NGN', 7)`, [ltx]);
+    });
+
+    const { code, report } = await verify();
+    expect(code).toBe(1);
+    expect(report).toMatchObject({ ok: false, unbalancedTransactions: [ltx], balanceTransactionMismatches: [account] });
+    expect(report.driftedAccounts).toEqual(expect.arrayContaining([account, 'platform:fee_revenue:NGN']));
+  });
+
+  it('the ledger tables are append-only', async () => {
+    const merchantId = await newMerchant();
+    await post(credit(merchantId, 5));
+    await expect(m.sql(`UPDATE ledger_entries SET amount = amount * 2 WHERE account_id = $1`, [`${merchantId}:available:NGN`])).rejects.toThrow(/append-only/);
+    await expect(m.sql(`DELETE FROM balance_transactions WHERE merchant_id = $1`, [merchantId])).rejects.toThrow(/append-only/);
+  });
+});

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { newId } from '../../common/ids/ids';
+import { minorFromColumn, toMajorUnits } from '../../common/money/money';
+import type { BalanceTransactionType } from './balance-transaction.entity';
+import { InsufficientFundsError } from './ledger.errors';
+import { AccountDelta, BalanceTransactionRow, LedgerProblems, LedgerRepository } from './ledger.repository';
+
+/**
+ * The platform's own accounts. Credits are positive, so an asset (money we hold at the rail)
+ * carries a negative balance: `bank_rail` is minus what the rail holds for us.
+ */
+export type PlatformAccount = 'bank_rail' | 'unconfirmed_collections' | 'returns_payable' | 'fee_revenue';
+export type MerchantAccount = 'available' | 'reserved';
+
+export type AccountRef = { merchantId: string; kind: MerchantAccount } | { platform: PlatformAccount };
+
+export interface Posting {
+  /** What moved the money, e.g. `withdrawal_reserved`. */
+  type: string;
+  /** The payment, intent or withdrawal behind it. */
+  sourceId: string;
+  currency: string;
+  /** Minor units, credits positive; they must sum to zero. */
+  lines: { account: AccountRef; amount: number }[];
+  /** How the merchant sees the change of its available balance. */
+  balanceTransactions?: { merchantId: string; type: BalanceTransactionType; amount: number }[];
+}
+
+export interface MerchantBalance {
+  currency: string;
+  available: number;
+  reserved: number;
+}
+
+export interface BalanceTransactionView {
+  balanceTransactionId: string;
+  type: BalanceTransactionType;
+  amount: number;
+  currency: string;
+  sourceId: string;
+  createdAt: string;
+}
+
+export function accountId(account: AccountRef, currency: string): string {
+  return 'platform' in account ? `platform:${account.platform}:${currency}` : `${account.merchantId}:${account.kind}:${currency}`;
+}
+
+/**
+ * The double-entry ledger: every movement of money is one balanced transaction, posted in the
+ * caller's database transaction together with the change that causes it. Balances are kept in
+ * step by the same statement, under row locks taken in account order; a merchant's never goes
+ * below zero (the posting refuses it, and a CHECK constraint stands behind that).
+ */
+@Injectable()
+export class LedgerService {
+  constructor(private readonly repository: LedgerRepository) {}
+
+  /** Posts `posting`; throws InsufficientFundsError when a merchant account would go below zero. */
+  async post(manager: EntityManager, posting: Posting): Promise<void> {
+    const deltas = new Map<string, AccountDelta>();
+    let sum = 0;
+    for (const { account, amount } of posting.lines) {
+      if (!Number.isSafeInteger(amount) || amount === 0) throw new Error(`ledger: ${posting.type} has a line of ${amount}`);
+      sum += amount;
+      const id = accountId(account, posting.currency);
+      const existing = deltas.get(id);
+      if (existing) existing.delta += amount;
+      else deltas.set(id, { id, merchantId: 'platform' in account ? null : account.merchantId, kind: 'platform' in account ? account.platform : account.kind, delta: amount });
+    }
+    if (sum !== 0) throw new Error(`ledger: ${posting.type} does not balance (${sum})`);
+    const accounts = [...deltas.values()].filter((a) => a.delta !== 0).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const balanceTransactions = (posting.balanceTransactions ?? []).filter((b) => b.amount !== 0).map((b) => ({ ...b, id: newId('btx') }));
+    // Thrown inside the caller's transaction, which then rolls back what the statement wrote.
+    if (!(await this.repository.post(manager, newId('ltx'), posting.type, posting.sourceId, posting.currency, accounts, balanceTransactions))) throw new InsufficientFundsError();
+  }
+
+  async balance(merchantId: string, currency: string): Promise<MerchantBalance> {
+    const rows = await this.repository.balances(merchantId, currency);
+    const of = (kind: MerchantAccount) => toMajorUnits(minorFromColumn(rows.find((row) => row.kind === kind)?.balance ?? 0), currency);
+    return { currency, available: of('available'), reserved: of('reserved') };
+  }
+
+  /** A page (newest first) of the merchant's balance transactions; undefined for a cursor that is not one of them. */
+  async balanceTransactions(merchantId: string, limit: number, after?: string): Promise<BalanceTransactionView[] | undefined> {
+    return (await this.repository.listBalanceTransactions(merchantId, limit, after))?.map(mapBalanceTransaction);
+  }
+
+  problems(): Promise<LedgerProblems> {
+    return this.repository.problems();
+  }
+}
+
+function mapBalanceTransaction(row: BalanceTransactionRow): BalanceTransactionView {
+  return {
+    balanceTransactionId: row.id,
+    type: row.type,
+    amount: toMajorUnits(minorFromColumn(row.amount), row.currency),
+    currency: row.currency,
+    sourceId: row.source_id,
+    createdAt: row.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,69 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { MAX_MAJOR_AMOUNT } from '../../../common/money/money';
+import { IsDisplayText } from '../../../common/validation/display-text.validator';
+import { trimmed } from '../../../common/validation/transforms';
+import { IsMoneyAmount } from '../../../common/validation/money.validator';
+
+export const DEFAULT_EXPIRES_IN_MINUTES = 30;
+
+export class CreatePaymentIntentDto {
+  @ApiProperty({ example: 'order-10045', minLength: 1, maxLength: 100, description: "The merchant's own reference, unique per merchant" })
+  @Transform(trimmed)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  @IsDisplayText()
+  merchantReference: string;
+
+  @ApiProperty({ example: 50000, minimum: 0.01, maximum: MAX_MAJOR_AMOUNT, description: 'NGN in major units, at most 2 decimal places' })
+  @IsMoneyAmount('NGN')
+  amount: number;
+
+  @ApiPropertyOptional({ example: 'Guaranty Trust Bank', maxLength: 100, description: 'When given, a transfer from another bank is returned (`sender_mismatch`)' })
+  @IsOptional()
+  @Transform(trimmed)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  expectedSenderBankName?: string;
+
+  @ApiPropertyOptional({ example: '0123456789', pattern: '^\\d{10}$', description: 'When given, a transfer from another account is returned (`sender_mismatch`)' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{10}$/, { message: 'expectedSenderAccountNumber must be 10 digits' })
+  expectedSenderAccountNumber?: string;
+
+  @ApiPropertyOptional({ minimum: 5, maximum: 10080, description: `Minutes until the account stops accepting the payment; ${DEFAULT_EXPIRES_IN_MINUTES} when absent` })
+  @IsOptional()
+  @IsInt()
+  @Min(5)
+  @Max(10080)
+  expiresInMinutes?: number;
+}
+
+/** Test mode: what the simulated sender sends. */
+export class FundPaymentIntentDto {
+  @ApiPropertyOptional({ example: 50000, minimum: 0.01, maximum: MAX_MAJOR_AMOUNT, description: "NGN in major units; the intent's amount when absent" })
+  @IsOptional()
+  @IsMoneyAmount('NGN')
+  amount?: number;
+
+  @ApiPropertyOptional({ example: 'Guaranty Trust Bank', maxLength: 100, description: 'The expected sender bank when absent, else a fixed test bank' })
+  @IsOptional()
+  @Transform(trimmed)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  senderBankName?: string;
+
+  @ApiPropertyOptional({ example: '0123456789', pattern: '^\\d{10}$', description: 'The expected sender account when absent, else a fixed test account' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{10}$/, { message: 'senderAccountNumber must be 10 digits' })
+  senderAccountNumber?: string;
+}
+
+/** `confirm` takes no fields: an empty body or `{}`. */
+export class ConfirmPaymentIntentDto {}

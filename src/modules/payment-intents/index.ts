@@ -1,0 +1,3 @@
+/** What other modules may use of the payment intents module. */
+export { PaymentIntentsModule } from './payment-intents.module';
+export { PaymentIntentCollectionsService } from './payment-intent-collections.service';

@@ -1,0 +1,111 @@
+import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
+import { Envelope, envelope } from '../../common/http/envelope';
+import { ListQuery, sendPage } from '../../common/http/list.query';
+import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { ConfirmPaymentIntentDto, CreatePaymentIntentDto } from './dto/create-payment-intent.dto';
+import { PAYMENT_INTENT_EXAMPLE, PaymentIntentDto, PaymentIntentEnvelopeDto, PaymentIntentListEnvelopeDto } from './dto/payment-intent.response';
+import { PAYMENT_INTENTS_PATH, PaymentIntentsService } from './payment-intents.service';
+
+const FUNDED_EXAMPLE: PaymentIntentDto = {
+  ...PAYMENT_INTENT_EXAMPLE,
+  status: 'funds_received',
+  amountReceived: 50000,
+  fundedAt: '2026-11-20T09:45:12.000Z',
+  payments: [
+    {
+      paymentId: 'pay_1a2b3c4d5e6f708192a3b4c5',
+      amount: 50000,
+      senderBankName: 'Guaranty Trust Bank',
+      senderAccountNumber: '0123456789',
+      status: 'accepted',
+      returnReason: null,
+      receivedAt: '2026-11-20T09:45:12.000Z',
+    },
+  ],
+  updatedAt: '2026-11-20T09:45:12.000Z',
+};
+
+@ApiTags('Payment intents')
+@MerchantAuth()
+@Controller(PAYMENT_INTENTS_PATH)
+export class PaymentIntentsController {
+  constructor(private readonly intents: PaymentIntentsService) {}
+
+  @Post()
+  @Idempotent('required', 201, { creates: 'pi' })
+  @ApiMerchantOperation({
+    operationId: 'createPaymentIntent',
+    summary: 'Create a payment intent: a dynamic virtual account for one transfer',
+    description:
+      'Opens a virtual account (a NUBAN) for this intent alone. A transfer of exactly `amount` (from the expected sender, when given) before ' +
+      '`expiresAt` moves it to `funds_received`; any other transfer is returned to its sender. Requires an Idempotency-Key.',
+    success: { status: 201, type: PaymentIntentEnvelopeDto, headers: REPLAYED_HEADER, description: 'Created, `awaiting_payment`', example: { message: 'Payment intent created', response: PAYMENT_INTENT_EXAMPLE } },
+    body: { type: CreatePaymentIntentDto, example: { merchantReference: 'order-10045', amount: 50000, expiresInMinutes: 30 } },
+    errors: [...idempotencyErrors('required'), 'merchant_reference_in_use'],
+  })
+  create(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Body() dto: CreatePaymentIntentDto,
+    @IdempotencyContext() claim: IdempotencyClaim | undefined,
+  ): Promise<Envelope<PaymentIntentDto>> {
+    return this.intents.create(merchant, dto, claim);
+  }
+
+  @Get()
+  @ApiMerchantOperation({
+    operationId: 'listPaymentIntents',
+    summary: 'List payment intents, newest first',
+    success: { status: 200, type: PaymentIntentListEnvelopeDto, description: 'A page of payment intents', headers: LIST_HEADERS, example: { message: 'Payment intents retrieved', response: [FUNDED_EXAMPLE] } },
+    errors: ['validation_failed', 'invalid_cursor'],
+  })
+  async list(@CurrentMerchant() merchant: MerchantPrincipal, @Query() query: ListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Envelope<PaymentIntentDto[]>> {
+    return envelope('Payment intents retrieved', sendPage(reply, await this.intents.list(merchant.merchantId, query)));
+  }
+
+  @Get(':paymentIntentId')
+  @ApiMerchantOperation({
+    operationId: 'getPaymentIntent',
+    summary: 'Retrieve a payment intent with the transfers seen',
+    success: { status: 200, type: PaymentIntentEnvelopeDto, description: 'The payment intent', example: { message: 'Payment intent retrieved', response: FUNDED_EXAMPLE } },
+    errors: ['resource_not_found', 'uri_too_long'],
+  })
+  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('paymentIntentId') id: string): Promise<Envelope<PaymentIntentDto>> {
+    return envelope('Payment intent retrieved', await this.intents.get(merchant.merchantId, id));
+  }
+
+  @Post(':paymentIntentId/confirm')
+  @Idempotent('required', 200)
+  @ApiMerchantOperation({
+    operationId: 'confirmPaymentIntent',
+    summary: "Confirm a funded payment intent: credits the merchant's balance once",
+    description: '`funds_received → succeeded`; the NGN balance is credited with `amount` exactly once. Body empty or `{}`. Requires an Idempotency-Key.',
+    success: {
+      status: 200,
+      type: PaymentIntentEnvelopeDto,
+      headers: REPLAYED_HEADER,
+      description: 'Confirmed, `succeeded`',
+      example: { message: 'Payment intent confirmed', response: { ...FUNDED_EXAMPLE, status: 'succeeded', confirmedAt: '2026-11-20T09:46:00.000Z' } },
+    },
+    body: { type: ConfirmPaymentIntentDto, example: {} },
+    errors: [
+      'resource_not_found',
+      'uri_too_long',
+      ...idempotencyErrors('required'),
+      'payment_not_received',
+      'payment_intent_expired',
+      'payment_intent_already_confirmed',
+    ],
+  })
+  confirm(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Param('paymentIntentId') id: string,
+    @Body() _body: ConfirmPaymentIntentDto,
+    @IdempotencyContext() claim: IdempotencyClaim | undefined,
+  ): Promise<Envelope<PaymentIntentDto>> {
+    return this.intents.confirm(merchant.merchantId, id, claim);
+  }
+}

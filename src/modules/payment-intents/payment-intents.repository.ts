@@ -1,0 +1,153 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { EntityManager } from 'typeorm';
+import { PG_POOL } from '../../database/database.module';
+import type { StatementPart } from '../../database/statement-part';
+import { KeysetList } from '../../database/keyset-list';
+import type { ReturnReason } from './inbound-payment.entity';
+import { NewPaymentIntent, PAYMENT_INTENT_COLUMNS, PaymentIntentRecord } from './payment-intent.mapper';
+
+
+export interface NewInboundPayment {
+  id: string;
+  paymentIntentId: string;
+  railTransferId: string;
+  amount: number;
+  senderBankName: string;
+  senderAccountNumber: string;
+  status: 'accepted' | 'returned';
+  returnReason: ReturnReason | null;
+  receivedAt: Date;
+}
+
+export interface PendingReturn {
+  id: string;
+  rail_transfer_id: string;
+  amount: string;
+  return_reason: ReturnReason;
+}
+
+export const MERCHANT_REFERENCE_UNIQUE = 'uq_payment_intents_merchant_reference';
+/** Parameters of the intent in `insert`; the key's answer part numbers its own from the next. */
+export const INSERT_PARAMS = 14;
+
+/**
+ * SQL of payment intents and their inbound payments. Reads are scoped to the merchant in the
+ * WHERE clause and carry the payments in the same statement.
+ */
+@Injectable()
+export class PaymentIntentsRepository {
+  private readonly pages: KeysetList<PaymentIntentRecord>;
+
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {
+    this.pages = new KeysetList(pool, 'pi', { table: 'payment_intents', alias: 'pi' }, PAYMENT_INTENT_COLUMNS);
+  }
+
+  /**
+   * Inserts the intent in one statement, with `answer` (its Idempotency-Key's answer, built by the
+   * idempotency module) as a CTE: the intent is written only if the key's answer is, so both
+   * commit or neither. False when the answer's part matched nothing (the key's lock was lost).
+   */
+  async insert(intent: NewPaymentIntent, answer?: StatementPart): Promise<boolean> {
+    const values = [
+      intent.id,
+      intent.merchantId,
+      intent.merchantReference,
+      intent.amount,
+      intent.currency,
+      intent.expectedSenderBankName,
+      intent.expectedSenderAccountNumber,
+      intent.virtualAccountId,
+      intent.accountNumber,
+      intent.accountName,
+      intent.bankName,
+      intent.bankCode,
+      intent.expiresAt,
+      intent.createdAt,
+    ];
+    const insert = `INSERT INTO payment_intents (id, merchant_id, merchant_reference, amount, currency, status, expected_sender_bank_name,
+                                                 expected_sender_account_number, virtual_account_id, account_number, account_name, bank_name,
+                                                 bank_code, expires_at, created_at, updated_at)
+                    SELECT $1::text, $2::text, $3::text, $4::bigint, $5::text, 'awaiting_payment', $6::text, $7::text, $8::text, $9::text, $10::text,
+                           $11::text, $12::text, $13::timestamptz, $14::timestamptz, $14::timestamptz`;
+    const { rows } = answer
+      ? await this.pool.query<{ inserted: number }>({
+          name: 'pi_insert_answered',
+          text: `WITH answered AS (${answer.text}), inserted AS (${insert} WHERE EXISTS (SELECT 1 FROM answered) RETURNING 1)
+                 SELECT count(*)::int AS inserted FROM inserted`,
+          values: [...values, ...answer.values],
+        })
+      : await this.pool.query<{ inserted: number }>({ name: 'pi_insert', text: `WITH inserted AS (${insert} RETURNING 1) SELECT count(*)::int AS inserted FROM inserted`, values });
+    return rows[0].inserted === 1;
+  }
+
+  async findOwned(merchantId: string, id: string): Promise<PaymentIntentRecord | undefined> {
+    const { rows } = await this.pool.query<PaymentIntentRecord>({
+      name: 'pi_find_owned',
+      text: `SELECT ${PAYMENT_INTENT_COLUMNS} FROM payment_intents pi WHERE pi.id = $1 AND pi.merchant_id = $2`,
+      values: [id, merchantId],
+    });
+    return rows[0];
+  }
+
+  /** In a transaction, after its changes: the intent as the answer shows it. */
+  async read(manager: EntityManager, id: string): Promise<PaymentIntentRecord> {
+    const [row] = await manager.query<PaymentIntentRecord[]>(`SELECT ${PAYMENT_INTENT_COLUMNS} FROM payment_intents pi WHERE pi.id = $1`, [id]);
+    return row;
+  }
+
+  /** A page of the merchant's intents (see `KeysetList`). */
+  list(merchantId: string, limit: number, afterId?: string): Promise<PaymentIntentRecord[] | undefined> {
+    return this.pages.page(merchantId, limit, afterId);
+  }
+
+  async idByAccountNumber(manager: EntityManager, accountNumber: string): Promise<string | undefined> {
+    const [row] = await manager.query<{ id: string }[]>(`SELECT id FROM payment_intents WHERE account_number = $1`, [accountNumber]);
+    return row?.id;
+  }
+
+  /** Inserts the payment unless the rail's transfer is already recorded; true when inserted. */
+  async insertPayment(manager: EntityManager, p: NewInboundPayment): Promise<boolean> {
+    const rows = await manager.query<unknown[]>(
+      `INSERT INTO inbound_payments (id, payment_intent_id, rail_transfer_id, amount, sender_bank_name, sender_account_number, status, return_reason, received_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (rail_transfer_id) DO NOTHING RETURNING 1`,
+      [p.id, p.paymentIntentId, p.railTransferId, p.amount, p.senderBankName, p.senderAccountNumber, p.status, p.returnReason, p.receivedAt],
+    );
+    return rows.length === 1;
+  }
+
+  async pendingReturn(id: string): Promise<PendingReturn | undefined> {
+    const { rows } = await this.pool.query<PendingReturn>(
+      `SELECT id, rail_transfer_id, amount, return_reason FROM inbound_payments WHERE id = $1 AND status = 'returned' AND rail_return_id IS NULL`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  /** Records the rail's return once; false when it was recorded already. */
+  async markReturned(manager: EntityManager, id: string, railReturnId: string): Promise<boolean> {
+    // TypeORM answers an UPDATE with [rows, affected].
+    const [, affected] = await manager.query<[unknown[], number]>(
+      `UPDATE inbound_payments SET rail_return_id = $2, returned_at = now() WHERE id = $1 AND rail_return_id IS NULL`,
+      [id, railReturnId],
+    );
+    return affected === 1;
+  }
+
+  /** Returned payments whose money has not gone back yet, oldest first. */
+  async returnsPending(limit: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT id FROM inbound_payments WHERE status = 'returned' AND rail_return_id IS NULL ORDER BY received_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  async expiredAwaiting(limit: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT id FROM payment_intents WHERE status = 'awaiting_payment' AND expires_at <= now() ORDER BY expires_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => row.id);
+  }
+}

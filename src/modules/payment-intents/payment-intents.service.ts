@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DatabaseError } from 'pg';
+import { ServiceUnavailableError } from '../../common/errors/app-error';
+import { Envelope, envelope } from '../../common/http/envelope';
+import { ListQuery, listPage, Page } from '../../common/http/list.query';
+import { isId, newId } from '../../common/ids/ids';
+import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
+import { ProviderError } from '../../common/providers/provider-http-client';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { MerchantPrincipal } from '../auth';
+import { BANK_RAIL, BankRail } from '../bank-rail';
+import { IdempotencyClaim, IdempotencyService } from '../idempotency';
+import { LedgerService } from '../ledger';
+import { CreatePaymentIntentDto, DEFAULT_EXPIRES_IN_MINUTES, FundPaymentIntentDto } from './dto/create-payment-intent.dto';
+import { FundPaymentIntentResultDto, PaymentIntentDto } from './dto/payment-intent.response';
+import { mapNewPaymentIntent, mapPaymentIntent, PaymentIntentRecord } from './payment-intent.mapper';
+import { PaymentIntentStates } from './payment-intent-states.service';
+import {
+  MerchantReferenceInUseError,
+  PaymentIntentAlreadyConfirmedError,
+  PaymentIntentExpiredError,
+  PaymentIntentNotFoundError,
+  PaymentNotReceivedError,
+} from './payment-intents.errors';
+import { INSERT_PARAMS, MERCHANT_REFERENCE_UNIQUE, PaymentIntentsRepository } from './payment-intents.repository';
+
+export const PAYMENT_INTENTS_PATH = '/api/merchant/payment-intents';
+export const CURRENCY = 'NGN';
+
+/** The simulated sender of a test transfer when the merchant names none and the intent expects none. */
+export const TEST_SENDER = { bankName: 'Sandbox Sender Bank', accountNumber: '0123456789' };
+
+/** The merchant's side of Naira collections: create, read, confirm; and the test-mode transfer. */
+@Injectable()
+export class PaymentIntentsService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(BANK_RAIL) private readonly rail: BankRail,
+    private readonly repository: PaymentIntentsRepository,
+    private readonly states: PaymentIntentStates,
+    private readonly idempotency: IdempotencyService,
+    private readonly ledger: LedgerService,
+  ) {}
+
+  /**
+   * The intent's id is fixed with the Idempotency-Key's claim, before the rail is asked for its
+   * account (with that id as the rail's idempotency key): a retry after a crash gets the same
+   * account. The intent and the key's answer are then one statement.
+   */
+  async create(merchant: MerchantPrincipal, dto: CreatePaymentIntentDto, claim: IdempotencyClaim | undefined): Promise<Envelope<PaymentIntentDto>> {
+    const id = claim?.resourceId ?? newId('pi');
+    const amount = toMinorUnits(dto.amount, CURRENCY)!;
+    const createdAt = new Date();
+    const expiresAt = new Date(createdAt.getTime() + (dto.expiresInMinutes ?? DEFAULT_EXPIRES_IN_MINUTES) * 60_000);
+    const account = await this.callRail(() =>
+      this.rail.openVirtualAccount({ reference: id, accountName: merchant.merchantName, type: 'dynamic', amount, expiresAt }, this.requestBudget()),
+    );
+    const intent = {
+      id,
+      merchantId: merchant.merchantId,
+      merchantReference: dto.merchantReference,
+      amount,
+      currency: CURRENCY,
+      expectedSenderBankName: dto.expectedSenderBankName ?? null,
+      expectedSenderAccountNumber: dto.expectedSenderAccountNumber ?? null,
+      virtualAccountId: account.id,
+      accountNumber: account.accountNumber,
+      accountName: account.accountName,
+      bankName: account.bankName,
+      bankCode: account.bankCode,
+      expiresAt,
+      createdAt,
+    };
+    const result = envelope('Payment intent created', mapNewPaymentIntent(intent));
+    const answer = claim && this.idempotency.answerPart(claim, result, INSERT_PARAMS + 1);
+    try {
+      const written = await this.repository.insert(intent, answer?.part);
+      if (claim && answer) this.idempotency.stored(claim, answer.answer, written);
+    } catch (err) {
+      if (err instanceof DatabaseError && err.constraint === MERCHANT_REFERENCE_UNIQUE) throw new MerchantReferenceInUseError();
+      throw err;
+    }
+    return result;
+  }
+
+  async get(merchantId: string, id: string): Promise<PaymentIntentDto> {
+    return mapPaymentIntent(await this.findOwned(merchantId, id));
+  }
+
+  list(merchantId: string, query: ListQuery): Promise<Page<PaymentIntentDto>> {
+    return listPage(query, 'pi', (limit, after) => this.repository.list(merchantId, limit, after), mapPaymentIntent, (item) => item.paymentIntentId, `${this.config.publicBaseUrl}${PAYMENT_INTENTS_PATH}`);
+  }
+
+
+  /** `funds_received → succeeded` and the merchant's balance credited, with the answer, in one transaction. */
+  async confirm(merchantId: string, id: string, claim: IdempotencyClaim | undefined): Promise<Envelope<PaymentIntentDto>> {
+    return this.idempotency.commit(claim, async (manager) => {
+      const intent = isId('pi', id) ? await this.states.lock(manager, id) : null;
+      if (!intent || intent.merchantId !== merchantId) throw new PaymentIntentNotFoundError();
+      if (intent.status === 'succeeded') throw new PaymentIntentAlreadyConfirmedError();
+      if (intent.status === 'expired' || (intent.status === 'awaiting_payment' && intent.expiresAt.getTime() <= Date.now())) throw new PaymentIntentExpiredError();
+      if (intent.status === 'awaiting_payment') throw new PaymentNotReceivedError();
+      await this.states.apply(manager, intent, 'succeeded', 'merchant_confirmed', { confirmedAt: new Date() });
+      const amount = minorFromColumn(intent.amount);
+      await this.ledger.post(manager, {
+        type: 'payment_confirmed',
+        sourceId: intent.id,
+        currency: intent.currency,
+        lines: [
+          { account: { platform: 'unconfirmed_collections' }, amount: -amount },
+          { account: { merchantId, kind: 'available' }, amount },
+        ],
+        balanceTransactions: [{ merchantId, type: 'payment', amount }],
+      });
+      return envelope('Payment intent confirmed', mapPaymentIntent(await this.repository.read(manager, id)));
+    });
+  }
+
+  /**
+   * Test mode: the sandbox rail sends a transfer into the intent's account, and tells us as a real
+   * rail would (a signed callback). The rail's idempotency key is derived from the merchant's, so
+   * a retried request never sends a second transfer.
+   */
+  async fund(merchantId: string, id: string, dto: FundPaymentIntentDto, claim: IdempotencyClaim | undefined): Promise<Envelope<FundPaymentIntentResultDto>> {
+    const intent = await this.findOwned(merchantId, id);
+    // `null` is absent, as validation (IsOptional) reads it.
+    const amount = dto.amount == null ? minorFromColumn(intent.amount) : toMinorUnits(dto.amount, CURRENCY)!;
+    const railKey = claim ? createHash('sha256').update(`${claim.merchantId}\n${claim.key}`).digest('hex') : newId('pay');
+    const transfer = await this.callRail(() =>
+      this.rail.simulateInboundTransfer(
+        {
+          idempotencyKey: railKey,
+          accountNumber: intent.account_number,
+          amount,
+          senderBankName: dto.senderBankName ?? intent.expected_sender_bank_name ?? TEST_SENDER.bankName,
+          senderAccountNumber: dto.senderAccountNumber ?? intent.expected_sender_account_number ?? TEST_SENDER.accountNumber,
+        },
+        this.requestBudget(),
+      ),
+    );
+    return this.idempotency.commit(claim, () =>
+      Promise.resolve(envelope('Test transfer sent', { transferId: transfer.id, paymentIntentId: intent.id, amount: toMajorUnits(amount, CURRENCY) })),
+    );
+  }
+
+  private async findOwned(merchantId: string, id: string): Promise<PaymentIntentRecord> {
+    const row = isId('pi', id) ? await this.repository.findOwned(merchantId, id) : undefined;
+    if (!row) throw new PaymentIntentNotFoundError();
+    return row;
+  }
+
+  /** A merchant is waiting: one retry, within the Idempotency-Key's lock. */
+  private requestBudget() {
+    return { timeoutMs: this.config.providerTimeoutMs, retries: 1 };
+  }
+
+  /** A rail that is down or slow is a 503 to retry; one that refuses our request is our bug (a 500, logged). */
+  private async callRail<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof ProviderError && err.retryable) throw new ServiceUnavailableError('The bank rail is unavailable; retry with the same Idempotency-Key');
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** The envelope every rail event has; `data` depends on `type`. */
+export class RailEventDto {
+  @ApiProperty({ example: 'evt_0a1b2c3d4e5f60718293a4b5' })
+  id: string;
+
+  @ApiProperty({ example: 'transfer.received', description: '`transfer.received`, `transfer.returned`, `payout.succeeded`, `payout.failed`, `payout.returned`' })
+  type: string;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  data: object;
+}
+
+export class RailCallbackAckDto {
+  @ApiProperty({ example: true })
+  received: boolean;
+
+  @ApiProperty({ example: false, description: 'True when this event id was processed before' })
+  duplicate: boolean;
+}
+
+export class RailCallbackAckEnvelopeDto {
+  @ApiProperty({ example: 'Event received' })
+  message: string;
+
+  @ApiProperty({ type: RailCallbackAckDto })
+  response: RailCallbackAckDto;
+}

@@ -1,0 +1,3 @@
+/** What other modules may use of the withdrawals module. */
+export { WithdrawalsModule } from './withdrawals.module';
+export { WithdrawalPayoutsService } from './withdrawal-payouts.service';

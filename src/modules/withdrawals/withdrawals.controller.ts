@@ -1,0 +1,76 @@
+import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
+import { Envelope, envelope } from '../../common/http/envelope';
+import { ListQuery, sendPage } from '../../common/http/list.query';
+import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { CreateWithdrawalDto } from './dto/create-withdrawal.dto';
+import { BankDto, BankListEnvelopeDto, WITHDRAWAL_EXAMPLE, WithdrawalDto, WithdrawalEnvelopeDto, WithdrawalListEnvelopeDto } from './dto/withdrawal.response';
+import { WITHDRAWALS_PATH, WithdrawalsService } from './withdrawals.service';
+
+@ApiTags('Withdrawals')
+@MerchantAuth()
+@Controller()
+export class WithdrawalsController {
+  constructor(private readonly withdrawals: WithdrawalsService) {}
+
+  @Post(WITHDRAWALS_PATH)
+  @Idempotent('required', 201, { creates: 'wd' })
+  @ApiMerchantOperation({
+    operationId: 'createWithdrawal',
+    summary: 'Withdraw NGN to a Nigerian bank account',
+    description:
+      '`amount + fee` leaves the available balance atomically (`reserved` until the payout ends); not enough available is a 409 ' +
+      '`insufficient_funds` with nothing reserved, and that answer is what the key replays. A failed or returned payout gives the funds ' +
+      'back once (`withdrawal_reversal`). Requires an Idempotency-Key.',
+    success: { status: 201, type: WithdrawalEnvelopeDto, headers: REPLAYED_HEADER, description: 'Created; usually `processing`, `pending` while the rail is unreachable', example: { message: 'Withdrawal created', response: WITHDRAWAL_EXAMPLE } },
+    body: { type: CreateWithdrawalDto, example: { merchantReference: 'payout-2026-11-20', amount: 25000, bankCode: '058', accountNumber: '0123456785', accountName: 'Acme Stores Ltd' } },
+    errors: [
+      'account_number_invalid',
+      ...idempotencyErrors('required'),
+      'merchant_reference_in_use',
+      'insufficient_funds',
+    ],
+  })
+  create(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Body() dto: CreateWithdrawalDto,
+    @IdempotencyContext() claim: IdempotencyClaim | undefined,
+  ): Promise<Envelope<WithdrawalDto>> {
+    return this.withdrawals.create(merchant.merchantId, dto, claim);
+  }
+
+  @Get(WITHDRAWALS_PATH)
+  @ApiMerchantOperation({
+    operationId: 'listWithdrawals',
+    summary: 'List withdrawals, newest first',
+    success: { status: 200, type: WithdrawalListEnvelopeDto, description: 'A page of withdrawals', headers: LIST_HEADERS, example: { message: 'Withdrawals retrieved', response: [WITHDRAWAL_EXAMPLE] } },
+    errors: ['validation_failed', 'invalid_cursor'],
+  })
+  async list(@CurrentMerchant() merchant: MerchantPrincipal, @Query() query: ListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Envelope<WithdrawalDto[]>> {
+    return envelope('Withdrawals retrieved', sendPage(reply, await this.withdrawals.list(merchant.merchantId, query)));
+  }
+
+  @Get(`${WITHDRAWALS_PATH}/:withdrawalId`)
+  @ApiMerchantOperation({
+    operationId: 'getWithdrawal',
+    summary: 'Retrieve a withdrawal',
+    success: { status: 200, type: WithdrawalEnvelopeDto, description: 'The withdrawal', example: { message: 'Withdrawal retrieved', response: { ...WITHDRAWAL_EXAMPLE, status: 'succeeded', completedAt: '2026-11-20T09:50:02.000Z' } } },
+    errors: ['resource_not_found', 'uri_too_long'],
+  })
+  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('withdrawalId') id: string): Promise<Envelope<WithdrawalDto>> {
+    return envelope('Withdrawal retrieved', await this.withdrawals.get(merchant.merchantId, id));
+  }
+
+  @Get('/api/merchant/banks')
+  @ApiMerchantOperation({
+    operationId: 'listBanks',
+    summary: 'Banks a withdrawal can pay into',
+    success: { status: 200, type: BankListEnvelopeDto, description: 'Every bank, by CBN code', example: { message: 'Banks retrieved', response: [{ bankCode: '058', name: 'Guaranty Trust Bank' }] } },
+  })
+  banks(): Envelope<BankDto[]> {
+    return envelope('Banks retrieved', this.withdrawals.banks());
+  }
+}

@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { PG_POOL } from '../../database/database.module';
+import { KeysetList } from '../../database/keyset-list';
+import type { WithdrawalRecord } from './withdrawal.mapper';
+
+const COLUMNS = `id, merchant_reference AS "merchantReference", amount, fee, currency, status, bank_code AS "bankCode",
+  account_number AS "accountNumber", account_name AS "accountName", narration, failure_code AS "failureCode",
+  failure_message AS "failureMessage", created_at AS "createdAt", updated_at AS "updatedAt", completed_at AS "completedAt"`;
+
+export const WITHDRAWAL_REFERENCE_UNIQUE = 'uq_withdrawals_merchant_reference';
+
+/** The read paths of withdrawals, scoped to the merchant in the WHERE clause. */
+@Injectable()
+export class WithdrawalsRepository {
+  private readonly pages: KeysetList<WithdrawalRecord>;
+
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {
+    this.pages = new KeysetList(pool, 'wd', { table: 'withdrawals', alias: 'w' }, COLUMNS);
+  }
+
+  async findOwned(merchantId: string, id: string): Promise<WithdrawalRecord | undefined> {
+    const { rows } = await this.pool.query<WithdrawalRecord>({
+      name: 'wd_find_owned',
+      text: `SELECT ${COLUMNS} FROM withdrawals WHERE id = $1 AND merchant_id = $2`,
+      values: [id, merchantId],
+    });
+    return rows[0];
+  }
+
+  /** A page of the merchant's withdrawals (see `KeysetList`). */
+  list(merchantId: string, limit: number, afterId?: string): Promise<WithdrawalRecord[] | undefined> {
+    return this.pages.page(merchantId, limit, afterId);
+  }
+
+  /** Withdrawals still `pending` (payout not with the rail) since longer than `olderThanMs`. */
+  async pendingSince(olderThanMs: number, limit: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT id FROM withdrawals WHERE status = 'pending' AND updated_at < now() - make_interval(secs => $1 / 1000.0) ORDER BY updated_at LIMIT $2`,
+      [olderThanMs, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+}
