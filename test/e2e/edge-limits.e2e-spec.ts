@@ -48,14 +48,17 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
   describe('rate limits', () => {
     it('limits each API key across API processes, with the burst on top of the rate, and says so in headers', async () => {
       const { apiKey } = await a.createMerchant('Busy merchant');
+      const started = performance.now();
       const results = await Promise.all(Array.from({ length: 80 }, (_, i) => http(i % 2 ? a.baseUrl : b.baseUrl, 'GET', LIST, { apiKey })));
+      const elapsedSeconds = (performance.now() - started) / 1000;
       const served = results.filter((r) => r.status === 200);
       const limited = results.filter((r) => r.status === 429);
       expect(served.length + limited.length).toBe(80);
-      // One shared count: the burst (20) in the first second, at most the rate (10) more if the
-      // requests straddle a second. Counted per process, the two would have let 40 or more through.
+      // One shared count: the burst (20) in the first one-second window, and the rate (10) for each
+      // further window the requests reached; a loaded machine can stretch 80 requests over several.
+      // Counted per process, the two would have let 40 or more through in the first window alone.
       expect(served.length).toBeGreaterThanOrEqual(BURST);
-      expect(served.length).toBeLessThanOrEqual(BURST + PER_SECOND);
+      expect(served.length).toBeLessThanOrEqual(BURST + PER_SECOND * Math.floor(elapsedSeconds));
       for (const result of limited) expectRateLimited(result, PER_SECOND);
       for (const result of served) {
         expect(result.headers.get('ratelimit-limit')).toBe(String(PER_SECOND));

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { Client } from 'pg';
+import { MAGIC_PAYOUT_BANK_CODE, PAYOUT_ACCOUNT_NOT_FOUND, PAYOUT_STAYS_PROCESSING, PAYOUT_SUCCEEDS_THEN_RETURNED } from '../../sandbox/bank-rail/bank-rail.server';
+import { nubanFor } from '../../src/common/banking/nuban';
 import { csrfFieldValue, newCsrfCookieValue } from '../../src/modules/agreement-page/agreement-page.csrf';
 import { TERMS_VERSION } from '../../src/modules/agreements/agreement.terms';
 import {
@@ -17,7 +19,9 @@ import {
   RawResponse,
   send,
 } from './support/fuzz';
+import { errorOf, invalidAmount, KeyPlan, keyPlan, keyVerdict, moneyPathSegment, moneyQuery } from './support/fuzz-money';
 import { acceptAgreementDirectly, harborApplication, kybApplication } from './support/kyb-fixtures';
+import { createIntent, fundedMerchant, fundIntent, ledgerVerify, MoneyStack, post, startMoneyStack } from './support/money-stack';
 import { createBusiness, http, startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
@@ -27,8 +31,10 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
  * fields replaced by arbitrary JSON, NUL, lone surrogates, huge numbers, deep nesting, arrays
  * for objects and objects for strings; raw garbage; odd content types, queries and paths).
  * Whatever the request, the answer is never a 5xx, always carries `X-Request-Id`, and a refusal
- * is the contract's error body with that id. FUZZ_RUNS scales the runs per route (seed:
- * FUZZ_SEED, to replay a failure).
+ * is the contract's error body with that id. The money routes (payment intents, withdrawals,
+ * the test helper, balance) run on a stack of their own, with their Idempotency-Key and amounts
+ * fuzzed on their own too, and end with the ledger's check. FUZZ_RUNS scales the runs per route
+ * (the money routes half each; seed: FUZZ_SEED, to replay a failure).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2_000);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -38,6 +44,28 @@ const CONCURRENCY = 8;
 type Auth = 'valid' | 'none' | 'unknown' | 'bearer' | 'other-merchant';
 type Target = { kind: 'own' } | { kind: 'foreign' } | { kind: 'raw'; segment: string };
 type Body = { kind: 'mutated'; mutations: Mutation[] } | { kind: 'valid' } | { kind: 'garbage'; bytes: Buffer } | { kind: 'none' };
+
+interface MerchantKeys {
+  own: string;
+  other: string;
+}
+
+interface FuzzOptions<T> {
+  after?: (res: RawResponse) => Promise<void>;
+  runs?: number;
+  baseUrl?: string;
+  check?: (plan: T, res: RawResponse) => string | null;
+}
+
+/** A request as a failure message shows it: enough to send it again by hand. */
+function describeRequest(req: RawRequest): string {
+  const { 'x-api-key': apiKeyHeader, authorization, ...headers } = req.headers;
+  const auth = apiKeyHeader === undefined ? (authorization === undefined ? 'no credentials' : 'an Authorization header') : 'an X-Api-Key';
+  const utf8 = req.body === undefined ? '' : req.body.toString();
+  const text = req.body === undefined || Buffer.from(utf8).equals(req.body) ? JSON.stringify(utf8.slice(0, 600)) : `(base64) ${req.body.toString('base64').slice(0, 800)}`;
+  const body = req.body === undefined ? 'no body' : `body ${text}${req.body.length > 600 ? ` (${req.body.length} bytes)` : ''}`;
+  return `${req.method} ${req.path.slice(0, 600)} with ${auth}, headers ${JSON.stringify(headers).slice(0, 600)}, ${body}`;
+}
 
 const auth: fc.Arbitrary<Auth> = fc.oneof(
   { arbitrary: fc.constant<Auth>('valid'), weight: 16 },
@@ -152,13 +180,14 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
     pageToken = new URL(agreement.url).pathname.split('/').pop()!;
   }
 
-  const keyFor = (a: Auth): Record<string, string> =>
+  /** The headers of an authentication plan; `keys` are the merchant's and another merchant's API keys. */
+  const keyFor = (a: Auth, keys: MerchantKeys = { own: apiKey, other: otherKey }): Record<string, string> =>
     ({
-      valid: { 'x-api-key': apiKey },
+      valid: { 'x-api-key': keys.own },
       none: {},
       unknown: { 'x-api-key': 'mk_test_2NEpo7TZRRrLZSi2U' },
-      bearer: { authorization: `Bearer ${apiKey}` },
-      'other-merchant': { 'x-api-key': otherKey },
+      bearer: { authorization: `Bearer ${keys.own}` },
+      'other-merchant': { 'x-api-key': keys.other },
     })[a];
 
   const segmentOf = (target: Target, own: string) => (target.kind === 'own' ? own : target.kind === 'foreign' ? foreignBusiness : target.segment);
@@ -166,19 +195,21 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
   /**
    * Sends `runs` requests built from generated plans, CONCURRENCY at a time, and checks that each
    * answer keeps the contract. The agreement page answers people: its refusals may be its HTML
-   * pages. `after` restores state a request that got through changed.
+   * pages. `after` restores state a request that got through changed; `check` is a further
+   * property of each answer (what is wrong with it, or null); `baseUrl` the app to send to.
    */
-  async function fuzz<T>(route: string, plans: fc.Arbitrary<T>, toRequest: (plan: T) => RawRequest, after?: (res: RawResponse) => Promise<void>, runs = RUNS) {
+  async function fuzz<T>(route: string, plans: fc.Arbitrary<T>, toRequest: (plan: T) => RawRequest, options: FuzzOptions<T> = {}) {
+    const { after, runs = RUNS, baseUrl = t.baseUrl, check } = options;
     const stats = (sent[route] ??= { requests: 0, ms: 0, statuses: {} });
     const started = Date.now();
     const one = async (plan: T) => {
       const req = toRequest(plan);
-      const res = await send(t.baseUrl, req);
+      const res = await send(baseUrl, req);
       stats.requests++;
       stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1;
       const html = req.path.startsWith('/agreements/');
-      const violation = contractViolation(res, { html });
-      if (violation) throw new Error(`${req.method} ${req.path} (${req.headers['content-type'] ?? 'no content type'}) → ${violation}`);
+      const violation = contractViolation(res, { html, replayed: res.headers['idempotent-replayed'] === 'true' }) ?? check?.(plan, res) ?? null;
+      if (violation) throw new Error(`${describeRequest(req)}\n→ ${violation}`);
       if (!html && res.status < 300 && Object.keys(JSON.parse(res.text) as object).sort().join() !== 'message,response') {
         throw new Error(`success body of ${req.method} ${req.path} is not an envelope`);
       }
@@ -195,8 +226,8 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
     stats.ms += Date.now() - started;
   }
 
-  const headersOf = (a: Auth, type: string | null, bytes: Buffer | undefined): Record<string, string> => ({
-    ...keyFor(a),
+  const headersOf = (a: Auth, type: string | null, bytes: Buffer | undefined, keys?: MerchantKeys): Record<string, string> => ({
+    ...keyFor(a, keys),
     ...(type !== null && (bytes !== undefined || type !== 'application/json') ? { 'content-type': type } : {}),
   });
 
@@ -227,9 +258,11 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
         const path = `${USERS}/${segmentOf(plan.target, kybBusiness)}/onboarding${plan.query === null ? '' : `?${plan.query}`}`;
         return { method: 'POST', path, headers: headersOf(plan.auth, plan.contentType, bytes), body: bytes };
       },
-      async (res) => {
-        // An application that got through: make the business submittable again for the next run.
-        if (res.status === 202) await pg.query(`UPDATE pobo_businesses SET kyb_status = 'not_started' WHERE id = $1`, [kybBusiness]);
+      {
+        after: async (res) => {
+          // An application that got through: make the business submittable again for the next run.
+          if (res.status === 202) await pg.query(`UPDATE pobo_businesses SET kyb_status = 'not_started' WHERE id = $1`, [kybBusiness]);
+        },
       },
     );
   });
@@ -244,9 +277,11 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
         const path = `${USERS}/${segmentOf(plan.target, correctionBusiness)}/onboarding${plan.query === null ? '' : `?${plan.query}`}`;
         return { method: 'PATCH', path, headers: headersOf(plan.auth, plan.contentType, bytes), body: bytes };
       },
-      async (res) => {
-        // A correction that got through: back to action_required, its application the one to correct next.
-        if (res.status === 202) await pg.query(`UPDATE pobo_businesses SET kyb_status = 'action_required' WHERE id = $1`, [correctionBusiness]);
+      {
+        after: async (res) => {
+          // A correction that got through: back to action_required, its application the one to correct next.
+          if (res.status === 202) await pg.query(`UPDATE pobo_businesses SET kyb_status = 'action_required' WHERE id = $1`, [correctionBusiness]);
+        },
       },
     );
   });
@@ -290,9 +325,11 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
         const cookie = cookies[plan.cookie];
         return { method: 'POST', path: `/agreements/${token}`, headers: { ...cookie, ...(plan.contentType === null ? {} : { 'content-type': plan.contentType }) }, body: bytes };
       },
-      async (res) => {
-        // Accepted (the fuzzer sent the form as the page would): continue with a fresh business.
-        if (res.status === 200) await newPageBusiness();
+      {
+        after: async (res) => {
+          // Accepted (the fuzzer sent the form as the page would): continue with a fresh business.
+          if (res.status === 200) await newPageBusiness();
+        },
       },
     );
   });
@@ -312,8 +349,304 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
         const path = { one: `${USERS}/${segment}${q}`, onboarding: `${USERS}/${segment}/onboarding${q}`, page: `/agreements/${segment}${q}` }[plan.route];
         return { method: 'GET', path, headers: keyFor(plan.auth) };
       },
-      undefined,
-      Math.ceil(RUNS / 2),
+      { runs: Math.ceil(RUNS / 2) },
     );
+  });
+
+  /**
+   * The money routes, on a stack of their own (database, the sandbox bank rail calling the app
+   * back; no worker: nothing here waits on a job). One merchant is funded through the API so that
+   * withdrawals can succeed, a few intents are funded so that confirmations can; the suite ends
+   * with the ledger's own check, whatever got through.
+   */
+  describe('money routes', () => {
+    const PI = '/api/merchant/payment-intents';
+    const WD = '/api/merchant/withdrawals';
+    const fundPath = (segment: string) => `/api/merchant/test-helpers/payment-intents/${segment}/fund`;
+    const GOOD_ACCOUNT = nubanFor('044', '069000003');
+    /** Payees: mostly one that is paid, sometimes the rail's fixed outcomes (fails, stays processing, paid then returned). */
+    const PAYEES = [
+      ['044', GOOD_ACCOUNT],
+      ['044', GOOD_ACCOUNT],
+      ['044', GOOD_ACCOUNT],
+      [MAGIC_PAYOUT_BANK_CODE, PAYOUT_ACCOUNT_NOT_FOUND],
+      [MAGIC_PAYOUT_BANK_CODE, PAYOUT_STAYS_PROCESSING],
+      [MAGIC_PAYOUT_BANK_CODE, PAYOUT_SUCCEEDS_THEN_RETURNED],
+    ] as const;
+    /** One valid key for every request that draws it, on every route: reuse with another body or elsewhere (409), replays. */
+    const FIXED_KEY = 'fuzz-fixed-key-0000001';
+    /** Each money route's share of FUZZ_RUNS: seven properties here, some calling the rail, so half each. */
+    const MONEY_RUNS = Math.ceil(RUNS / 2);
+
+    type MoneyTarget = { kind: 'own'; index: number } | { kind: 'foreign' } | { kind: 'raw'; segment: string };
+    const moneyTarget: fc.Arbitrary<MoneyTarget> = fc.oneof(
+      { arbitrary: fc.nat(1_000).map((index): MoneyTarget => ({ kind: 'own', index })), weight: 12 },
+      { arbitrary: fc.constant<MoneyTarget>({ kind: 'foreign' }), weight: 1 },
+      { arbitrary: moneyPathSegment.map((segment): MoneyTarget => ({ kind: 'raw', segment })), weight: 3 },
+    );
+    /** The key of a body's fuzzing: a new one mostly, so that what is valid gets through. */
+    const bodyKey: fc.Arbitrary<KeyPlan> = fc.oneof(
+      { arbitrary: fc.constant<KeyPlan>({ kind: 'fresh' }), weight: 12 },
+      { arbitrary: fc.constant<KeyPlan>({ kind: 'fixed' }), weight: 1 },
+      { arbitrary: fc.constant<KeyPlan>({ kind: 'absent' }), weight: 1 },
+    );
+    /** A new merchant reference, or one already taken (409 `merchant_reference_in_use`). */
+    const reference = fc.constantFrom<'fresh' | 'taken'>('fresh', 'fresh', 'fresh', 'fresh', 'fresh', 'taken');
+
+    let stack: MoneyStack;
+    let baseUrl: string;
+    let keys: MerchantKeys;
+    let merchantId: string;
+    /** `funds_received`, each confirmable once. */
+    let fundedIntents: string[];
+    /** `awaiting_payment`, expecting a sender: the test helper's target. */
+    let awaitingIntent: string;
+    let ownWithdrawal: string;
+    let ownBtx: string;
+    let foreign: { intent: string; withdrawal: string; btx: string };
+    let serial = 0;
+    const unique = (prefix: string) => `${prefix}-${String(serial++).padStart(8, '0')}`;
+    const referenceOf = (plan: 'fresh' | 'taken', prefix: string) => (plan === 'fresh' ? unique(prefix) : `${prefix}-taken`);
+    const q = (query: string | null) => (query === null ? '' : `?${query}`);
+    const withdrawal = (merchantReference: string, amount: number, payee: readonly [string, string] = PAYEES[0]) => ({
+      merchantReference,
+      amount,
+      bankCode: payee[0],
+      accountNumber: payee[1],
+      accountName: 'Acme Stores Ltd',
+      narration: 'Fuzz payout',
+    });
+
+    /** The Idempotency-Key header of a plan; `sticky` names the route and target its key is kept for. */
+    const keyHeader = (plan: KeyPlan, sticky = 'any'): Record<string, string | string[]> => {
+      switch (plan.kind) {
+        case 'fresh':
+          return { 'idempotency-key': unique('fuzz-key') };
+        case 'fixed':
+          return { 'idempotency-key': FIXED_KEY };
+        case 'sticky':
+          return { 'idempotency-key': `fuzz-sticky-key-${sticky}` };
+        case 'absent':
+          return {};
+        case 'values':
+          return { 'idempotency-key': plan.values.length === 1 ? plan.values[0] : plan.values };
+      }
+    };
+    const moneyHeaders = (a: Auth, type: string | null, bytes: Buffer | undefined, key: KeyPlan, sticky?: string) => ({ ...headersOf(a, type, bytes, keys), ...keyHeader(key, sticky) });
+    const segmentFor = (target: MoneyTarget, own: string[], foreignId: string) =>
+      target.kind === 'own' ? own[target.index % own.length] : target.kind === 'foreign' ? foreignId : target.segment;
+
+    beforeAll(async () => {
+      // The rail's default timeout again (the stack's 2 s is for suites that time it out): a sandbox slowed by a loaded machine is not what is fuzzed here.
+      stack = await startMoneyStack({ name: 'fuzz', worker: false, env: { WITHDRAWAL_FEE_KOBO: '1000', PROVIDER_TIMEOUT_MS: '10000' } });
+      const app = stack.t;
+      baseUrl = app.baseUrl;
+      const own = await fundedMerchant(app, 1_000_000_000);
+      const other = await fundedMerchant(app, 10_000);
+      keys = { own: own.apiKey, other: other.apiKey };
+      merchantId = own.merchantId;
+      fundedIntents = await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const intent = await createIntent(app, keys.own, { amount: 1000 });
+          await fundIntent(app, keys.own, intent.paymentIntentId, {}, (i) => i.status === 'funds_received');
+          return intent.paymentIntentId as string;
+        }),
+      );
+      awaitingIntent = (await createIntent(app, keys.own, { expectedSenderBankName: 'Guaranty Trust Bank', expectedSenderAccountNumber: '0123456789' })).paymentIntentId;
+      const payout = async (apiKey: string) => {
+        const created = await post(app, apiKey, WD, withdrawal(unique('payout'), 100));
+        expect(created.status).toBe(201);
+        return created.body.response.withdrawalId as string;
+      };
+      const firstBtx = async (apiKey: string) => (await http(baseUrl, 'GET', '/api/merchant/balance-transactions', { apiKey })).body.response[0].balanceTransactionId as string;
+      ownWithdrawal = await payout(keys.own);
+      ownBtx = await firstBtx(keys.own);
+      foreign = { intent: (await createIntent(app, keys.other)).paymentIntentId, withdrawal: await payout(keys.other), btx: await firstBtx(keys.other) };
+    });
+
+    afterAll(async () => {
+      await stack?.close();
+    });
+
+    it('POST /api/merchant/payment-intents (create)', async () => {
+      const base = { merchantReference: 'order', amount: 5000, expectedSenderBankName: 'Guaranty Trust Bank', expectedSenderAccountNumber: '0123456789', expiresInMinutes: 30 };
+      await fuzz(
+        'money: create intent',
+        fc.record({ auth, contentType, query, key: bodyKey, reference, body: body(base) }),
+        (plan) => {
+          const bytes = bodyBytes(plan.body, { ...base, merchantReference: referenceOf(plan.reference, 'order') });
+          return { method: 'POST', path: `${PI}${q(plan.query)}`, headers: moneyHeaders(plan.auth, plan.contentType, bytes, plan.key), body: bytes };
+        },
+        { baseUrl, runs: MONEY_RUNS },
+      );
+    });
+
+    it('POST /api/merchant/payment-intents/:id/confirm', async () => {
+      const base = {};
+      await fuzz(
+        'money: confirm intent',
+        fc.record({ auth, target: moneyTarget, contentType, query, key: bodyKey, body: body(base) }),
+        (plan) => {
+          const bytes = bodyBytes(plan.body, base);
+          const path = `${PI}/${segmentFor(plan.target, [...fundedIntents, awaitingIntent], foreign.intent)}/confirm${q(plan.query)}`;
+          return { method: 'POST', path, headers: moneyHeaders(plan.auth, plan.contentType, bytes, plan.key), body: bytes };
+        },
+        { baseUrl, runs: MONEY_RUNS },
+      );
+    });
+
+    it('POST /api/merchant/withdrawals (create)', async () => {
+      const base = withdrawal('payout', 100);
+      await fuzz(
+        'money: create withdrawal',
+        fc.record({ auth, contentType, query, key: bodyKey, reference, payee: fc.constantFrom(...PAYEES), body: body(base) }),
+        (plan) => {
+          const bytes = bodyBytes(plan.body, withdrawal(referenceOf(plan.reference, 'payout'), 100, plan.payee));
+          return { method: 'POST', path: `${WD}${q(plan.query)}`, headers: moneyHeaders(plan.auth, plan.contentType, bytes, plan.key), body: bytes };
+        },
+        { baseUrl, runs: MONEY_RUNS },
+      );
+    });
+
+    it('POST /api/merchant/test-helpers/payment-intents/:id/fund (Idempotency-Key optional)', async () => {
+      const base = { amount: 5000, senderBankName: 'Guaranty Trust Bank', senderAccountNumber: '0123456789' };
+      const key = fc.oneof(
+        { arbitrary: fc.constant<KeyPlan>({ kind: 'fresh' }), weight: 6 },
+        { arbitrary: fc.constant<KeyPlan>({ kind: 'absent' }), weight: 6 },
+        { arbitrary: fc.constant<KeyPlan>({ kind: 'fixed' }), weight: 1 },
+      );
+      await fuzz(
+        'money: fund intent (test helper)',
+        fc.record({ auth, target: moneyTarget, contentType, query, key, body: body(base) }),
+        (plan) => {
+          const bytes = bodyBytes(plan.body, base);
+          const path = `${fundPath(segmentFor(plan.target, [awaitingIntent, awaitingIntent, awaitingIntent, fundedIntents[0]], foreign.intent))}${q(plan.query)}`;
+          return { method: 'POST', path, headers: moneyHeaders(plan.auth, plan.contentType, bytes, plan.key), body: bytes };
+        },
+        { baseUrl, runs: MONEY_RUNS },
+      );
+    });
+
+    it('GET money routes: odd query strings, cursors and path ids', async () => {
+      const lists = { intents: PI, withdrawals: WD, 'balance-transactions': '/api/merchant/balance-transactions', balance: '/api/merchant/balance', banks: '/api/merchant/banks' };
+      const get = fc.oneof(
+        fc.record({
+          route: fc.constantFrom<keyof typeof lists>('intents', 'withdrawals', 'balance-transactions', 'balance', 'banks'),
+          auth,
+          cursor: fc.constantFrom<'none' | 'own' | 'foreign'>('none', 'none', 'own', 'foreign'),
+          query: fc.option(moneyQuery, { freq: 4 }),
+        }),
+        fc.record({ route: fc.constantFrom<'intent' | 'withdrawal'>('intent', 'withdrawal'), auth, target: moneyTarget, query }),
+      );
+      await fuzz(
+        'money: GET',
+        get,
+        (plan) => {
+          const headers = keyFor(plan.auth, keys);
+          if ('target' in plan) {
+            const segment = plan.route === 'intent' ? segmentFor(plan.target, fundedIntents, foreign.intent) : segmentFor(plan.target, [ownWithdrawal], foreign.withdrawal);
+            return { method: 'GET', path: `${plan.route === 'intent' ? PI : WD}/${segment}${q(plan.query)}`, headers };
+          }
+          // A real cursor, the merchant's or another's (balance and banks take none: there it is an unknown parameter).
+          const btx = [ownBtx, foreign.btx];
+          const ids = { intents: [fundedIntents[0], foreign.intent], withdrawals: [ownWithdrawal, foreign.withdrawal], 'balance-transactions': btx, balance: btx, banks: btx }[plan.route];
+          const cursor = plan.cursor === 'none' ? [] : [`limit=1&cursor=${plan.cursor === 'own' ? ids[0] : ids[1]}`];
+          const parts = [...cursor, ...(plan.query === null ? [] : [plan.query])];
+          return { method: 'GET', path: `${lists[plan.route]}${parts.length === 0 ? '' : `?${parts.join('&')}`}`, headers };
+        },
+        { baseUrl, runs: MONEY_RUNS },
+      );
+    });
+
+    it('Idempotency-Key: hostile values on the money POSTs are 400 idempotency_key_invalid/required, 409, 423 or a success', async () => {
+      const plans = fc.record({
+        route: fc.constantFrom<'create' | 'confirm' | 'withdraw' | 'fund'>('create', 'confirm', 'withdraw', 'fund'),
+        key: keyPlan,
+        /** A body of its own, or the same one every time (a replay when the key is too). */
+        body: fc.constantFrom<'fresh' | 'same'>('fresh', 'fresh', 'same'),
+        intent: fc.nat(1_000),
+      });
+      await fuzz(
+        'money: Idempotency-Key',
+        plans,
+        (plan) => {
+          const ref = plan.body === 'fresh' ? unique('keyed') : 'keyed-same';
+          const intent = plan.intent % (fundedIntents.length + 1);
+          const { path, json } = {
+            create: { path: PI, json: { merchantReference: ref, amount: 2500 } },
+            confirm: { path: `${PI}/${[...fundedIntents, awaitingIntent][intent]}/confirm`, json: {} },
+            withdraw: { path: WD, json: withdrawal(ref, 1) },
+            fund: { path: fundPath(awaitingIntent), json: plan.body === 'fresh' ? { amount: 5000 } : {} },
+          }[plan.route];
+          const bytes = Buffer.from(JSON.stringify(json));
+          const sticky = plan.route === 'confirm' ? `confirm-${intent}` : plan.route;
+          return { method: 'POST', path, headers: moneyHeaders('valid', 'application/json', bytes, plan.key, sticky), body: bytes };
+        },
+        {
+          baseUrl,
+          runs: MONEY_RUNS,
+          check: (plan, res) => {
+            const verdict = plan.key.kind === 'values' ? keyVerdict(plan.key.values) : plan.key.kind === 'absent' ? 'absent' : 'valid';
+            const code = errorOf(res)?.code;
+            const answer = `${res.status} ${code ?? ''}`;
+            if (verdict === 'invalid') return res.status === 400 && code === 'idempotency_key_invalid' ? null : `a malformed key answered ${answer}`;
+            if (verdict === 'absent' && plan.route !== 'fund') return res.status === 400 && code === 'idempotency_key_required' ? null : `no key answered ${answer}`;
+            return res.status < 300 || res.status === 409 || res.status === 423 ? null : `a well-formed key answered ${answer}`;
+          },
+        },
+      );
+    });
+
+    it('amounts: zero, negative, over 2 decimals or the maximum, strings, arrays, objects are a 400 naming amount', async () => {
+      // `null`: no amount at all, which only the test helper takes (it sends the intent's).
+      const plans = fc.oneof(
+        fc.record({ route: fc.constantFrom<'create' | 'withdraw' | 'fund'>('create', 'withdraw', 'fund'), amount: invalidAmount }),
+        fc.record({ route: fc.constantFrom<'create' | 'withdraw'>('create', 'withdraw'), amount: fc.constant(null) }),
+      );
+      await fuzz(
+        'money: amounts',
+        plans,
+        (plan) => {
+          const { path, json } = {
+            create: { path: PI, json: { merchantReference: unique('amount'), amount: 1 } },
+            withdraw: { path: WD, json: withdrawal(unique('amount'), 1) },
+            fund: { path: fundPath(awaitingIntent), json: { amount: 1 } },
+          }[plan.route];
+          const bytes = Buffer.from(applyMutations(json, [plan.amount === null ? { op: 'delete', path: ['amount'] } : { op: 'replace', path: ['amount'], fragment: plan.amount }]));
+          return { method: 'POST', path, headers: moneyHeaders('valid', 'application/json', bytes, { kind: 'fresh' }), body: bytes };
+        },
+        {
+          baseUrl,
+          runs: MONEY_RUNS,
+          check: (plan, res) => {
+            const error = errorOf(res);
+            // `amount`, or a path inside it (`amount[0]`, `amount.x`) when what is wrong is deeper.
+            const namesAmount = error?.fields.some((field) => /^amount($|[.[])/.test(field));
+            // A `__proto__` (or `constructor`) key is refused by the JSON parser itself, before validation.
+            const poisoned = plan.amount !== null && /"(__proto__|constructor)"/.test(plan.amount) && error?.code === 'invalid_json';
+            return res.status === 400 && ((error?.code === 'validation_failed' && namesAmount) || poisoned) ? null : `answered ${res.status} ${res.text.slice(0, 300)}`;
+          },
+        },
+      );
+    });
+
+    it('the money stays balanced whatever was sent: ledger:verify passes and the balance is what the intents and withdrawals say', async () => {
+      // One snapshot: the rail's callbacks may still be landing.
+      const { rows } = await stack.pg.query<Record<string, string>>(
+        `SELECT (SELECT COALESCE(sum(amount), 0) FROM payment_intents WHERE merchant_id = $1 AND status = 'succeeded') AS confirmed,
+                (SELECT COALESCE(sum(amount + fee), 0) FROM withdrawals WHERE merchant_id = $1 AND status <> 'failed') AS withdrawn,
+                (SELECT COALESCE(sum(amount + fee), 0) FROM withdrawals WHERE merchant_id = $1 AND status IN ('pending', 'processing')) AS in_flight,
+                (SELECT count(*) FROM withdrawals WHERE merchant_id = $1) AS withdrawals,
+                (SELECT balance FROM ledger_accounts WHERE merchant_id = $1 AND kind = 'available' AND currency = 'NGN') AS available,
+                (SELECT balance FROM ledger_accounts WHERE merchant_id = $1 AND kind = 'reserved' AND currency = 'NGN') AS reserved`,
+        [merchantId],
+      );
+      const money = Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
+      console.log(`Money after fuzzing: ${JSON.stringify(money)} (kobo)`);
+      expect(money.withdrawals).toBeGreaterThan(1);
+      expect(money.available).toBe(money.confirmed - money.withdrawn);
+      expect(money.reserved).toBe(money.in_flight);
+      expect(await ledgerVerify(stack.db.url)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
+    });
   });
 });

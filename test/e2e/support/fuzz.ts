@@ -204,7 +204,8 @@ export const oddPathSegment: fc.Arbitrary<string> = fc.oneof(
 export interface RawRequest {
   method: string;
   path: string;
-  headers: Record<string, string>;
+  /** Several values: the header sent once per value. */
+  headers: Record<string, string | string[]>;
   body?: Buffer;
 }
 
@@ -241,8 +242,12 @@ const REQUEST_ID = /^req_[0-9a-f]{32}$/;
 /**
  * What every answer must be: never a 5xx, always an `X-Request-Id`, and errors in the contract's
  * shape with the header's id (`html` routes may answer errors as their HTML page instead).
+ *
+ * `replayed`: an Idempotency-Key replay (`Idempotent-Replayed: true`), whose body is the stored
+ * bytes of the first answer: a replayed refusal carries the first request's `requestId`, while
+ * `X-Request-Id` is the replay's own (as documented), so its body id need only be well formed.
  */
-export function contractViolation(res: RawResponse, options: { html?: boolean } = {}): string | null {
+export function contractViolation(res: RawResponse, options: { html?: boolean; replayed?: boolean } = {}): string | null {
   if (res.status >= 500) return `status ${res.status}: ${res.text.slice(0, 300)}`;
   const requestId = res.headers['x-request-id'];
   if (typeof requestId !== 'string' || !REQUEST_ID.test(requestId)) return `X-Request-Id is ${String(requestId)}`;
@@ -269,6 +274,6 @@ export function contractViolation(res: RawResponse, options: { html?: boolean } 
     if (typeof detail !== 'object' || detail === null || Object.keys(detail).sort().join() !== 'field,message') return `detail ${JSON.stringify(d)}`;
     if (typeof detail.field !== 'string' || typeof detail.message !== 'string') return `detail ${JSON.stringify(d)}`;
   }
-  if (b.requestId !== requestId) return `requestId ${String(b.requestId)} is not the header's ${requestId}`;
+  if (options.replayed ? typeof b.requestId !== 'string' || !REQUEST_ID.test(b.requestId) : b.requestId !== requestId) return `requestId ${String(b.requestId)} is not the header's ${requestId}`;
   return null;
 }
