@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: seeds a merchant with 100,000 businesses in a throw-away database, starts the
- * built API in production mode and the reference server (`bench/reference-server.ts`), and
- * measures both with autocannon; then the KYB parts, the last of which starts the built worker.
+ * built API in production mode, the reference server (`bench/reference-server.ts`) and the sandbox
+ * bank rail, and measures with autocannon; then money movement (`bench/money.ts`) and the KYB
+ * parts, the last of which starts the built worker.
  * See bench/README.md for how to read the output.
  */
 import 'reflect-metadata';
@@ -17,13 +18,14 @@ import { wordlist as english } from '@scure/bip39/wordlists/english';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import { Client, Pool } from 'pg';
-import { DEV_WALLET_MNEMONIC, loadConfig } from '../src/config/app.config';
+import { DEV_WALLET_MNEMONIC, loadConfig, RAIL_CALLBACK_PATH } from '../src/config/app.config';
 import { dropDatabase } from '../src/database/ensure-database';
 import { prepareDatabase } from '../src/database/migrate';
 import { PoboBusinessesRepository } from '../src/modules/pobo-businesses/pobo-businesses.repository';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
 import { KYB_TARGETS, runKybBench } from './kyb';
 import { KYB_WORKER_TARGETS, runKybWorkerBench } from './kyb-worker';
+import { MONEY_TARGETS, MoneyScenario, runMoneyBench } from './money';
 import { findOwnedQuery } from './reference-server';
 
 // ---------------------------------------------------------------------------------------------
@@ -35,6 +37,10 @@ const CONNECTIONS = intEnv('BENCH_CONNECTIONS', 50);
 const DURATION_S = intEnv('BENCH_DURATION_S', 10);
 const WARMUP_S = intEnv('BENCH_WARMUP_S', 3);
 const ROUNDS = intEnv('BENCH_ROUNDS', 2);
+/** The mixed money-movement run (create payment intent + GET one + replay), watching the API's RSS. */
+const MIXED_S = intEnv('BENCH_MIXED_S', 60);
+/** How long the sandbox rail keeps a payout `processing` before its outcome and callback. */
+const PAYOUT_DELAY_MS = 20;
 /** `info` is the production default: one access-log line per request, serialised then discarded. */
 const APP_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const PG_BASE_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -64,8 +70,10 @@ const ROOT_DIR = resolve(DIST_DIR, '..');
 const APP_MAIN = join(DIST_DIR, 'src', 'main.js');
 const WORKER_MAIN = join(DIST_DIR, 'src', 'worker.js');
 const MERCHANT_CLI = join(DIST_DIR, 'src', 'cli', 'merchant.cli.js');
+const LEDGER_CLI = join(DIST_DIR, 'src', 'cli', 'ledger.cli.js');
 const REFERENCE_MAIN = join(__dirname, 'reference-server.js');
 const PROVIDER_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'verification-provider', 'main.js');
+const BANK_RAIL_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'bank-rail', 'main.js');
 const RESULTS_FILE = join(ROOT_DIR, 'bench', 'results', 'latest.json');
 
 const CLK_TCK = clockTicks();
@@ -74,13 +82,14 @@ const CLK_TCK = clockTicks();
 // Types
 // ---------------------------------------------------------------------------------------------
 
-type Scenario = 'get-one' | 'list-first-page' | 'create';
+type Scenario = 'get-one' | 'list-first-page' | 'create' | MoneyScenario;
 type ServerName = 'reference' | 'api';
 
 interface Measurement {
   scenario: Scenario;
   server: ServerName;
   round: number;
+  connections: number;
   requests: number;
   durationS: number;
   rps: number;
@@ -95,6 +104,8 @@ interface Measurement {
   serverCores: number;
   /** The bench process itself (autocannon) in cores. */
   loadGeneratorCores: number;
+  /** The sandbox bank rail (a child process; payment intents and withdrawals call it) in cores. */
+  railCores: number;
   /** Everything else on the machine (PostgreSQL, other people's work) in cores. */
   otherCores: number;
 }
@@ -143,6 +154,8 @@ const children = new Set<ChildProcess>();
 const stopping = new Set<ChildProcess>();
 const abort = new AbortController();
 let currentLoad: autocannon.Instance | undefined;
+/** The sandbox bank rail's pid, once it runs: its CPU is reported apart from "other". */
+let railPid: number | undefined;
 
 function stopEverything(reason: string): void {
   if (abort.signal.aborted) return;
@@ -194,8 +207,9 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   const ids = await seed(databaseUrl, issued.merchantId);
   checkAborted();
 
-  // 4. Start both servers.
-  const [apiPort, refPort, providerPort] = [await freePort(), await freePort(), await freePort()];
+  // 4. Start the servers and the sandboxes.
+  const [apiPort, refPort, providerPort, railPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const apiUrl = `http://${HOST}:${apiPort}`;
   const providerApiKey = randomBytes(16).toString('hex');
   const provider = startChild('verification sandbox', PROVIDER_SANDBOX_MAIN, {
     SANDBOX_VERIFICATION_PORT: String(providerPort),
@@ -204,6 +218,19 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   });
   started.push(provider);
   const providerUrl = `http://${HOST}:${providerPort}`;
+  // The sandbox bank rail, its own process (its CPU is not the bench's): payment intents and
+  // withdrawals call it in the request, and it calls the API back with signed payout events.
+  const railApiKey = randomBytes(16).toString('hex');
+  const railWebhookSecret = randomBytes(32).toString('hex');
+  const rail = startChild('bank rail sandbox', BANK_RAIL_SANDBOX_MAIN, {
+    SANDBOX_BANK_RAIL_PORT: String(railPort),
+    BANK_RAIL_API_KEY: railApiKey,
+    BANK_RAIL_WEBHOOK_SECRET: railWebhookSecret,
+    SANDBOX_BANK_RAIL_CALLBACK_URL: `${apiUrl}${RAIL_CALLBACK_PATH}`,
+    SANDBOX_PAYOUT_DELAY_MS: String(PAYOUT_DELAY_MS),
+  });
+  started.push(rail);
+  const railUrl = `http://${HOST}:${railPort}`;
   // The API's and the worker's environment: one deployment, same database, queues and secrets.
   const appEnv: Record<string, string> = {
     NODE_ENV: 'production',
@@ -215,7 +242,9 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     WALLET_MNEMONIC: productionMnemonic(),
     VERIFICATION_PROVIDER_URL: providerUrl,
     VERIFICATION_PROVIDER_API_KEY: providerApiKey,
-    BANK_RAIL_API_KEY: randomBytes(16).toString('hex'),
+    BANK_RAIL_URL: railUrl,
+    BANK_RAIL_API_KEY: railApiKey,
+    BANK_RAIL_WEBHOOK_SECRET: railWebhookSecret,
     // Production defaults to mk_live; the CLI (development) issued an mk_test key.
     API_KEY_PREFIX: 'mk_test',
     LOG_LEVEL: APP_LOG_LEVEL,
@@ -236,11 +265,16 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     DB_POOL_SIZE: String(DB_POOL_SIZE),
   });
   started.push(reference);
-  const apiUrl = `http://${HOST}:${apiPort}`;
   const refUrl = `http://${HOST}:${refPort}`;
-  await Promise.all([waitReady(api, `${apiUrl}/health/ready`), waitReady(reference, `${refUrl}/ready`), waitReady(provider, `${providerUrl}/health`)]);
+  await Promise.all([
+    waitReady(api, `${apiUrl}/health/ready`),
+    waitReady(reference, `${refUrl}/ready`),
+    waitReady(provider, `${providerUrl}/health`),
+    waitReady(rail, `${railUrl}/health`),
+  ]);
   const apiPid = pidOf(api);
   const refPid = pidOf(reference);
+  railPid = pidOf(rail);
   log(`API pid ${apiPid} on :${apiPort} (RSS ${rssMb(apiPid).toFixed(0)} MB when ready), reference pid ${refPid} on :${refPort}`);
 
   // 5. Both servers must do the same work before their figures can be compared.
@@ -298,7 +332,42 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   const rss = rssMb(apiPid);
   const peakRss = memoryField(apiPid, 'VmHWM') / 1024;
 
-  // 8. KYB: large submissions and GET onboarding (issue 3).
+  // 8. Money movement: payment intents, replays, withdrawals racing over one balance, a mixed run.
+  log('');
+  const apiGetOneRuns = runs.filter((r) => r.scenario === 'get-one' && r.server === 'api');
+  const apiGetOneCpuUs = sum(apiGetOneRuns.map((r) => r.cpuUsPerRequest * r.requests)) / sum(apiGetOneRuns.map((r) => r.requests));
+  const money = await runMoneyBench({
+    apiUrl,
+    apiPid,
+    apiKey: issued.apiKey,
+    merchantId: issued.merchantId,
+    databaseUrl,
+    railUrl,
+    businessIds: ids,
+    getOneCpuUsPerRequest: apiGetOneCpuUs,
+    connections: CONNECTIONS,
+    warmUpS: WARMUP_S,
+    durationS: DURATION_S,
+    mixedS: MIXED_S,
+    measure: async (scenario, requests, options) => {
+      const run = await measure(scenario, 'api', 1, { ...servers.api, requests }, options);
+      runs.push(run);
+      return run;
+    },
+    warm: (label, requests, options) => load(label, { ...servers.api, requests }, options.durationS, options.connections),
+    verifyLedger: () => verifyLedger(databaseUrl),
+    checkAborted,
+    log,
+  });
+  // The rail's records go: the KYB worker, started below, would otherwise reconcile every event of
+  // the runs above (its periodic job reads the rail's event list), and its memory is measured.
+  await fetch(`${railUrl}/_sandbox/reset`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).then((r) => r.arrayBuffer());
+  log(
+    `(money targets: create payment intent p99 < ${MONEY_TARGETS.createP99Ms} ms at 50 connections, < ${MONEY_TARGETS.createP99MsAt10} ms at 10; ` +
+      `replay ≤ ${MONEY_TARGETS.replayCpuRatio}× GET one's CPU; withdrawals: ledger sound, no 5xx; mixed RSS growth < ${MONEY_TARGETS.mixedRssGrowthMb} MB)`,
+  );
+
+  // 9. KYB: large submissions and GET onboarding (issue 3).
   log('');
   const kyb = await runKybBench({
     apiUrl,
@@ -312,7 +381,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   });
   log(`(KYB targets: RSS growth < ${KYB_TARGETS.rssGrowthFactor}× the body; concurrent peak < ${KYB_TARGETS.concurrentPeakMb} MB)`);
 
-  // 9. KYB worker: memory while forwarding one 45 MB application, the worker's only work.
+  // 10. KYB worker: memory while forwarding one 45 MB application, the worker's only work.
   log('');
   const workerNodeArgs = [...startWorkerNodeFlags(), ...EXTRA_WORKER_NODE_ARGS];
   log(`worker node flags: ${workerNodeArgs.length > 0 ? workerNodeArgs.join(' ') : 'none'}`);
@@ -338,7 +407,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   if (worker) await stopChild(worker.child);
   log(`(KYB worker target: RSS growth < ${KYB_WORKER_TARGETS.growthPerLargestDocument}× the largest document, forwarded within ${KYB_WORKER_TARGETS.forwardTimeoutS} s)`);
 
-  // 10. Report.
+  // 11. Report.
   const summaries = summarise(runs);
   const refGet = summaries.find((s) => s.scenario === 'get-one' && s.server === 'reference')!;
   const apiGet = summaries.find((s) => s.scenario === 'get-one' && s.server === 'api')!;
@@ -366,6 +435,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
       pass: createSummary.p99Ms < TARGETS.createP99Ms && createSummary.non2xx === 0 && createSummary.errors === 0,
     },
     { name: 'API RSS after the run', target: `< ${TARGETS.rssMb} MB`, measured: `${rss.toFixed(0)} MB (peak ${peakRss.toFixed(0)} MB)`, pass: rss < TARGETS.rssMb },
+    ...money.targets,
     ...kyb.targets,
     ...kybWorker.targets,
   ];
@@ -386,6 +456,8 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
           durationS: DURATION_S,
           warmupS: WARMUP_S,
           getOneRounds: ROUNDS,
+          mixedS: MIXED_S,
+          sandboxPayoutDelayMs: PAYOUT_DELAY_MS,
           apiLogLevel: APP_LOG_LEVEL,
           apiLogDestination: '/dev/null',
           dbPoolSize: DB_POOL_SIZE,
@@ -395,6 +467,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
         summaries,
         getOne: { rpsRatio: ratio, pairedRpsRatios: pairedRatios, cpuRatio },
         memory: { rssMbAfterRun: rss, peakRssMb: peakRss },
+        money,
         kyb,
         kybWorker,
         targets,
@@ -432,6 +505,27 @@ async function createMerchant(databaseUrl: string): Promise<IssuedKey> {
   const issued = JSON.parse(line) as Partial<IssuedKey>;
   if (!issued.merchantId || !issued.apiKey || !issued.apiKeyId) throw new Error(`unexpected merchant CLI output: ${line}`);
   return issued as IssuedKey;
+}
+
+/** `npm run ledger:verify` (the built CLI) against the bench database: its exit code and its JSON line. */
+async function verifyLedger(databaseUrl: string): Promise<{ code: number | null; report: unknown }> {
+  return new Promise((resolvePromise) => {
+    execFile(
+      process.execPath,
+      [LEDGER_CLI],
+      { cwd: ROOT_DIR, env: childEnv({ NODE_ENV: 'development', DATABASE_URL: databaseUrl }), timeout: 60_000, signal: abort.signal },
+      (err, out, errOut) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+        let report: unknown;
+        try {
+          report = JSON.parse(out.trim().split('\n').pop() ?? '');
+        } catch {
+          report = `${out}${errOut}`.trim() || err?.message;
+        }
+        resolvePromise({ code, report });
+      },
+    );
+  });
 }
 
 /**
@@ -675,11 +769,11 @@ interface LoadTarget {
   requests: autocannon.Request[];
 }
 
-async function load(label: string, target: LoadTarget, seconds: number): Promise<autocannon.Result> {
+async function load(label: string, target: LoadTarget, seconds: number, connections = CONNECTIONS): Promise<autocannon.Result> {
   checkAborted();
   const instance = autocannon({
     url: target.url,
-    connections: CONNECTIONS,
+    connections,
     duration: seconds,
     timeout: 10,
     headers: target.headers,
@@ -698,14 +792,22 @@ async function load(label: string, target: LoadTarget, seconds: number): Promise
   }
 }
 
-async function measure(scenario: Scenario, server: ServerName, round: number, target: LoadTarget & { pid: number }): Promise<Measurement> {
+async function measure(
+  scenario: Scenario,
+  server: ServerName,
+  round: number,
+  target: LoadTarget & { pid: number },
+  { connections = CONNECTIONS, durationS = DURATION_S }: { connections?: number; durationS?: number } = {},
+): Promise<Measurement> {
   await sleep(500);
-  const before = { server: processTicks(target.pid), self: process.cpuUsage(), machine: machineTicks(), at: process.hrtime.bigint() };
-  const result = await load(`${server} ${scenario} round ${round}`, target, DURATION_S);
-  const after = { server: processTicks(target.pid), self: process.cpuUsage(before.self), machine: machineTicks(), at: process.hrtime.bigint() };
+  const railTicks = () => (railPid === undefined ? 0 : processTicks(railPid));
+  const before = { server: processTicks(target.pid), rail: railTicks(), self: process.cpuUsage(), machine: machineTicks(), at: process.hrtime.bigint() };
+  const result = await load(`${server} ${scenario} round ${round}`, target, durationS, connections);
+  const after = { server: processTicks(target.pid), rail: railTicks(), self: process.cpuUsage(before.self), machine: machineTicks(), at: process.hrtime.bigint() };
 
   const wallS = Number(after.at - before.at) / 1e9;
   const serverCpuS = (after.server - before.server) / CLK_TCK;
+  const railCpuS = (after.rail - before.rail) / CLK_TCK;
   const selfCpuS = (after.self.user + after.self.system) / 1e6;
   const machineBusyS = (after.machine.busy - before.machine.busy) / CLK_TCK;
   const requests = result.requests.total;
@@ -713,6 +815,7 @@ async function measure(scenario: Scenario, server: ServerName, round: number, ta
     scenario,
     server,
     round,
+    connections,
     requests,
     durationS: result.duration,
     rps: requests / result.duration,
@@ -730,11 +833,13 @@ async function measure(scenario: Scenario, server: ServerName, round: number, ta
     cpuUsPerRequest: requests > 0 ? (serverCpuS * 1e6) / requests : NaN,
     serverCores: serverCpuS / wallS,
     loadGeneratorCores: selfCpuS / wallS,
-    otherCores: Math.max(0, machineBusyS - serverCpuS - selfCpuS) / wallS,
+    railCores: railCpuS / wallS,
+    otherCores: Math.max(0, machineBusyS - serverCpuS - selfCpuS - railCpuS) / wallS,
   };
   log(
     `${pad(`${server} ${scenario} #${round}`, 28)} ${fmt(measurement.rps, 0).padStart(7)} req/s  p50 ${fmt(measurement.latencyMs.p50, 1)} ms  p99 ${fmt(measurement.latencyMs.p99, 1)} ms  ` +
-      `${fmt(measurement.cpuUsPerRequest, 0)} µs CPU/req  cores: server ${measurement.serverCores.toFixed(2)}, autocannon ${measurement.loadGeneratorCores.toFixed(2)}, other ${measurement.otherCores.toFixed(2)}` +
+      `${fmt(measurement.cpuUsPerRequest, 0)} µs CPU/req  cores: server ${measurement.serverCores.toFixed(2)}, autocannon ${measurement.loadGeneratorCores.toFixed(2)}, ` +
+      `${measurement.railCores >= 0.005 ? `rail ${measurement.railCores.toFixed(2)}, ` : ''}other ${measurement.otherCores.toFixed(2)}` +
       (measurement.non2xx || measurement.errors ? `  non-2xx ${measurement.non2xx}, errors ${measurement.errors}` : ''),
   );
   return measurement;
