@@ -14,8 +14,9 @@ import { installBodyDeadline, installShutdownBudget } from './common/http/body-d
 import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors';
 import { generateRequestId } from './common/http/request-id';
 import { installSecurityHeaders } from './common/http/security-headers';
-import { AppConfig, RAIL_CALLBACK_PATH } from './config/app.config';
+import { AppConfig, RAIL_CALLBACK_PATHS } from './config/app.config';
 import { installAgreementPageErrors } from './modules/agreement-page';
+import { installReceiptPageErrors } from './modules/international-intents';
 import { installMerchantAuthentication } from './modules/auth';
 import { installIdempotency } from './modules/idempotency';
 import { installKybUploadHooks } from './modules/kyb';
@@ -73,7 +74,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     // A rail callback's signature covers its exact bytes.
-    if (request.routeOptions.url === RAIL_CALLBACK_PATH) request.rawBody = body as string;
+    if (request.routeOptions.url !== undefined && RAIL_CALLBACK_PATHS.has(request.routeOptions.url)) request.rawBody = body as string;
     void parseJson(request, body as string, (err, parsed) =>
       err ? done(new AppError('invalid_json', 'Request body is not valid JSON')) : done(checkJsonBody(parsed), parsed),
     );
@@ -93,6 +94,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   installIdempotency(app, fastify);
   installKybUploadHooks(app, fastify, config.maxConcurrentKybUploads);
   installAgreementPageErrors(fastify);
+  installReceiptPageErrors(fastify);
 
   setupOpenApi(app, config);
   await app.init();

@@ -12,6 +12,7 @@ import { JobsModule } from './jobs';
 import { AgreementPageModule } from './modules/agreement-page';
 import { MerchantAuthModule } from './modules/auth';
 import { HealthModule } from './modules/health/health.module';
+import { InternationalIntentsModule } from './modules/international-intents';
 import { KybModule } from './modules/kyb';
 import { LedgerModule } from './modules/ledger';
 import { PaymentIntentsModule } from './modules/payment-intents';
@@ -45,6 +46,7 @@ export class AppModule {
         LedgerModule,
         PaymentIntentsModule,
         WithdrawalsModule,
+        InternationalIntentsModule,
         RailEventsModule,
       ],
       providers: [

@@ -1,6 +1,6 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, RAIL_CALLBACK_PATH } from './config/app.config';
+import { BRIDGE_RAIL_CALLBACK_PATH, ConfigError, loadConfig, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH } from './config/app.config';
 import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
 
 /**
@@ -23,6 +23,8 @@ const NODE_ARGS: Record<string, string[]> = { worker: ['--max-semi-space-size=1'
 const SANDBOXES: Record<string, string> = {
   'sandbox-verification-provider': join(__dirname, '..', 'sandbox', 'verification-provider', 'main.js'),
   'sandbox-bank-rail': join(__dirname, '..', 'sandbox', 'bank-rail', 'main.js'),
+  'sandbox-bridge-rail': join(__dirname, '..', 'sandbox', 'bridge-rail', 'main.js'),
+  'sandbox-payout-rail': join(__dirname, '..', 'sandbox', 'payout-rail', 'main.js'),
 };
 
 async function main(): Promise<void> {
@@ -53,8 +55,17 @@ async function main(): Promise<void> {
         SANDBOX_REVIEW_DELAY_MS: String(config.sandbox.reviewDelayMs),
         SANDBOX_PAYOUT_DELAY_MS: String(config.sandbox.payoutDelayMs),
         BANK_RAIL_WEBHOOK_SECRET: config.bankRail.webhookSecret,
-        // The sandbox rail calls the API back here; the API listens on every interface.
+        // The sandbox rails call the API back here; the API listens on every interface.
         SANDBOX_BANK_RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}${RAIL_CALLBACK_PATH}`,
+        SANDBOX_BRIDGE_RAIL_PORT: String(config.sandbox.bridgeRailPort),
+        SANDBOX_PAYOUT_RAIL_PORT: String(config.sandbox.payoutRailPort),
+        SANDBOX_SETTLEMENT_STEP_MS: String(config.sandbox.settlementStepMs),
+        BRIDGE_RAIL_API_KEY: config.bridgeRail.apiKey,
+        BRIDGE_RAIL_WEBHOOK_SECRET: config.bridgeRail.webhookSecret,
+        PAYOUT_RAIL_API_KEY: config.payoutRail.apiKey,
+        PAYOUT_RAIL_WEBHOOK_SECRET: config.payoutRail.webhookSecret,
+        SANDBOX_BRIDGE_RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}${BRIDGE_RAIL_CALLBACK_PATH}`,
+        SANDBOX_PAYOUT_RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}${PAYOUT_RAIL_CALLBACK_PATH}`,
       },
     });
     child.on('exit', (code, signal) => {

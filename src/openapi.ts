@@ -10,8 +10,9 @@ const TAGS = [
   { name: 'Payment intents', description: 'Naira collections: a dynamic virtual account per intent, matched transfers, confirmation' },
   { name: 'Balance', description: "The merchant's NGN balance and every change of it, from the double-entry ledger" },
   { name: 'Withdrawals', description: 'Payouts of the available balance to Nigerian bank accounts' },
+  { name: 'International payment intents', description: 'Quotes, payments to recipients abroad settled through the bridge and payout rails, and their receipts' },
   { name: 'Test helpers', description: 'Test keys only: make the sandbox third parties act, as real ones would' },
-  { name: 'Rail callbacks', description: 'Signed callbacks of the bank rail; for the rail, not for merchants' },
+  { name: 'Rail callbacks', description: 'Signed callbacks of the bank, bridge and payout rails; for the rails, not for merchants' },
   { name: 'Health', description: 'Liveness and readiness for orchestrators and load balancers; no key needed' },
 ];
 
@@ -29,9 +30,12 @@ const CONVERTERS: Converters = {
   isDisplayText: { description: 'Needs a visible character; no bidirectional control characters' },
   isNotFutureDate: { description: 'Not in the future' },
   isMoneyAmount: { type: 'number', description: 'A positive amount in major units, at most 2 decimal places for NGN' },
+  isMoneyAmountIn: { type: 'number', description: "A positive amount in major units of the body's `currency`, at most 2 decimal places" },
+  isISO4217CurrencyCode: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217' },
+  isBankCodeFor: { type: 'string', maxLength: 35, description: 'Checked against `bankCodeType`: BIC, IBAN (mod-97 and length), ABA routing number (checksum), or a local code' },
 };
 
-const DESCRIPTION = `Merchant API for POBO (pay-on-behalf-of) businesses (creation, the agreement link and KYB onboarding) and for moving Naira: payment intents, the balance and withdrawals.
+const DESCRIPTION = `Merchant API for POBO (pay-on-behalf-of) businesses (creation, the agreement link and KYB onboarding), for moving Naira (payment intents, the balance and withdrawals) and for paying recipients abroad on behalf of a verified business (quotes and international payment intents).
 
 **Authentication**: the API key in \`x-api-key\` or as \`Authorization: Bearer\` (one of them, once). Test keys start \`mk_test_\`, live keys \`mk_live_\`.
 
@@ -52,7 +56,13 @@ const DESCRIPTION = `Merchant API for POBO (pay-on-behalf-of) businesses (creati
 **Collecting and paying out in the sandbox** (test keys)
 1. \`POST /api/merchant/payment-intents\` gives a virtual account; \`POST /api/merchant/test-helpers/payment-intents/{id}/fund\` makes the sandbox rail send a transfer into it (any amount or sender: a mismatch is returned to the sender).
 2. The intent shows \`funds_received\` within a second or two; \`POST …/{id}/confirm\` credits the balance.
-3. \`POST /api/merchant/withdrawals\` pays out. At bank \`058\`, account \`0000000025\` fails (\`account_not_found\`), \`0000000032\` stays \`processing\`, \`0000000049\` succeeds and is then returned (\`failed\`, \`payout_returned\`); every other valid NUBAN succeeds.`;
+3. \`POST /api/merchant/withdrawals\` pays out. At bank \`058\`, account \`0000000025\` fails (\`account_not_found\`), \`0000000032\` stays \`processing\`, \`0000000049\` succeeds and is then returned (\`failed\`, \`payout_returned\`); every other valid NUBAN succeeds.
+
+**Paying a recipient abroad** (a verified business, an NGN balance)
+1. \`POST /api/merchant/quotes\` prices the payment: one option per route (\`ngn\` or \`usdc\`) with its rate, fee and \`sourceAmount\` (fee included, rounded up to the kobo); a quote holds 15 minutes and pays for one intent.
+2. \`POST /api/merchant/international-payment-intents\` with the quote, one of its options and the recipient reserves \`sourceAmount\` (Idempotency-Key required).
+3. Poll \`GET /api/merchant/international-payment-intents/{intentId}\`: \`pending → processing → bridge_initiated → bridge_confirmed → withdrawal_initiated → withdrawal_confirmed → settled\`, or \`rejected\` with \`adminNote\` and the reservation returned. \`telexUrl\` (SWIFT recipients) appears at \`withdrawal_confirmed\`, \`receiptUrl\` at \`settled\`.
+In the sandbox each leg takes about a second; a recipient account number (or IBAN) ending \`0000\` is rejected at \`processing\` by compliance screening, one ending \`9999\` fails at the payout leg after \`withdrawal_initiated\`.`;
 
 /** Keywords of a validation rule, copied from the class-validator schema onto the document's property. */
 const RULE_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format', 'enum', 'minimum', 'maximum', 'minItems', 'maxItems', 'uniqueItems'] as const;

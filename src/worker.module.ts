@@ -7,6 +7,7 @@ import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs';
 import { KybModule } from './modules/kyb';
 import { IdempotencyModule } from './modules/idempotency';
+import { InternationalIntentsModule } from './modules/international-intents';
 import { NairaModule } from './modules/naira';
 import { PaymentIntentsModule } from './modules/payment-intents';
 import { RailEventsModule } from './modules/rail-events';
@@ -33,6 +34,7 @@ export class WorkerModule {
         IdempotencyModule,
         PaymentIntentsModule,
         WithdrawalsModule,
+        InternationalIntentsModule,
         RailEventsModule,
       ],
     };

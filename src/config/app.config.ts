@@ -21,12 +21,20 @@ export const DEV_WALLET_MNEMONIC = 'test test test test test test test test test
 export const DEV_VERIFICATION_PROVIDER_API_KEY = 'sandbox-verification-key';
 export const DEV_BANK_RAIL_API_KEY = 'sandbox-bank-rail-key';
 export const DEV_BANK_RAIL_WEBHOOK_SECRET = 'sandbox-bank-rail-webhook-secret';
+export const DEV_BRIDGE_RAIL_API_KEY = 'sandbox-bridge-rail-key';
+export const DEV_BRIDGE_RAIL_WEBHOOK_SECRET = 'sandbox-bridge-rail-webhook-secret';
+export const DEV_PAYOUT_RAIL_API_KEY = 'sandbox-payout-rail-key';
+export const DEV_PAYOUT_RAIL_WEBHOOK_SECRET = 'sandbox-payout-rail-webhook-secret';
 
 /**
  * The API's route where the bank rail delivers its signed callbacks (registered with the rail;
  * `npm start` points the sandbox rail at it).
  */
 export const RAIL_CALLBACK_PATH = '/api/rails/bank/events';
+/** Where the bridge rail and the payout rail deliver theirs. */
+export const BRIDGE_RAIL_CALLBACK_PATH = '/api/rails/bridge/events';
+export const PAYOUT_RAIL_CALLBACK_PATH = '/api/rails/payout/events';
+export const RAIL_CALLBACK_PATHS: ReadonlySet<string> = new Set([RAIL_CALLBACK_PATH, BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH]);
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);
@@ -106,6 +114,30 @@ class EnvironmentVariables {
   @IsString()
   BANK_RAIL_API_KEY?: string;
 
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'BRIDGE_RAIL_URL must be an absolute http(s) URL' })
+  BRIDGE_RAIL_URL = 'http://127.0.0.1:4030';
+
+  @IsOptional()
+  @IsString()
+  BRIDGE_RAIL_API_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'BRIDGE_RAIL_WEBHOOK_SECRET must be at least 16 characters' })
+  BRIDGE_RAIL_WEBHOOK_SECRET?: string;
+
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'PAYOUT_RAIL_URL must be an absolute http(s) URL' })
+  PAYOUT_RAIL_URL = 'http://127.0.0.1:4040';
+
+  @IsOptional()
+  @IsString()
+  PAYOUT_RAIL_API_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'PAYOUT_RAIL_WEBHOOK_SECRET must be at least 16 characters' })
+  PAYOUT_RAIL_WEBHOOK_SECRET?: string;
+
   @Transform(toInt)
   @IsInt()
   @Min(100)
@@ -156,6 +188,24 @@ class EnvironmentVariables {
   @Min(0)
   @Max(65535)
   SANDBOX_BANK_RAIL_PORT = 4020;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  SANDBOX_BRIDGE_RAIL_PORT = 4030;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  SANDBOX_PAYOUT_RAIL_PORT = 4040;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  SANDBOX_SETTLEMENT_STEP_MS = 1_000;
 
   @Transform(toInt)
   @IsInt()
@@ -240,6 +290,9 @@ export interface AppConfig {
   verificationProvider: { url: string; apiKey: string };
   /** `webhookSecret` signs the rail's callbacks (HMAC-SHA256 over the timestamp and the raw body). */
   bankRail: { url: string; apiKey: string; webhookSecret: string };
+  /** The cross-border legs of international payment intents; the bridge rail also quotes the rates. Callbacks signed as the bank rail's. */
+  bridgeRail: { url: string; apiKey: string; webhookSecret: string };
+  payoutRail: { url: string; apiKey: string; webhookSecret: string };
   /**
    * `lockMs`: the in-flight lock of an Idempotency-Key, longer than the slowest request; a retry
    * takes over a key whose holder died once it runs out. `retentionMs`: how long answers replay.
@@ -260,7 +313,16 @@ export interface AppConfig {
    * between half of it and it plus a tenth (stalled-job checks run every tenth; see README).
    */
   jobLockMs: number;
-  sandbox: { reviewDelayMs: number; verificationPort: number; bankRailPort: number; payoutDelayMs: number };
+  sandbox: {
+    reviewDelayMs: number;
+    verificationPort: number;
+    bankRailPort: number;
+    payoutDelayMs: number;
+    bridgeRailPort: number;
+    payoutRailPort: number;
+    /** How long each leg of an international payment takes in the sandbox rails. */
+    settlementStepMs: number;
+  };
   rateLimit: {
     /** Sustained requests per second per API key. */
     perSecond: number;
@@ -296,7 +358,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   const production = parsed.NODE_ENV === 'production';
   const secret = (
-    name: 'LINK_SIGNING_SECRET' | 'WALLET_MNEMONIC' | 'VERIFICATION_PROVIDER_API_KEY' | 'BANK_RAIL_API_KEY' | 'BANK_RAIL_WEBHOOK_SECRET',
+    name:
+      | 'LINK_SIGNING_SECRET'
+      | 'WALLET_MNEMONIC'
+      | 'VERIFICATION_PROVIDER_API_KEY'
+      | 'BANK_RAIL_API_KEY'
+      | 'BANK_RAIL_WEBHOOK_SECRET'
+      | 'BRIDGE_RAIL_API_KEY'
+      | 'BRIDGE_RAIL_WEBHOOK_SECRET'
+      | 'PAYOUT_RAIL_API_KEY'
+      | 'PAYOUT_RAIL_WEBHOOK_SECRET',
     devDefault: string,
   ) => {
     const value = parsed[name];
@@ -332,6 +403,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       apiKey: secret('BANK_RAIL_API_KEY', DEV_BANK_RAIL_API_KEY),
       webhookSecret: secret('BANK_RAIL_WEBHOOK_SECRET', DEV_BANK_RAIL_WEBHOOK_SECRET),
     },
+    bridgeRail: {
+      url: parsed.BRIDGE_RAIL_URL.replace(/\/+$/, ''),
+      apiKey: secret('BRIDGE_RAIL_API_KEY', DEV_BRIDGE_RAIL_API_KEY),
+      webhookSecret: secret('BRIDGE_RAIL_WEBHOOK_SECRET', DEV_BRIDGE_RAIL_WEBHOOK_SECRET),
+    },
+    payoutRail: {
+      url: parsed.PAYOUT_RAIL_URL.replace(/\/+$/, ''),
+      apiKey: secret('PAYOUT_RAIL_API_KEY', DEV_PAYOUT_RAIL_API_KEY),
+      webhookSecret: secret('PAYOUT_RAIL_WEBHOOK_SECRET', DEV_PAYOUT_RAIL_WEBHOOK_SECRET),
+    },
     idempotency: { lockMs: parsed.IDEMPOTENCY_LOCK_MS, retentionMs: parsed.IDEMPOTENCY_RETENTION_HOURS * 3_600_000 },
     withdrawalFeeMinor: parsed.WITHDRAWAL_FEE_KOBO,
     providerTimeoutMs: parsed.PROVIDER_TIMEOUT_MS,
@@ -346,6 +427,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       verificationPort: parsed.SANDBOX_VERIFICATION_PORT,
       bankRailPort: parsed.SANDBOX_BANK_RAIL_PORT,
       payoutDelayMs: parsed.SANDBOX_PAYOUT_DELAY_MS,
+      bridgeRailPort: parsed.SANDBOX_BRIDGE_RAIL_PORT,
+      payoutRailPort: parsed.SANDBOX_PAYOUT_RAIL_PORT,
+      settlementStepMs: parsed.SANDBOX_SETTLEMENT_STEP_MS,
     },
     rateLimit: {
       perSecond: parsed.RATE_LIMIT_PER_SECOND,

@@ -1,5 +1,8 @@
 import { OutboxEntity } from '../jobs/outbox.entity';
 import { IdempotencyKeyEntity } from '../modules/idempotency/idempotency-key.entity';
+import { InternationalIntentStatusHistoryEntity } from '../modules/international-intents/international-intent-status-history.entity';
+import { InternationalIntentEntity } from '../modules/international-intents/international-intent.entity';
+import { QuoteEntity } from '../modules/international-intents/quote.entity';
 import { BalanceTransactionEntity } from '../modules/ledger/balance-transaction.entity';
 import { LedgerAccountEntity } from '../modules/ledger/ledger-account.entity';
 import { LedgerEntryEntity } from '../modules/ledger/ledger-entry.entity';
@@ -50,4 +53,7 @@ export const ENTITIES = [
   WithdrawalStatusHistoryEntity,
   RailEventEntity,
   RailEventCursorEntity,
+  QuoteEntity,
+  InternationalIntentEntity,
+  InternationalIntentStatusHistoryEntity,
 ];

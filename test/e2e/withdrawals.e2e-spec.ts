@@ -184,7 +184,7 @@ describe('Rail callbacks', () => {
 
     const funded = await eventually(async () => (await http(t.baseUrl, 'GET', `/api/merchant/payment-intents/${intent.paymentIntentId}`, { apiKey })).body.response, (i) => i.status === 'funds_received', 10_000, 100);
     expect(funded.status).toBe('funds_received');
-    const events = (await stack.pg.query(`SELECT source FROM bank_rail_events WHERE type = 'transfer.received'`)).rows;
+    const events = (await stack.pg.query(`SELECT source FROM rail_events WHERE rail = 'bank_rail' AND type = 'transfer.received'`)).rows;
     expect(events).toEqual([{ source: 'reconciliation' }]);
   });
 

@@ -4,6 +4,7 @@ import { createRootLogger, logDestination, maskUrl, REDACTION_MARKER } from './l
 describe('maskUrl', () => {
   const key = 'mk_test_3bTqvCrJ3Zz7WZQ5tJmFq1x2y3z4A5B6C7D8E9';
   const token = 'Qm9ndXNUb2tlbkZvclRoZUFncmVlbWVudFBhZ2UxMjM';
+  const receiptToken = 'Xq3v9PZkz0m5yT8rW2bLcA';
 
   it.each([
     [`/api/merchant/pobo/users?api_key=${key}`, '/api/merchant/pobo/users?api_key=[Redacted]'],
@@ -13,6 +14,10 @@ describe('maskUrl', () => {
     [`/%61greements/${token}`, `/agreements/${REDACTION_MARKER}`],
     [`//AGREEMENTS//${token}?x=1`, `//AGREEMENTS//${REDACTION_MARKER}?x=1`],
     [`/x?token=${token}&limit=2`, `/x?token=${REDACTION_MARKER}&limit=2`],
+    [`/receipts/${receiptToken}`, `/receipts/${REDACTION_MARKER}`],
+    [`/receipts/${receiptToken}/telex`, `/receipts/${REDACTION_MARKER}/telex`],
+    [`//Receipts/${receiptToken}/telex?x=1`, `//Receipts/${REDACTION_MARKER}/telex?x=1`],
+    [`/%72eceipts/${receiptToken}%2Ftelex`, `/receipts/${REDACTION_MARKER}/telex`],
   ])('masks %s', (url, masked) => {
     expect(maskUrl(url)).toBe(masked);
   });

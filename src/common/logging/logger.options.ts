@@ -20,20 +20,24 @@ function decodeAsciiEscapes(url: string): string {
 }
 
 const API_KEY_SHAPE = /\b(mk_(?:test|live)_)[A-Za-z0-9]+/g;
-/** Agreement-link tokens, wherever the path names them (`//agreements/`, `/AGREEMENTS/` …). */
-const AGREEMENT_TOKEN = /(\/+agreements\/+)[^/?#]+/gi;
+/**
+ * Tokens that are the credential of their URL, wherever the path names them (`//agreements/`,
+ * `/AGREEMENTS/` …): agreement links, receipts (`/receipts/<token>` and `/receipts/<token>/telex`).
+ */
+const PATH_TOKEN = /(\/+(?:agreements|receipts)\/+)[^/?#]+/gi;
 /** Query parameters that carry credentials under a name, whatever their value looks like. */
 const SECRET_PARAM = /([?&;](?:api[_-]?key|key|token|secret|password|access[_-]?token|authorization)=)[^&;#]*/gi;
 
 /**
  * The URL as it is logged: escapes decoded first (so `/%61greements/…` or `mk%5Ftest_…` are seen
- * for what they are), then API keys, agreement-link tokens (bearer tokens: a log reader must not
- * be able to accept terms with one) and credential-named query values are masked.
+ * for what they are), then API keys, agreement-link and receipt tokens (bearer tokens: a log
+ * reader must not be able to accept terms or read a payment's receipt with one) and
+ * credential-named query values are masked.
  */
 export function maskUrl(url: string): string {
   return decodeAsciiEscapes(url)
     .replace(API_KEY_SHAPE, `$1${REDACTION_MARKER}`)
-    .replace(AGREEMENT_TOKEN, `$1${REDACTION_MARKER}`)
+    .replace(PATH_TOKEN, `$1${REDACTION_MARKER}`)
     .replace(SECRET_PARAM, `$1${REDACTION_MARKER}`);
 }
 

@@ -17,3 +17,26 @@ export function IsMoneyAmount(currency: string, options?: ValidationOptions): Pr
     options,
   );
 }
+
+/**
+ * `IsMoneyAmount` for a body whose currency is another of its fields (`currencyProperty`): the
+ * decimal places allowed are that currency's.
+ */
+export function IsMoneyAmountIn(currencyProperty: string, options?: ValidationOptions): PropertyDecorator {
+  const currencyOf = (object: object) => {
+    const currency = (object as Record<string, unknown>)[currencyProperty];
+    return typeof currency === 'string' ? currency : '';
+  };
+  return ValidateBy(
+    {
+      name: 'isMoneyAmountIn',
+      constraints: [currencyProperty],
+      validator: {
+        validate: (value: unknown, args) => toMinorUnits(value, currencyOf(args!.object)) !== undefined,
+        defaultMessage: (args) =>
+          `amount must be a positive number of ${currencyOf(args!.object) || 'the currency'} with at most ${decimalsOf(currencyOf(args!.object))} decimal places, at most ${MAX_MAJOR_AMOUNT}`,
+      },
+    },
+    options,
+  );
+}

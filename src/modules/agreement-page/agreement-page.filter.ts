@@ -1,7 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { logRequestFailure } from '../../common/errors/dependency-outages';
-import { toErrorResponse } from '../../common/errors/error-response';
+import { ErrorPageSender, installErrorPages, sendErrorPage } from '../../common/html/pages';
 import { AGREEMENT_PAGE_PATH } from '../agreements';
 import { renderMessagePage } from './agreement-page.html';
 import { sendPage } from './agreement-page.service';
@@ -9,10 +8,7 @@ import { sendPage } from './agreement-page.service';
 const logger = new Logger('AgreementPage');
 
 /** The agreement page answers people, not programs: failures are HTML pages too (status as the API's). */
-function sendErrorPage(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const response = toErrorResponse(exception, String(request.id));
-  logRequestFailure(logger, exception, response);
-  void reply.headers(response.headers);
+const sendAgreementErrorPage: ErrorPageSender = (reply, response) =>
   sendPage(reply, {
     status: response.status,
     html: renderMessagePage({
@@ -21,13 +17,13 @@ function sendErrorPage(exception: unknown, request: FastifyRequest, reply: Fasti
       reloadLabel: 'Back to the agreement page',
     }),
   });
-}
 
 /** Failures inside the page's controller. */
 @Catch()
 export class AgreementPageExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
-    sendErrorPage(exception, host.switchToHttp().getRequest<FastifyRequest>(), host.switchToHttp().getResponse<FastifyReply>());
+    const http = host.switchToHttp();
+    sendErrorPage(logger, exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), sendAgreementErrorPage);
   }
 }
 
@@ -37,7 +33,5 @@ export class AgreementPageExceptionFilter implements ExceptionFilter {
  * Installed before Nest registers routes.
  */
 export function installAgreementPageErrors(fastify: FastifyInstance): void {
-  fastify.addHook('onRoute', (route) => {
-    if (route.url.startsWith(`${AGREEMENT_PAGE_PATH}/`)) route.errorHandler = (error, request, reply) => sendErrorPage(error, request, reply);
-  });
+  installErrorPages(fastify, AGREEMENT_PAGE_PATH, logger, sendAgreementErrorPage);
 }

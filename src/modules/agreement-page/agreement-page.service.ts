@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { html, isolated } from '../../common/html/html';
+import { PAGE_CSP } from '../../common/html/pages';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { LinkGoneReason, TERMS, TERMS_TITLE, TERMS_VERSION } from '../agreements';
 import { PoboBusinessAgreementService } from '../pobo-businesses';
 import { CSRF_COOKIE, csrfCookie, CsrfCookie, csrfFieldMatches, csrfFieldValue, isCsrfCookieValue, newCsrfCookieValue } from './agreement-page.csrf';
-import { html, isolated, MessageView, renderAgreementPage, renderConfirmationPage, renderMessagePage } from './agreement-page.html';
+import { MessageView, renderAgreementPage, renderConfirmationPage, renderMessagePage } from './agreement-page.html';
 
 /** A rendered page and its status; `sendPage` adds the headers every agreement page carries. */
 export interface PageResult {
@@ -46,7 +48,7 @@ export function pageClient(request: FastifyRequest): PageClient {
  */
 export const PAGE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/html; charset=utf-8',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy': PAGE_CSP,
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',

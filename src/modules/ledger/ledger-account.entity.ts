@@ -2,7 +2,7 @@ import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColum
 
 /**
  * One account of the double-entry ledger: a merchant's `available` or `reserved` money in one
- * currency, or one of the platform's (see `PLATFORM_ACCOUNTS`). `balance` is the sum of the
+ * currency, or one of the platform's (see `PlatformAccount`). `balance` is the sum of the
  * account's entries (credits positive), kept in step in the transaction that posts them.
  * A merchant's accounts can never go below zero.
  */

@@ -8,9 +8,10 @@ import { AccountDelta, BalanceTransactionRow, LedgerProblems, LedgerRepository }
 
 /**
  * The platform's own accounts. Credits are positive, so an asset (money we hold at the rail)
- * carries a negative balance: `bank_rail` is minus what the rail holds for us.
+ * carries a negative balance: `bank_rail` is minus what the rail holds for us. `bridge_rail` is
+ * credited with the NGN of each international payment settled through the bridge rail.
  */
-export type PlatformAccount = 'bank_rail' | 'unconfirmed_collections' | 'returns_payable' | 'fee_revenue';
+export type PlatformAccount = 'bank_rail' | 'bridge_rail' | 'unconfirmed_collections' | 'returns_payable' | 'fee_revenue';
 export type MerchantAccount = 'available' | 'reserved';
 
 export type AccountRef = { merchantId: string; kind: MerchantAccount } | { platform: PlatformAccount };

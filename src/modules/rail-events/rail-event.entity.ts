@@ -1,11 +1,15 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * Every bank rail event processed, by the rail's event id: a callback delivered twice, or an
+ * Every rail event processed, by rail and the rail's event id: a callback delivered twice, or an
  * event seen by callback and again by reconciliation, is acted on once.
  */
-@Entity({ name: 'bank_rail_events' })
+@Entity({ name: 'rail_events' })
 export class RailEventEntity {
+  /** `bank_rail`, `bridge_rail` or `payout_rail`. */
+  @PrimaryColumn({ type: 'text' })
+  rail: string;
+
   @PrimaryColumn({ type: 'text' })
   id: string;
 

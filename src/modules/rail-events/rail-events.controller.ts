@@ -4,8 +4,11 @@ import type { FastifyRequest } from 'fastify';
 import { ApiPublicOperation } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { RailCallbackAckDto, RailCallbackAckEnvelopeDto, RailEventDto } from './rail-events.dto';
-import { RAIL_CALLBACK_PATH } from '../../config/app.config';
+import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH } from '../../config/app.config';
 import { RailEventsService } from './rail-events.service';
+
+const SIGNATURE_HEADER = { name: 'X-Rail-Signature', required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, within five minutes' };
+const ACK_EXAMPLE = { message: 'Event received', response: { received: true, duplicate: false } };
 
 
 declare module 'fastify' {
@@ -23,17 +26,50 @@ export class RailEventsController {
 
   @Post(RAIL_CALLBACK_PATH)
   @HttpCode(200)
-  @ApiHeader({ name: 'X-Rail-Signature', required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, within five minutes' })
+  @ApiHeader(SIGNATURE_HEADER)
   @ApiPublicOperation({
     operationId: 'receiveBankRailEvent',
     summary: 'Bank rail callback (for the rail, not merchants)',
     description: 'A signed event of the bank rail. Acknowledged (200) only once its effects are committed; a repeated event id is acknowledged without effect.',
-    success: { status: 200, type: RailCallbackAckEnvelopeDto, description: 'Processed, or seen before', example: { message: 'Event received', response: { received: true, duplicate: false } } },
+    success: { status: 200, type: RailCallbackAckEnvelopeDto, description: 'Processed, or seen before', example: ACK_EXAMPLE },
     body: { type: RailEventDto, example: { id: 'evt_0a1b2c3d4e5f60718293a4b5', type: 'transfer.received', created_at: '2026-11-20T09:45:12.000Z', data: {} } },
     errors: ['unauthorized'],
   })
-  async receive(@Req() request: FastifyRequest, @Headers('x-rail-signature') signature: string | undefined): Promise<Envelope<RailCallbackAckDto>> {
-    const processed = await this.events.receive(request.rawBody ?? '', signature);
-    return envelope('Event received', { received: true, duplicate: !processed });
+  async receiveBank(@Req() request: FastifyRequest, @Headers('x-rail-signature') signature: string | undefined): Promise<Envelope<RailCallbackAckDto>> {
+    return ack(await this.events.receive('bank_rail', request.rawBody ?? '', signature));
   }
+
+  @Post(BRIDGE_RAIL_CALLBACK_PATH)
+  @HttpCode(200)
+  @ApiHeader(SIGNATURE_HEADER)
+  @ApiPublicOperation({
+    operationId: 'receiveBridgeRailEvent',
+    summary: 'Bridge rail callback (for the rail, not merchants)',
+    description: "A signed event of the bridge rail (`transfer.completed`, `transfer.rejected`): moves the international payment intent's bridge leg. Acknowledged once committed.",
+    success: { status: 200, type: RailCallbackAckEnvelopeDto, description: 'Processed, or seen before', example: ACK_EXAMPLE },
+    body: { type: RailEventDto, example: { id: 'evt_1b2c3d4e5f60718293a4b5c6', type: 'transfer.completed', created_at: '2026-11-20T09:52:02.000Z', data: {} } },
+    errors: ['unauthorized'],
+  })
+  async receiveBridge(@Req() request: FastifyRequest, @Headers('x-rail-signature') signature: string | undefined): Promise<Envelope<RailCallbackAckDto>> {
+    return ack(await this.events.receive('bridge_rail', request.rawBody ?? '', signature));
+  }
+
+  @Post(PAYOUT_RAIL_CALLBACK_PATH)
+  @HttpCode(200)
+  @ApiHeader(SIGNATURE_HEADER)
+  @ApiPublicOperation({
+    operationId: 'receivePayoutRailEvent',
+    summary: 'Payout rail callback (for the rail, not merchants)',
+    description: "A signed event of the payout rail (`payout.completed`, `payout.failed`): moves the international payment intent's payout leg. Acknowledged once committed.",
+    success: { status: 200, type: RailCallbackAckEnvelopeDto, description: 'Processed, or seen before', example: ACK_EXAMPLE },
+    body: { type: RailEventDto, example: { id: 'evt_2c3d4e5f60718293a4b5c6d7', type: 'payout.completed', created_at: '2026-11-20T09:52:03.000Z', data: {} } },
+    errors: ['unauthorized'],
+  })
+  async receivePayout(@Req() request: FastifyRequest, @Headers('x-rail-signature') signature: string | undefined): Promise<Envelope<RailCallbackAckDto>> {
+    return ack(await this.events.receive('payout_rail', request.rawBody ?? '', signature));
+  }
+}
+
+function ack(processed: boolean): Envelope<RailCallbackAckDto> {
+  return envelope('Event received', { received: true, duplicate: !processed });
 }

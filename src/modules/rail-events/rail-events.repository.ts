@@ -10,9 +10,9 @@ const BANK_RAIL = 'bank_rail';
 export class RailEventsRepository {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
-  /** Records the event in the caller's transaction; false when it was processed before. */
-  async record(manager: EntityManager, id: string, type: string, source: string): Promise<boolean> {
-    const rows = await manager.query<unknown[]>(`INSERT INTO bank_rail_events (id, type, source) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING 1`, [id, type, source]);
+  /** Records the rail's event in the caller's transaction; false when it was processed before. */
+  async record(manager: EntityManager, rail: string, id: string, type: string, source: string): Promise<boolean> {
+    const rows = await manager.query<unknown[]>(`INSERT INTO rail_events (rail, id, type, source) VALUES ($1, $2, $3, $4) ON CONFLICT (rail, id) DO NOTHING RETURNING 1`, [rail, id, type, source]);
     return rows.length === 1;
   }
 

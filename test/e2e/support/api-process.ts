@@ -50,3 +50,34 @@ export async function spawnApi(databaseUrl: string, env: Record<string, string>)
     },
   };
 }
+
+/** The worker as its own process (`src/worker.ts`), as production runs it; ready once it logs that it started. */
+export async function spawnWorker(databaseUrl: string, env: Record<string, string>): Promise<ApiProcess> {
+  let output = '';
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/worker.ts'], {
+    cwd: `${__dirname}/../../..`,
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: databaseUrl, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('worker started')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`worker process did not start: ${output}`);
+    }
+    await sleep(50);
+  }
+  return {
+    baseUrl: '',
+    child,
+    output: () => output,
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

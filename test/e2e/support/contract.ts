@@ -53,3 +53,41 @@ export function expectErrorBody(result: { status: number; headers: Headers; body
   expect(result.body.requestId).toMatch(/^req_[0-9a-f]{32}$/);
   expect(result.headers.get('x-request-id')).toBe(result.body.requestId);
 }
+
+const INTERNATIONAL_STATUSES = ['pending', 'processing', 'bridge_initiated', 'bridge_confirmed', 'withdrawal_initiated', 'withdrawal_confirmed', 'settled', 'rejected'];
+
+/**
+ * The seed's InternationalPaymentIntent table, field by field: the required ones present with
+ * their types, enums and formats, the optional ones absent or well-formed, the nullable
+ * date-times null or ISO; and no keys beyond the table's and the three the contract adds.
+ */
+export function expectInternationalIntent(intent: any): void {
+  const seedFields = [
+    'intentId', 'status', 'quoteId', 'quoteOptionId', 'paymentReference', 'routeType', 'destinationCountry', 'amount', 'currency',
+    'recipientFullName', 'recipientEmail', 'bankCode', 'bankCodeType', 'accountNumber', 'purposeOfTransfer', 'adminNote',
+    'quoteExpiresAt', 'processedAt', 'settledAt', 'receiptUrl', 'telexUrl', 'createdAt', 'updatedAt',
+  ];
+  const extras = ['poboUserId', 'sourceAmount', 'sourceCurrency'];
+  for (const key of Object.keys(intent)) expect([...seedFields, ...extras]).toContain(key);
+  for (const key of ['intentId', 'status', 'quoteId', 'quoteOptionId', 'destinationCountry', 'amount', 'currency', 'createdAt', 'updatedAt', ...extras]) {
+    expect(intent).toHaveProperty(key);
+  }
+  for (const key of ['intentId', 'quoteId', 'quoteOptionId', 'destinationCountry', 'currency', 'poboUserId', 'sourceCurrency']) expect(typeof intent[key]).toBe('string');
+  expect(INTERNATIONAL_STATUSES).toContain(intent.status);
+  expect(typeof intent.amount).toBe('number');
+  expect(typeof intent.sourceAmount).toBe('number');
+  for (const key of ['paymentReference', 'recipientFullName', 'bankCode', 'accountNumber', 'purposeOfTransfer', 'adminNote']) {
+    if (key in intent) expect(typeof intent[key]).toBe('string');
+  }
+  if ('routeType' in intent) expect(['ngn', 'usdc']).toContain(intent.routeType);
+  if ('bankCodeType' in intent) expect(['swift', 'iban', 'routing_number', 'other']).toContain(intent.bankCodeType);
+  if ('recipientEmail' in intent) expect(intent.recipientEmail).toMatch(/^[^@\s]+@[^@\s]+\.[^@\s]+$/);
+  for (const key of ['quoteExpiresAt', 'processedAt', 'settledAt']) {
+    if (key in intent && intent[key] !== null) expectDateTime(intent[key]);
+  }
+  for (const key of ['receiptUrl', 'telexUrl']) {
+    if (key in intent) expect(() => new URL(intent[key])).not.toThrow();
+  }
+  expectDateTime(intent.createdAt);
+  expectDateTime(intent.updatedAt);
+}

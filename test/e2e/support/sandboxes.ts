@@ -1,8 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FastifyInstance } from 'fastify';
 import { createBankRailServer } from '../../../sandbox/bank-rail/bank-rail.server';
+import { createBridgeRailServer } from '../../../sandbox/bridge-rail/bridge-rail.server';
+import { createPayoutRailServer } from '../../../sandbox/payout-rail/payout-rail.server';
 import { createVerificationProviderServer } from '../../../sandbox/verification-provider/verification-provider.server';
-import { DEV_BANK_RAIL_API_KEY, DEV_BANK_RAIL_WEBHOOK_SECRET, DEV_VERIFICATION_PROVIDER_API_KEY } from '../../../src/config/app.config';
+import {
+  DEV_BANK_RAIL_API_KEY,
+  DEV_BANK_RAIL_WEBHOOK_SECRET,
+  DEV_BRIDGE_RAIL_API_KEY,
+  DEV_BRIDGE_RAIL_WEBHOOK_SECRET,
+  DEV_PAYOUT_RAIL_API_KEY,
+  DEV_PAYOUT_RAIL_WEBHOOK_SECRET,
+  DEV_VERIFICATION_PROVIDER_API_KEY,
+} from '../../../src/config/app.config';
 
 /** A request a sandbox received, as seen on its HTTP server (before faults such as latency apply). */
 export interface SandboxRequest {
@@ -89,6 +99,97 @@ export async function startSandboxes(reviewDelayMs: number, rail: { payoutDelayM
     env: { VERIFICATION_PROVIDER_URL: verification.url, BANK_RAIL_URL: bankRail.url },
     close: async () => {
       await Promise.all([verification.close(), bankRail.close()]);
+    },
+  };
+}
+
+/** What `GET /_sandbox/calls?reference=…` answers: create requests for the reference, and how many were created (at most 1). */
+export interface RailCalls {
+  createRequests: number;
+  created: number;
+}
+
+/** A cross-border sandbox rail (bridge or payout) with its own control routes. */
+export interface CrossBorderSandbox extends Sandbox {
+  /** `GET /_sandbox/calls?reference=<reference>`; the totals without one. */
+  calls(reference?: string): Promise<RailCalls>;
+  /** `POST /_sandbox/settings`: the step of transfers or payouts created from now on. */
+  setSettlementStep(ms: number): Promise<void>;
+  /** `POST /_sandbox/webhook`: where events are posted from now on (null: nowhere). */
+  callbacksTo(url: string | null): Promise<void>;
+}
+
+export interface CrossBorderSandboxOptions {
+  /** How long each transfer stays `pending` and each payout `processing`; 0 settles at once. Default 20. */
+  settlementStepMs?: number;
+  /** Full callback URLs (e.g. `${baseUrl}${BRIDGE_RAIL_CALLBACK_PATH}`); none by default, set later with `callbacksTo`. */
+  bridgeCallbackUrl?: string | null;
+  payoutCallbackUrl?: string | null;
+}
+
+function crossBorder(sandbox: Sandbox): CrossBorderSandbox {
+  return Object.assign(sandbox, {
+    calls: (reference?: string) => sandbox.state<RailCalls>(reference === undefined ? '/_sandbox/calls' : `/_sandbox/calls?reference=${encodeURIComponent(reference)}`),
+    setSettlementStep: async (ms: number) => {
+      await sandbox.control('settings', { settlement_step_ms: ms });
+    },
+    callbacksTo: async (url: string | null) => {
+      await sandbox.control('webhook', { url });
+    },
+  });
+}
+
+/** The sandbox bridge rail (rates, NGN conversion, compliance screening) on a free loopback port, with the development key and webhook secret. */
+export async function startBridgeRailSandbox(options: { settlementStepMs?: number; callbackUrl?: string | null } = {}): Promise<CrossBorderSandbox> {
+  return crossBorder(
+    await listen(
+      createBridgeRailServer({
+        apiKey: DEV_BRIDGE_RAIL_API_KEY,
+        webhookSecret: DEV_BRIDGE_RAIL_WEBHOOK_SECRET,
+        callbackUrl: options.callbackUrl ?? null,
+        settlementStepMs: options.settlementStepMs ?? 20,
+        deliveryRetryMs: 50,
+      }),
+    ),
+  );
+}
+
+/** The sandbox payout rail (payouts abroad with MT103 confirmations) on a free loopback port, with the development key and webhook secret. */
+export async function startPayoutRailSandbox(options: { settlementStepMs?: number; callbackUrl?: string | null } = {}): Promise<CrossBorderSandbox> {
+  return crossBorder(
+    await listen(
+      createPayoutRailServer({
+        apiKey: DEV_PAYOUT_RAIL_API_KEY,
+        webhookSecret: DEV_PAYOUT_RAIL_WEBHOOK_SECRET,
+        callbackUrl: options.callbackUrl ?? null,
+        settlementStepMs: options.settlementStepMs ?? 20,
+        deliveryRetryMs: 50,
+      }),
+    ),
+  );
+}
+
+export interface CrossBorderSandboxes {
+  bridgeRail: CrossBorderSandbox;
+  payoutRail: CrossBorderSandbox;
+  /** Points the application at them (`BRIDGE_RAIL_URL`, `PAYOUT_RAIL_URL`; keys and secrets are the development defaults). */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** Both cross-border sandbox rails (the servers `npm start` runs) as real HTTP servers on free loopback ports. */
+export async function startCrossBorderSandboxes(options: CrossBorderSandboxOptions = {}): Promise<CrossBorderSandboxes> {
+  const bridgeRail = await startBridgeRailSandbox({ settlementStepMs: options.settlementStepMs, callbackUrl: options.bridgeCallbackUrl });
+  const payoutRail = await startPayoutRailSandbox({ settlementStepMs: options.settlementStepMs, callbackUrl: options.payoutCallbackUrl }).catch(async (err: unknown) => {
+    await bridgeRail.close();
+    throw err;
+  });
+  return {
+    bridgeRail,
+    payoutRail,
+    env: { BRIDGE_RAIL_URL: bridgeRail.url, PAYOUT_RAIL_URL: payoutRail.url },
+    close: async () => {
+      await Promise.all([bridgeRail.close(), payoutRail.close()]);
     },
   };
 }

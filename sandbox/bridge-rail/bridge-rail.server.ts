@@ -1,0 +1,288 @@
+import { fastify, FastifyInstance } from 'fastify';
+import { callbackUrlProblem } from '../common/callbacks';
+import {
+  CallCounter,
+  COUNTRY_CODE,
+  CURRENCY_CODE,
+  DEFAULT_CROSS_BORDER_DELIVERY_RETRY_MS,
+  DEFAULT_SETTLEMENT_STEP_MS,
+  isMinorAmount,
+  MAX_MINOR_AMOUNT,
+  MAX_SETTLEMENT_STEP_MS,
+  MINOR_AMOUNT_MESSAGE,
+  nonNegativeInteger,
+  recipientAccount,
+  RecipientView,
+  registerCrossBorderControlRoutes,
+  StepTimers,
+  Validated,
+  validateRecipient,
+} from '../common/cross-border';
+import { EventLog, newSandboxId } from '../common/event-log';
+import { installSandboxCommon, registerControlRoutes } from '../common/faults';
+import { isNonEmptyString, isRecord, requireIdempotencyKey, ValidationIssue } from '../common/validation';
+
+export { DEFAULT_SETTLEMENT_STEP_MS, MAX_MINOR_AMOUNT } from '../common/cross-border';
+export type { RecipientView } from '../common/cross-border';
+export { RAIL_EVENT_ID_HEADER, RAIL_SIGNATURE_HEADER, signRailPayload } from '../common/callbacks';
+
+/**
+ * Sandbox bridge rail: quotes NGN exchange rates per corridor and route, screens the recipient,
+ * converts NGN into the destination currency (directly or through USDC) and reports each
+ * transfer's outcome as events (listed and sent as signed callbacks). See sandbox/README.md.
+ */
+
+export interface BridgeRailServerOptions {
+  apiKey: string;
+  logger?: boolean;
+  /** HMAC key of the `X-Rail-Signature` header on callbacks. */
+  webhookSecret?: string;
+  /** Where events are posted; none by default (they are still listed by `GET /v1/events`). */
+  callbackUrl?: string | null;
+  /** How long a transfer stays `pending` before it completes; 0 creates it `completed`. */
+  settlementStepMs?: number;
+  /** First wait between callback attempts; it doubles after each failed attempt. */
+  deliveryRetryMs?: number;
+}
+
+export const DEFAULT_BRIDGE_RAIL_API_KEY = 'sandbox-bridge-rail-key';
+export const DEFAULT_BRIDGE_RAIL_WEBHOOK_SECRET = 'sandbox-bridge-rail-webhook-secret';
+
+/** A recipient whose account number (or, for `iban`, whose IBAN) ends with this is rejected by compliance screening. */
+export const COMPLIANCE_REJECTED_SUFFIX = '0000';
+export const COMPLIANCE_REJECTED_CODE = 'compliance_rejected';
+export const COMPLIANCE_REJECTED_MESSAGE = 'The recipient did not pass compliance screening';
+
+export type BridgeRouteType = 'ngn' | 'usdc';
+export const BRIDGE_ROUTE_TYPES: readonly BridgeRouteType[] = ['ngn', 'usdc'];
+
+export interface RouteRateView {
+  route_type: BridgeRouteType;
+  /** NGN per one unit of the destination currency, at most 8 decimal places. */
+  rate: string;
+  /** Kobo. */
+  fixed_fee: number;
+  fee_bps: number;
+}
+
+export interface SandboxCorridor {
+  countries: readonly string[];
+  routes: readonly RouteRateView[];
+}
+
+/** The 20 euro-area countries (ISO 3166-1 alpha-2) served in EUR. */
+export const EURO_AREA_COUNTRIES = ['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK'] as const;
+
+/**
+ * The fixed rate table, by destination currency: the countries served in it and its routes in
+ * `BRIDGE_ROUTE_TYPES` order. Every destination currency here has 2 decimal places, as NGN has,
+ * so `rate` is also kobo per minor unit of the destination currency.
+ */
+export const BRIDGE_RAIL_RATES = {
+  USD: {
+    countries: ['US'],
+    routes: [
+      { route_type: 'ngn', rate: '1550.75', fixed_fee: 50_000, fee_bps: 150 },
+      { route_type: 'usdc', rate: '1542.3', fixed_fee: 25_000, fee_bps: 80 },
+    ],
+  },
+  GBP: {
+    countries: ['GB'],
+    routes: [{ route_type: 'ngn', rate: '2085.4', fixed_fee: 75_000, fee_bps: 175 }],
+  },
+  EUR: {
+    countries: EURO_AREA_COUNTRIES,
+    routes: [
+      { route_type: 'ngn', rate: '1690.125', fixed_fee: 60_000, fee_bps: 160 },
+      { route_type: 'usdc', rate: '1681.5', fixed_fee: 30_000, fee_bps: 90 },
+    ],
+  },
+  GHS: {
+    countries: ['GH'],
+    routes: [{ route_type: 'ngn', rate: '128.6543', fixed_fee: 20_000, fee_bps: 200 }],
+  },
+  KES: {
+    countries: ['KE'],
+    routes: [{ route_type: 'ngn', rate: '11.98765432', fixed_fee: 15_000, fee_bps: 220 }],
+  },
+} as const satisfies Record<string, SandboxCorridor>;
+
+/** The routes serving `country`/`currency` (copies, in `BRIDGE_ROUTE_TYPES` order); empty when none does. */
+export function corridorRoutes(country: string, currency: string): RouteRateView[] {
+  if (!Object.hasOwn(BRIDGE_RAIL_RATES, currency)) return [];
+  const corridor: SandboxCorridor = BRIDGE_RAIL_RATES[currency as keyof typeof BRIDGE_RAIL_RATES];
+  return corridor.countries.includes(country) ? corridor.routes.map((route) => ({ ...route })) : [];
+}
+
+export type BridgeTransferStatus = 'pending' | 'completed' | 'rejected';
+export type BridgeEventType = 'transfer.completed' | 'transfer.rejected';
+
+export interface BridgeTransferView {
+  id: string;
+  reference: string;
+  route_type: BridgeRouteType;
+  /** Kobo. */
+  source_amount: number;
+  source_currency: 'NGN';
+  destination_currency: string;
+  /** Minor units of `destination_currency`. */
+  destination_amount: number;
+  /** The route's rate when the transfer was created. */
+  rate: string;
+  recipient: RecipientView;
+  status: BridgeTransferStatus;
+  failure_code: typeof COMPLIANCE_REJECTED_CODE | null;
+  failure_message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+type TransferRequest = Pick<BridgeTransferView, 'reference' | 'route_type' | 'source_amount' | 'destination_currency' | 'destination_amount' | 'recipient'> & { rate: string };
+
+function validateTransferRequest(body: unknown, idempotencyKey: string): Validated<TransferRequest> {
+  if (!isRecord(body)) return { issues: [{ field: '(body)', message: 'must be a JSON object' }] };
+  const issues: ValidationIssue[] = [];
+  const { reference, route_type, source_amount, destination_currency, destination_amount } = body;
+  if (!isNonEmptyString(reference)) issues.push({ field: 'reference', message: 'is required: a non-empty string of at most 255 characters' });
+  else if (reference !== idempotencyKey) issues.push({ field: 'reference', message: 'must equal the Idempotency-Key header' });
+  const routeValid = (BRIDGE_ROUTE_TYPES as readonly unknown[]).includes(route_type);
+  if (!routeValid) issues.push({ field: 'route_type', message: `must be one of ${BRIDGE_ROUTE_TYPES.join(', ')}` });
+  if (!isMinorAmount(source_amount)) issues.push({ field: 'source_amount', message: `must be an integer number of kobo from 1 to ${MAX_MINOR_AMOUNT}` });
+  const currencyValid = typeof destination_currency === 'string' && CURRENCY_CODE.test(destination_currency);
+  if (!currencyValid) issues.push({ field: 'destination_currency', message: 'must be an ISO 4217 code in capitals, e.g. USD' });
+  if (!isMinorAmount(destination_amount)) issues.push({ field: 'destination_amount', message: MINOR_AMOUNT_MESSAGE });
+  const recipient = validateRecipient(body.recipient);
+  if ('issues' in recipient) issues.push(...recipient.issues);
+
+  let rate = '';
+  if (currencyValid && 'value' in recipient) {
+    const { country } = recipient.value;
+    const routes = corridorRoutes(country, destination_currency);
+    const route = routes.find((candidate) => candidate.route_type === route_type);
+    if (routes.length === 0) issues.push({ field: 'destination_currency', message: `is not served for recipient country ${country}` });
+    else if (routeValid && !route) {
+      issues.push({ field: 'route_type', message: `is not offered for ${country}/${destination_currency} (offered: ${routes.map((r) => r.route_type).join(', ')})` });
+    } else if (route) rate = route.rate;
+  }
+  if (issues.length > 0 || !('value' in recipient)) return { issues };
+  return {
+    value: {
+      reference: reference as string,
+      route_type: route_type as BridgeRouteType,
+      source_amount: source_amount as number,
+      destination_currency: destination_currency as string,
+      destination_amount: destination_amount as number,
+      recipient: recipient.value,
+      rate,
+    },
+  };
+}
+
+export function createBridgeRailServer(options: BridgeRailServerOptions): FastifyInstance {
+  const initialStepMs = nonNegativeInteger('bridge rail', 'settlementStepMs', options.settlementStepMs, DEFAULT_SETTLEMENT_STEP_MS, MAX_SETTLEMENT_STEP_MS);
+  const deliveryRetryMs = nonNegativeInteger('bridge rail', 'deliveryRetryMs', options.deliveryRetryMs, DEFAULT_CROSS_BORDER_DELIVERY_RETRY_MS);
+  const callbackUrl = options.callbackUrl ?? null;
+  if (callbackUrl !== null) {
+    const problem = callbackUrlProblem(callbackUrl);
+    if (problem !== null) throw new Error(`bridge rail: callbackUrl ${problem}`);
+  }
+  const app = fastify({ logger: options.logger ?? false });
+
+  let settlementStepMs = initialStepMs;
+  const transfers = new Map<string, BridgeTransferView>();
+  const calls = new CallCounter();
+  const timers = new StepTimers();
+  const events = new EventLog<BridgeEventType>({ secret: options.webhookSecret ?? DEFAULT_BRIDGE_RAIL_WEBHOOK_SECRET, url: callbackUrl, retryMs: deliveryRetryMs });
+
+  installSandboxCommon(app, {
+    apiKey: options.apiKey,
+    onReset: () => {
+      timers.clear();
+      events.reset();
+      transfers.clear();
+      calls.reset();
+      settlementStepMs = initialStepMs;
+    },
+  });
+
+  app.addHook('preClose', (done) => {
+    timers.clear();
+    events.close();
+    done();
+  });
+
+  const view = (transfer: BridgeTransferView): BridgeTransferView => ({ ...transfer, recipient: { ...transfer.recipient } });
+
+  app.get<{ Querystring: Record<string, unknown> }>('/v1/rates', async (request, reply) => {
+    const { country, currency } = request.query;
+    if (typeof country !== 'string' || !COUNTRY_CODE.test(country) || typeof currency !== 'string' || !CURRENCY_CODE.test(currency)) {
+      return reply.code(400).send({ error: 'bad_request', message: 'country (ISO 3166-1 alpha-2, e.g. US) and currency (ISO 4217, e.g. USD) are required, in capitals' });
+    }
+    return { country, currency, routes: corridorRoutes(country, currency) };
+  });
+
+  app.post('/v1/transfers', async (request, reply) => {
+    const idempotencyKey = requireIdempotencyKey(request, reply);
+    if (idempotencyKey === undefined) return reply;
+    const result = validateTransferRequest(request.body, idempotencyKey);
+    if ('issues' in result) return reply.code(422).send({ error: 'invalid_request', details: result.issues });
+
+    const { reference } = result.value;
+    calls.request(reference);
+    // Lookup and insert run in one synchronous step, so concurrent retries cannot both create.
+    const existing = transfers.get(reference);
+    if (existing) return reply.code(200).header('idempotent-replayed', 'true').send(view(existing));
+
+    const now = new Date().toISOString();
+    const rejected = recipientAccount(result.value.recipient).endsWith(COMPLIANCE_REJECTED_SUFFIX);
+    const transfer: BridgeTransferView = {
+      id: newSandboxId('btr'),
+      reference,
+      route_type: result.value.route_type,
+      source_amount: result.value.source_amount,
+      source_currency: 'NGN',
+      destination_currency: result.value.destination_currency,
+      destination_amount: result.value.destination_amount,
+      rate: result.value.rate,
+      recipient: result.value.recipient,
+      status: rejected ? 'rejected' : settlementStepMs === 0 ? 'completed' : 'pending',
+      failure_code: rejected ? COMPLIANCE_REJECTED_CODE : null,
+      failure_message: rejected ? COMPLIANCE_REJECTED_MESSAGE : null,
+      created_at: now,
+      updated_at: now,
+    };
+    transfers.set(reference, transfer);
+    calls.created(reference);
+    if (transfer.status === 'pending') {
+      timers.after(settlementStepMs, () => {
+        transfer.status = 'completed';
+        transfer.updated_at = new Date().toISOString();
+        events.emit('transfer.completed', view(transfer));
+      });
+    } else {
+      events.emit(`transfer.${transfer.status}` as BridgeEventType, view(transfer), reply.raw);
+    }
+    return reply.code(201).send(view(transfer));
+  });
+
+  app.get<{ Params: { reference: string } }>('/v1/transfers/:reference', async (request, reply) => {
+    const transfer = transfers.get(request.params.reference);
+    if (!transfer) return reply.code(404).send({ error: 'not_found' });
+    return view(transfer);
+  });
+
+  events.registerListRoute(app);
+
+  registerControlRoutes(app, (control) => {
+    control.get('/_sandbox/transfers', () => ({ transfers: [...transfers.values()].map(view) }));
+    registerCrossBorderControlRoutes(control, calls, {
+      get: () => settlementStepMs,
+      set: (value) => {
+        settlementStepMs = value;
+      },
+    });
+    events.registerControlRoutes(control);
+  });
+
+  return app;
+}

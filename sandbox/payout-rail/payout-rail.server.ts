@@ -1,0 +1,284 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { fastify, FastifyInstance } from 'fastify';
+import { callbackUrlProblem } from '../common/callbacks';
+import {
+  CallCounter,
+  COUNTRY_CODE,
+  DEFAULT_CROSS_BORDER_DELIVERY_RETRY_MS,
+  DEFAULT_SETTLEMENT_STEP_MS,
+  isMinorAmount,
+  MAX_SETTLEMENT_STEP_MS,
+  MINOR_AMOUNT_MESSAGE,
+  nonNegativeInteger,
+  recipientAccount,
+  RecipientView,
+  registerCrossBorderControlRoutes,
+  StepTimers,
+  Validated,
+  validateRecipient,
+} from '../common/cross-border';
+import { EventLog, newSandboxId } from '../common/event-log';
+import { installSandboxCommon, registerControlRoutes } from '../common/faults';
+import { isNonEmptyString, isRecord, requireIdempotencyKey, ValidationIssue } from '../common/validation';
+
+export { DEFAULT_SETTLEMENT_STEP_MS, MAX_MINOR_AMOUNT } from '../common/cross-border';
+export type { RecipientView } from '../common/cross-border';
+export { RAIL_EVENT_ID_HEADER, RAIL_SIGNATURE_HEADER, signRailPayload } from '../common/callbacks';
+
+/**
+ * Sandbox payout rail: pays a recipient abroad in the destination currency and confirms each
+ * completed payout with the fields of a SWIFT MT103; outcomes are events (listed and sent as
+ * signed callbacks). See sandbox/README.md.
+ */
+
+export interface PayoutRailServerOptions {
+  apiKey: string;
+  logger?: boolean;
+  /** HMAC key of the `X-Rail-Signature` header on callbacks. */
+  webhookSecret?: string;
+  /** Where events are posted; none by default (they are still listed by `GET /v1/events`). */
+  callbackUrl?: string | null;
+  /** How long a payout stays `processing` before its outcome; 0 creates it with its outcome. */
+  settlementStepMs?: number;
+  /** First wait between callback attempts; it doubles after each failed attempt. */
+  deliveryRetryMs?: number;
+}
+
+export const DEFAULT_PAYOUT_RAIL_API_KEY = 'sandbox-payout-rail-key';
+export const DEFAULT_PAYOUT_RAIL_WEBHOOK_SECRET = 'sandbox-payout-rail-webhook-secret';
+
+/** A payout to an account number (or, for `iban`, an IBAN) ending with this is accepted, then fails: the account is closed. */
+export const ACCOUNT_CLOSED_SUFFIX = '9999';
+export const ACCOUNT_CLOSED_CODE = 'beneficiary_account_closed';
+export const ACCOUNT_CLOSED_MESSAGE = "The beneficiary's bank reports the account closed";
+
+/** Currencies the rail pays out in, with their decimal places. */
+export const PAYOUT_RAIL_CURRENCIES: Readonly<Record<string, number>> = { USD: 2, GBP: 2, EUR: 2, GHS: 2, KES: 2 };
+/** :23B: of every confirmation. */
+export const BANK_OPERATION_CODE = 'CRED';
+/** :71A: of every confirmation: the sender pays all charges, so the beneficiary receives the whole amount. */
+export const DETAILS_OF_CHARGES = 'OUR';
+
+export type PayoutStatus = 'processing' | 'completed' | 'failed';
+export type PayoutEventType = 'payout.completed' | 'payout.failed';
+
+/** The fields of the MT103 that paid the recipient. */
+export interface ConfirmationView {
+  /** Field 121: a UUID v4. */
+  uetr: string;
+  /** :20: the rail's 16-character reference. */
+  sender_reference: string;
+  /** :23B: always `CRED`. */
+  bank_operation_code: string;
+  /** :32A: YYYY-MM-DD (UTC day of completion), currency, amount as a decimal string (e.g. "1234.50"). */
+  value_date: string;
+  currency: string;
+  amount: string;
+  /** :50K: "<name>, <country>". */
+  ordering_customer: string;
+  /** :57A: the recipient's bank code. */
+  account_with_institution: string;
+  /** :59: the IBAN for `iban`, else the account number; and the recipient's name. */
+  beneficiary_account: string;
+  beneficiary_name: string;
+  /** :70: `payment_reference`, or `purpose_of_transfer` when it is null. */
+  remittance_information: string;
+  /** :71A: always `OUR`. */
+  details_of_charges: string;
+}
+
+export interface PayoutView {
+  id: string;
+  reference: string;
+  currency: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  recipient: RecipientView;
+  purpose_of_transfer: string;
+  payment_reference: string | null;
+  ordering_customer: { name: string; country: string };
+  status: PayoutStatus;
+  failure_code: typeof ACCOUNT_CLOSED_CODE | null;
+  failure_message: string | null;
+  confirmation: ConfirmationView | null;
+  created_at: string;
+  updated_at: string;
+}
+
+type PayoutRequest = Pick<PayoutView, 'reference' | 'currency' | 'amount' | 'recipient' | 'purpose_of_transfer' | 'payment_reference' | 'ordering_customer'>;
+
+/** `amount` minor units as a decimal string with `decimals` places: 123456, 2 → "1234.56". */
+export function formatMinorAmount(amount: number, decimals: number): string {
+  if (decimals === 0) return String(amount);
+  const digits = String(amount).padStart(decimals + 1, '0');
+  return `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+}
+
+function validatePayoutRequest(body: unknown, idempotencyKey: string): Validated<PayoutRequest> {
+  if (!isRecord(body)) return { issues: [{ field: '(body)', message: 'must be a JSON object' }] };
+  const issues: ValidationIssue[] = [];
+  const { reference, currency, amount, purpose_of_transfer, payment_reference = null, ordering_customer } = body;
+  if (!isNonEmptyString(reference)) issues.push({ field: 'reference', message: 'is required: a non-empty string of at most 255 characters' });
+  else if (reference !== idempotencyKey) issues.push({ field: 'reference', message: 'must equal the Idempotency-Key header' });
+  if (typeof currency !== 'string' || !Object.hasOwn(PAYOUT_RAIL_CURRENCIES, currency)) {
+    issues.push({ field: 'currency', message: `must be one of ${Object.keys(PAYOUT_RAIL_CURRENCIES).join(', ')}` });
+  }
+  if (!isMinorAmount(amount)) issues.push({ field: 'amount', message: MINOR_AMOUNT_MESSAGE });
+  const recipient = validateRecipient(body.recipient);
+  if ('issues' in recipient) issues.push(...recipient.issues);
+  if (!isNonEmptyString(purpose_of_transfer, 140)) issues.push({ field: 'purpose_of_transfer', message: 'is required: a non-empty string of at most 140 characters' });
+  if (payment_reference !== null && !isNonEmptyString(payment_reference, 140)) {
+    issues.push({ field: 'payment_reference', message: 'must be a non-empty string of at most 140 characters, or null' });
+  }
+  if (!isRecord(ordering_customer)) {
+    issues.push({ field: 'ordering_customer', message: 'is required: a JSON object with name and country' });
+  } else {
+    if (!isNonEmptyString(ordering_customer.name, 200)) issues.push({ field: 'ordering_customer.name', message: 'is required: a non-empty string of at most 200 characters' });
+    if (typeof ordering_customer.country !== 'string' || !COUNTRY_CODE.test(ordering_customer.country)) {
+      issues.push({ field: 'ordering_customer.country', message: 'must be an ISO 3166-1 alpha-2 code in capitals, e.g. NG' });
+    }
+  }
+  if (issues.length > 0 || !('value' in recipient)) return { issues };
+  const customer = ordering_customer as { name: string; country: string };
+  return {
+    value: {
+      reference: reference as string,
+      currency: currency as string,
+      amount: amount as number,
+      recipient: recipient.value,
+      purpose_of_transfer: purpose_of_transfer as string,
+      payment_reference: payment_reference as string | null,
+      ordering_customer: { name: customer.name, country: customer.country },
+    },
+  };
+}
+
+function confirmationFor(payout: PayoutView, at: Date): ConfirmationView {
+  return {
+    uetr: randomUUID(),
+    sender_reference: `SBX${randomBytes(7).toString('hex').toUpperCase().slice(0, 13)}`,
+    bank_operation_code: BANK_OPERATION_CODE,
+    value_date: at.toISOString().slice(0, 10),
+    currency: payout.currency,
+    amount: formatMinorAmount(payout.amount, PAYOUT_RAIL_CURRENCIES[payout.currency]),
+    ordering_customer: `${payout.ordering_customer.name}, ${payout.ordering_customer.country}`,
+    account_with_institution: payout.recipient.bank_code,
+    beneficiary_account: recipientAccount(payout.recipient),
+    beneficiary_name: payout.recipient.full_name,
+    remittance_information: payout.payment_reference ?? payout.purpose_of_transfer,
+    details_of_charges: DETAILS_OF_CHARGES,
+  };
+}
+
+export function createPayoutRailServer(options: PayoutRailServerOptions): FastifyInstance {
+  const initialStepMs = nonNegativeInteger('payout rail', 'settlementStepMs', options.settlementStepMs, DEFAULT_SETTLEMENT_STEP_MS, MAX_SETTLEMENT_STEP_MS);
+  const deliveryRetryMs = nonNegativeInteger('payout rail', 'deliveryRetryMs', options.deliveryRetryMs, DEFAULT_CROSS_BORDER_DELIVERY_RETRY_MS);
+  const callbackUrl = options.callbackUrl ?? null;
+  if (callbackUrl !== null) {
+    const problem = callbackUrlProblem(callbackUrl);
+    if (problem !== null) throw new Error(`payout rail: callbackUrl ${problem}`);
+  }
+  const app = fastify({ logger: options.logger ?? false });
+
+  let settlementStepMs = initialStepMs;
+  const payouts = new Map<string, PayoutView>();
+  const calls = new CallCounter();
+  const timers = new StepTimers();
+  const events = new EventLog<PayoutEventType>({ secret: options.webhookSecret ?? DEFAULT_PAYOUT_RAIL_WEBHOOK_SECRET, url: callbackUrl, retryMs: deliveryRetryMs });
+
+  installSandboxCommon(app, {
+    apiKey: options.apiKey,
+    onReset: () => {
+      timers.clear();
+      events.reset();
+      payouts.clear();
+      calls.reset();
+      settlementStepMs = initialStepMs;
+    },
+  });
+
+  app.addHook('preClose', (done) => {
+    timers.clear();
+    events.close();
+    done();
+  });
+
+  const view = (payout: PayoutView): PayoutView => ({
+    ...payout,
+    recipient: { ...payout.recipient },
+    ordering_customer: { ...payout.ordering_customer },
+    confirmation: payout.confirmation && { ...payout.confirmation },
+  });
+
+  /** The payout's outcome: `failed` for a closed account, else `completed` with its confirmation. */
+  const decide = (payout: PayoutView): void => {
+    const at = new Date();
+    if (recipientAccount(payout.recipient).endsWith(ACCOUNT_CLOSED_SUFFIX)) {
+      payout.status = 'failed';
+      payout.failure_code = ACCOUNT_CLOSED_CODE;
+      payout.failure_message = ACCOUNT_CLOSED_MESSAGE;
+    } else {
+      payout.status = 'completed';
+      payout.confirmation = confirmationFor(payout, at);
+    }
+    payout.updated_at = at.toISOString();
+  };
+
+  app.post('/v1/payouts', async (request, reply) => {
+    const idempotencyKey = requireIdempotencyKey(request, reply);
+    if (idempotencyKey === undefined) return reply;
+    const result = validatePayoutRequest(request.body, idempotencyKey);
+    if ('issues' in result) return reply.code(422).send({ error: 'invalid_request', details: result.issues });
+
+    const { reference } = result.value;
+    calls.request(reference);
+    // Lookup and insert run in one synchronous step, so concurrent retries cannot both create.
+    const existing = payouts.get(reference);
+    if (existing) return reply.code(200).header('idempotent-replayed', 'true').send(view(existing));
+
+    const now = new Date().toISOString();
+    const payout: PayoutView = {
+      id: newSandboxId('fpo'),
+      ...result.value,
+      status: 'processing',
+      failure_code: null,
+      failure_message: null,
+      confirmation: null,
+      created_at: now,
+      updated_at: now,
+    };
+    payouts.set(reference, payout);
+    calls.created(reference);
+    if (settlementStepMs === 0) {
+      decide(payout);
+      events.emit(`payout.${payout.status}` as PayoutEventType, view(payout), reply.raw);
+    } else {
+      timers.after(settlementStepMs, () => {
+        decide(payout);
+        events.emit(`payout.${payout.status}` as PayoutEventType, view(payout));
+      });
+    }
+    return reply.code(201).send(view(payout));
+  });
+
+  app.get<{ Params: { reference: string } }>('/v1/payouts/:reference', async (request, reply) => {
+    const payout = payouts.get(request.params.reference);
+    if (!payout) return reply.code(404).send({ error: 'not_found' });
+    return view(payout);
+  });
+
+  events.registerListRoute(app);
+
+  registerControlRoutes(app, (control) => {
+    control.get('/_sandbox/payouts', () => ({ payouts: [...payouts.values()].map(view) }));
+    registerCrossBorderControlRoutes(control, calls, {
+      get: () => settlementStepMs,
+      set: (value) => {
+        settlementStepMs = value;
+      },
+    });
+    events.registerControlRoutes(control);
+  });
+
+  return app;
+}

@@ -1,0 +1,59 @@
+import type { BankCodeType } from '../../common/banking/recipient-bank';
+import type { CallOptions } from '../bank-rail';
+import type { RouteType } from './rate-provider';
+
+export type RecipientBankCodeType = BankCodeType;
+
+/** The recipient abroad, as both cross-border legs need it. */
+export interface Recipient {
+  fullName: string;
+  email: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  bankCodeType: RecipientBankCodeType;
+  /** A BIC, an IBAN (for `iban`), a 9-digit ABA routing number, or another local code. */
+  bankCode: string;
+  /** Null for `iban`, where the IBAN is the account. */
+  accountNumber: string | null;
+}
+
+export interface BridgeTransferRequest {
+  /** Our international payment intent id: the idempotency key, so the leg is never started twice. */
+  reference: string;
+  routeType: RouteType;
+  /** NGN leaving us, in kobo (the fee is not part of it). */
+  sourceAmount: number;
+  destinationCurrency: string;
+  /** What the recipient receives, in minor units of `destinationCurrency`. */
+  destinationAmount: number;
+  recipient: Recipient;
+}
+
+/** `pending` until the leg completes; `rejected` by the rail's compliance screening (synchronously, when the transfer is created). */
+export type BridgeTransferStatus = 'pending' | 'completed' | 'rejected';
+
+export interface BridgeTransfer {
+  id: string;
+  reference: string;
+  status: BridgeTransferStatus;
+  /** Set when `rejected`, e.g. `compliance_rejected`. */
+  failureCode: string | null;
+  failureMessage: string | null;
+}
+
+export type BridgeEvent =
+  | { id: string; type: 'transfer.completed' | 'transfer.rejected'; transfer: BridgeTransfer }
+  /** A type this version does not act on: acknowledged and recorded. */
+  | { id: string; type: 'other'; name: string };
+
+/** The bridge rail: converts NGN into the destination currency (directly, or through USDC) and delivers it to the payout rail's side. */
+export interface BridgeRail {
+  /** Creates the transfer, or answers the one already created under `reference`. */
+  createTransfer(request: BridgeTransferRequest, options: CallOptions): Promise<BridgeTransfer>;
+  /** The transfer created under `reference`; null when there is none. */
+  getTransfer(reference: string, options: CallOptions): Promise<BridgeTransfer | null>;
+  /** An event as the rail's signed callback delivers it; throws ProviderError when it is not one. */
+  parseEvent(body: unknown): BridgeEvent;
+}
+
+export const BRIDGE_RAIL = Symbol('BRIDGE_RAIL');

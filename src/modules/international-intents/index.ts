@@ -1,0 +1,4 @@
+/** What other modules may use of the international payment intents module. */
+export { InternationalIntentsModule } from './international-intents.module';
+export { InternationalSettlementService } from './international-settlement.service';
+export { installReceiptPageErrors } from './receipts.controller';

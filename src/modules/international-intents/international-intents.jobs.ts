@@ -1,0 +1,21 @@
+import { defineJob, definePeriodicJob, defineQueue } from '../../jobs';
+
+/** Legs are mostly waiting on the rails: many per worker at once. */
+export const INTERNATIONAL_QUEUE = defineQueue('international', 32);
+
+/** The settlement pipeline's background work. */
+export const INTERNATIONAL_JOBS = {
+  /**
+   * Take an intent as far as it can go now, from `from` (the status it was enqueued for: each
+   * status gets its own job, so a move that lands while an earlier job is finishing is not lost
+   * to that job's id).
+   */
+  advance: defineJob<{ intentId: string; from: string }>({
+    queue: INTERNATIONAL_QUEUE,
+    name: 'international.advance',
+    jobId: ({ intentId, from }) => `international.advance.${intentId}.${from}`,
+    keepCompletedS: 0,
+  }),
+  /** Periodic: an `advance` for every intent that has not moved for a job lock: its job was lost, or a rail's callback. */
+  resume: definePeriodicJob(INTERNATIONAL_QUEUE, 'international.resume', (config) => config.periodicJobIntervalMs),
+};

@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { JobsModule } from '../../jobs';
+import { CrossBorderRailsModule } from '../cross-border-rails';
+import { IdempotencyModule } from '../idempotency';
+import { LedgerModule } from '../ledger';
+import { PoboBusinessesModule } from '../pobo-businesses';
+import { InternationalIntentStates } from './international-intent-states.service';
+import { InternationalIntentsController } from './international-intents.controller';
+import { INTERNATIONAL_JOBS, INTERNATIONAL_QUEUE } from './international-intents.jobs';
+import { InternationalIntentsRepository } from './international-intents.repository';
+import { InternationalIntentsService } from './international-intents.service';
+import { InternationalSettlementService } from './international-settlement.service';
+import { QuotesController } from './quotes.controller';
+import { QuotesService } from './quotes.service';
+import { ReceiptsController } from './receipts.controller';
+import { ReceiptsService } from './receipts.service';
+
+/** Owns `quotes`, `international_payment_intents` and their status history: quotes, endpoint 6, the settlement pipeline and receipts. */
+@Module({
+  imports: [CrossBorderRailsModule, IdempotencyModule, LedgerModule, PoboBusinessesModule, JobsModule.forFeature(INTERNATIONAL_QUEUE, Object.values(INTERNATIONAL_JOBS))],
+  controllers: [QuotesController, InternationalIntentsController, ReceiptsController],
+  providers: [QuotesService, InternationalIntentsService, InternationalSettlementService, InternationalIntentStates, InternationalIntentsRepository, ReceiptsService],
+  exports: [InternationalSettlementService],
+})
+export class InternationalIntentsModule {}

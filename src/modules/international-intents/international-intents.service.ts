@@ -1,0 +1,119 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
+import { SOURCE_CURRENCY } from '../../common/money/fx';
+import { Envelope, envelope } from '../../common/http/envelope';
+import { ListQuery, listPage, Page } from '../../common/http/list.query';
+import { isId, newId, secureRandomBytes } from '../../common/ids/ids';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { Outbox } from '../../jobs';
+import { IdempotencyClaim, IdempotencyService } from '../idempotency';
+import { LedgerService } from '../ledger';
+import { PoboBusinessesService } from '../pobo-businesses';
+import { CreateInternationalIntentDto } from './dto/create-international-intent.dto';
+import { InternationalIntentDto } from './dto/international-intent.response';
+import { InternationalIntentEntity } from './international-intent.entity';
+import { mapInternationalIntent } from './international-intent.mapper';
+import { INTERNATIONAL_JOBS } from './international-intents.jobs';
+import { InternationalIntentNotFoundError, KybNotVerifiedError, QuoteAlreadyUsedError, QuoteExpiredError, QuoteNotFoundError } from './international-intents.errors';
+import { InternationalIntentsRepository } from './international-intents.repository';
+import { internationalPosting } from './international-postings';
+import { QuoteEntity } from './quote.entity';
+
+export const INTERNATIONAL_INTENTS_PATH = '/api/merchant/international-payment-intents';
+
+@Injectable()
+export class InternationalIntentsService {
+  /** Reservations of one merchant lock its balance row: they queue here rather than on pooled connections. */
+  private readonly reservations = new KeyedSerializer();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: InternationalIntentsRepository,
+    private readonly businesses: PoboBusinessesService,
+    private readonly idempotency: IdempotencyService,
+    private readonly ledger: LedgerService,
+    private readonly outbox: Outbox,
+  ) {}
+
+  /**
+   * One transaction: the quote is locked and checked, the intent written, the quote marked used,
+   * `sourceAmount` reserved from the available balance, the pipeline's first job put in the
+   * outbox and the Idempotency-Key's answer stored. A refusal (any of the checks, or insufficient
+   * funds) rolls all of it back: nothing is reserved and the quote stays usable.
+   */
+  create(merchantId: string, dto: CreateInternationalIntentDto, claim: IdempotencyClaim | undefined): Promise<Envelope<InternationalIntentDto>> {
+    const id = claim?.resourceId ?? newId('ipi');
+    return this.reservations.run(merchantId, () =>
+      this.idempotency.commit(claim, async (manager) => {
+        const intent = await this.insert(manager, id, merchantId, dto);
+        await this.ledger.post(manager, internationalPosting(intent, 'reserved'));
+        await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.advance, { intentId: id, from: 'pending' });
+        return envelope('International payment intent created', mapInternationalIntent(intent, this.config.publicBaseUrl));
+      }),
+    );
+  }
+
+  async get(merchantId: string, id: string): Promise<InternationalIntentDto> {
+    const row = isId('ipi', id) ? await this.repository.findOwned(merchantId, id) : undefined;
+    if (!row) throw new InternationalIntentNotFoundError();
+    return mapInternationalIntent(row, this.config.publicBaseUrl);
+  }
+
+  list(merchantId: string, query: ListQuery): Promise<Page<InternationalIntentDto>> {
+    return listPage(
+      query,
+      'ipi',
+      (limit, after) => this.repository.list(merchantId, limit, after),
+      (row) => mapInternationalIntent(row, this.config.publicBaseUrl),
+      (item) => item.intentId,
+      `${this.config.publicBaseUrl}${INTERNATIONAL_INTENTS_PATH}`,
+    );
+  }
+
+  /** The quote's checks, in the contract's order, then the intent at the chosen option's price. */
+  private async insert(manager: EntityManager, id: string, merchantId: string, dto: CreateInternationalIntentDto): Promise<InternationalIntentEntity> {
+    const quote = isId('qt', dto.quoteId) ? await this.repository.lockOwnedQuote(manager, merchantId, dto.quoteId) : undefined;
+    const option = quote?.options.find((candidate) => candidate.id === dto.quoteOptionId);
+    if (!quote || !option) throw new QuoteNotFoundError();
+    if (quote.usedByIntentId !== null) throw new QuoteAlreadyUsedError();
+    if (quote.expired) throw new QuoteExpiredError();
+    const business = await this.businesses.findOwned(merchantId, quote.poboUserId);
+    if (business.kybStatus !== 'verified') throw new KybNotVerifiedError();
+
+    const intent = manager.create(InternationalIntentEntity, {
+      id,
+      merchantId,
+      poboUserId: quote.poboUserId,
+      quoteId: quote.id,
+      quoteOptionId: option.id,
+      routeType: option.routeType,
+      destinationCountry: quote.destinationCountry,
+      amount: quote.amount,
+      currency: quote.currency,
+      sourceAmount: String(option.sourceAmount),
+      sourceCurrency: SOURCE_CURRENCY,
+      convertedAmount: String(option.convertedAmount),
+      fee: String(option.fee),
+      exchangeRate: option.exchangeRate,
+      quoteExpiresAt: quote.expiresAt,
+      recipientFullName: dto.recipientFullName,
+      recipientEmail: dto.recipientEmail ?? null,
+      bankCodeType: dto.bankCodeType,
+      bankCode: dto.bankCode,
+      accountNumber: dto.accountNumber ?? null,
+      purposeOfTransfer: dto.purposeOfTransfer,
+      paymentReference: dto.paymentReference ?? null,
+      status: 'pending',
+      adminNote: null,
+      receiptToken: secureRandomBytes(16).toString('base64url'),
+      processedAt: null,
+      settledAt: null,
+    });
+    const now = new Date();
+    Object.assign(intent, { createdAt: now, updatedAt: now });
+    await manager.insert(InternationalIntentEntity, intent);
+    await manager.update(QuoteEntity, { id: quote.id }, { usedByIntentId: id });
+    return intent;
+  }
+}

@@ -1,0 +1,262 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { minorFromColumn } from '../../common/money/money';
+import { ProviderError } from '../../common/providers/provider-http-client';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { JobHandler, JobQueues, Outbox } from '../../jobs';
+import { CallOptions } from '../bank-rail';
+import { BRIDGE_RAIL, BridgeRail, BridgeTransfer, ForeignPayout, PAYOUT_RAIL, PayoutRail, Recipient } from '../cross-border-rails';
+import { LedgerService } from '../ledger';
+import { PoboBusinessesService } from '../pobo-businesses';
+import { InternationalIntentEntity } from './international-intent.entity';
+import { InternationalIntentStates } from './international-intent-states.service';
+import { InternationalIntentStatus } from './international-intent.states';
+import { INTERNATIONAL_JOBS } from './international-intents.jobs';
+import { InternationalIntentNotFoundError, InternationalIntentStateConflictError } from './international-intents.errors';
+import { InternationalIntentsRepository } from './international-intents.repository';
+import { internationalPosting } from './international-postings';
+
+const RESUME_BATCH = 500;
+
+/** States the worker acts in; in the others it waits for a rail (or is done). */
+const ACTIONABLE = new Set<InternationalIntentStatus>(['pending', 'processing', 'bridge_confirmed', 'withdrawal_confirmed']);
+const WAITING = new Set<InternationalIntentStatus>(['bridge_initiated', 'withdrawal_initiated']);
+
+/** What a rail's word did to an intent: its status before and after. */
+interface Recorded {
+  before: InternationalIntentStatus;
+  after: InternationalIntentStatus;
+}
+
+/**
+ * The settlement pipeline, in the worker. Each step is a move of the intent's state machine in
+ * its own transaction, taken only while the intent is still in the step's state (under its row
+ * lock), so a step whose outcome is recorded is never taken again. The rails are called with the
+ * intent id as their idempotency key, fixed before any call: a worker killed after a call and
+ * before recording it calls again on resume and gets the same transfer or payout back, never a
+ * second one. Callbacks and polls of the rails go through the same `record…` methods; a
+ * rejection at any stage releases the reservation in the transaction that moves to `rejected`,
+ * which the machine allows once.
+ */
+@Injectable()
+export class InternationalSettlementService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(BRIDGE_RAIL) private readonly bridge: BridgeRail,
+    @Inject(PAYOUT_RAIL) private readonly payouts: PayoutRail,
+    private readonly states: InternationalIntentStates,
+    private readonly ledger: LedgerService,
+    private readonly outbox: Outbox,
+    private readonly queues: JobQueues,
+    private readonly repository: InternationalIntentsRepository,
+    private readonly businesses: PoboBusinessesService,
+  ) {}
+
+  /**
+   * Takes the intent as far as it can go now. In a waiting state it stops, unless the job was
+   * enqueued for that state (by `resume`: a callback may be lost), in which case it asks the
+   * rail once.
+   */
+  @JobHandler(INTERNATIONAL_JOBS.advance)
+  async advance({ intentId, from }: { intentId: string; from: string }): Promise<void> {
+    let polled = false;
+    for (;;) {
+      const intent = await this.dataSource.getRepository(InternationalIntentEntity).findOneBy({ id: intentId });
+      if (!intent) return;
+      if (WAITING.has(intent.status)) {
+        if (polled || intent.status !== from) return;
+        polled = true;
+      }
+      if (!(await this.step(intent))) return;
+    }
+  }
+
+  /** An `advance` for every intent that has not moved for a job lock: its job was lost, or a rail's callback. */
+  @JobHandler(INTERNATIONAL_JOBS.resume)
+  async resume(): Promise<void> {
+    for (const { id, status } of await this.repository.stalledSince(this.config.jobLockMs, RESUME_BATCH)) {
+      await this.queues.ensure(INTERNATIONAL_JOBS.advance, { intentId: id, from: status });
+    }
+  }
+
+  /** A bridge rail callback, in the caller's transaction: recorded, and the next step enqueued when it moved the intent to one. */
+  async onBridgeEvent(manager: EntityManager, transfer: BridgeTransfer): Promise<void> {
+    await this.followUp(manager, transfer.reference, await this.recordBridge(manager, transfer));
+  }
+
+  /** A payout rail callback, likewise. */
+  async onPayoutEvent(manager: EntityManager, payout: ForeignPayout): Promise<void> {
+    await this.followUp(manager, payout.reference, await this.recordPayout(manager, payout));
+  }
+
+  /** An operator's rejection of an intent that has not settled, with the note the merchant sees; the funds go back through the same path. */
+  async rejectByOperator(id: string, note: string): Promise<InternationalIntentStatus> {
+    return this.dataSource.transaction(async (manager) => {
+      const intent = await this.states.lock(manager, id);
+      if (!intent) throw new InternationalIntentNotFoundError();
+      if (intent.status === 'settled' || intent.status === 'rejected') throw new InternationalIntentStateConflictError(intent.status, 'rejected');
+      const before = intent.status;
+      await this.reject(manager, intent, 'operator_rejected', note);
+      return before;
+    });
+  }
+
+  /** One step from the intent's state; true when the intent moved. */
+  private step(intent: InternationalIntentEntity): Promise<boolean> {
+    switch (intent.status) {
+      case 'pending':
+        return this.moveFrom(intent.id, 'pending', (manager, locked) => this.states.apply(manager, locked, 'processing', 'picked_up'));
+      case 'processing':
+        return this.startBridge(intent);
+      case 'bridge_initiated':
+        return this.poll(intent, () => this.bridge.getTransfer(intent.id, this.budget()), (manager, transfer) => this.recordBridge(manager, transfer));
+      case 'bridge_confirmed':
+        return this.startPayout(intent);
+      case 'withdrawal_initiated':
+        return this.poll(intent, () => this.payouts.getPayout(intent.id, this.budget()), (manager, payout) => this.recordPayout(manager, payout));
+      case 'withdrawal_confirmed':
+        return this.moveFrom(intent.id, 'withdrawal_confirmed', async (manager, locked) => {
+          await this.states.apply(manager, locked, 'settled', 'settled', { settledAt: new Date() });
+          await this.ledger.post(manager, internationalPosting(locked, 'settled'));
+        });
+      default:
+        return Promise.resolve(false);
+    }
+  }
+
+  private async startBridge(intent: InternationalIntentEntity): Promise<boolean> {
+    let transfer: BridgeTransfer;
+    try {
+      transfer = await this.bridge.createTransfer(
+        {
+          reference: intent.id,
+          routeType: intent.routeType,
+          sourceAmount: minorFromColumn(intent.convertedAmount),
+          destinationCurrency: intent.currency,
+          destinationAmount: minorFromColumn(intent.amount),
+          recipient: recipientOf(intent),
+        },
+        this.budget(),
+      );
+    } catch (err) {
+      // A refusal of the request itself will not get better with retries; anything else is retried by the job.
+      if (err instanceof ProviderError && !err.retryable) {
+        return this.moveFrom(intent.id, 'processing', (manager, locked) => this.reject(manager, locked, 'bridge_refused', `The bridge rail refused the transfer (${err.message})`));
+      }
+      throw err;
+    }
+    return this.moved(await this.dataSource.transaction((manager) => this.recordBridge(manager, transfer)));
+  }
+
+  private async startPayout(intent: InternationalIntentEntity): Promise<boolean> {
+    const business = await this.businesses.findById(intent.poboUserId);
+    let payout: ForeignPayout;
+    try {
+      payout = await this.payouts.createPayout(
+        {
+          reference: intent.id,
+          currency: intent.currency,
+          amount: minorFromColumn(intent.amount),
+          recipient: recipientOf(intent),
+          purposeOfTransfer: intent.purposeOfTransfer,
+          paymentReference: intent.paymentReference,
+          orderingCustomer: { name: business?.businessName ?? intent.poboUserId, country: business?.country ?? 'NG' },
+        },
+        this.budget(),
+      );
+    } catch (err) {
+      if (err instanceof ProviderError && !err.retryable) {
+        return this.moveFrom(intent.id, 'bridge_confirmed', (manager, locked) => this.reject(manager, locked, 'payout_refused', `The payout rail refused the payout (${err.message})`));
+      }
+      throw err;
+    }
+    return this.moved(await this.dataSource.transaction((manager) => this.recordPayout(manager, payout)));
+  }
+
+  /** Asks a rail what became of a leg whose callback has not come; records it when there is news. */
+  private async poll<T>(intent: InternationalIntentEntity, ask: () => Promise<T | null>, record: (manager: EntityManager, answer: T) => Promise<Recorded | undefined>): Promise<boolean> {
+    const answer = await ask();
+    if (answer === null) return false;
+    return this.moved(await this.dataSource.transaction((manager) => record(manager, answer)));
+  }
+
+  /** What the bridge rail says of the transfer (its answer, a callback or a poll), in the caller's transaction. */
+  private async recordBridge(manager: EntityManager, transfer: BridgeTransfer): Promise<Recorded | undefined> {
+    const intent = await this.states.lock(manager, transfer.reference);
+    if (!intent) return undefined;
+    const before = intent.status;
+    if (transfer.status === 'rejected') {
+      if (intent.status === 'processing' || intent.status === 'bridge_initiated') {
+        const code = transfer.failureCode ?? 'bridge_rejected';
+        const note = code === 'compliance_rejected' ? 'Rejected by compliance screening at the bridge rail' : `The bridge rail rejected the transfer (${code})`;
+        await this.reject(manager, intent, code, transfer.failureMessage ? `${note}: ${transfer.failureMessage}` : note);
+      }
+      return { before, after: intent.status };
+    }
+    if (intent.status === 'processing') {
+      await this.states.apply(manager, intent, 'bridge_initiated', 'bridge_transfer_created', { bridgeTransferId: transfer.id, processedAt: new Date() });
+    }
+    if (intent.status === 'bridge_initiated' && transfer.status === 'completed') await this.states.apply(manager, intent, 'bridge_confirmed', 'bridge_transfer_completed');
+    return { before, after: intent.status };
+  }
+
+  /** What the payout rail says of the payout, in the caller's transaction. */
+  private async recordPayout(manager: EntityManager, payout: ForeignPayout): Promise<Recorded | undefined> {
+    const intent = await this.states.lock(manager, payout.reference);
+    if (!intent) return undefined;
+    const before = intent.status;
+    if (intent.status === 'bridge_confirmed') await this.states.apply(manager, intent, 'withdrawal_initiated', 'payout_created', { payoutId: payout.id });
+    if (intent.status === 'withdrawal_initiated' && payout.status === 'completed') {
+      await this.states.apply(manager, intent, 'withdrawal_confirmed', 'payout_completed', { payoutConfirmation: payout.confirmation });
+    }
+    if (intent.status === 'withdrawal_initiated' && payout.status === 'failed') {
+      const code = payout.failureCode ?? 'payout_failed';
+      await this.reject(manager, intent, code, `The payout to the recipient failed (${code})${payout.failureMessage ? `: ${payout.failureMessage}` : ''}`);
+    }
+    return { before, after: intent.status };
+  }
+
+  /** To `rejected` with the note, and the reservation back to available; `processedAt` is set when it leaves `processing`. */
+  private async reject(manager: EntityManager, intent: InternationalIntentEntity, cause: string, note: string): Promise<void> {
+    const leavesProcessing = intent.status === 'processing';
+    await this.states.apply(manager, intent, 'rejected', cause, { adminNote: note, ...(leavesProcessing && { processedAt: new Date() }) });
+    await this.ledger.post(manager, internationalPosting(intent, 'released'));
+  }
+
+  /** Locks the intent and runs `change` only while it is still `expected`; true when it ran. */
+  private moveFrom(id: string, expected: InternationalIntentStatus, change: (manager: EntityManager, intent: InternationalIntentEntity) => Promise<unknown>): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const intent = await this.states.lock(manager, id);
+      if (intent?.status !== expected) return false;
+      await change(manager, intent);
+      return true;
+    });
+  }
+
+  private async followUp(manager: EntityManager, intentId: string, recorded: Recorded | undefined): Promise<void> {
+    if (recorded && recorded.after !== recorded.before && ACTIONABLE.has(recorded.after)) {
+      await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.advance, { intentId, from: recorded.after });
+    }
+  }
+
+  private moved(recorded: Recorded | undefined): boolean {
+    return recorded !== undefined && recorded.after !== recorded.before;
+  }
+
+  private budget(): CallOptions {
+    return { timeoutMs: this.config.providerTimeoutMs, retries: 1 };
+  }
+}
+
+function recipientOf(intent: InternationalIntentEntity): Recipient {
+  return {
+    fullName: intent.recipientFullName,
+    email: intent.recipientEmail,
+    country: intent.destinationCountry,
+    bankCodeType: intent.bankCodeType,
+    bankCode: intent.bankCode,
+    accountNumber: intent.accountNumber,
+  };
+}

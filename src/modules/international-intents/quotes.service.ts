@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ServiceUnavailableError, ValidationFailedError } from '../../common/errors/app-error';
+import { Envelope, envelope } from '../../common/http/envelope';
+import { isId, newId } from '../../common/ids/ids';
+import { quoteSourceAmount } from '../../common/money/fx';
+import { toMinorUnits } from '../../common/money/money';
+import { ProviderError } from '../../common/providers/provider-http-client';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { RATE_PROVIDER, RateProvider } from '../cross-border-rails';
+import { IdempotencyClaim, IdempotencyService } from '../idempotency';
+import { PoboBusinessesService } from '../pobo-businesses';
+import { CreateQuoteDto } from './dto/create-quote.dto';
+import { QuoteDto } from './dto/quote.response';
+import { QuoteNotFoundError, UnsupportedCorridorError } from './international-intents.errors';
+import { InternationalIntentsRepository } from './international-intents.repository';
+import { QuoteEntity, StoredQuoteOption } from './quote.entity';
+import { mapQuote } from './quote.mapper';
+
+export const QUOTES_PATH = '/api/merchant/quotes';
+/** How long a quote's prices hold. */
+export const QUOTE_TTL_MS = 15 * 60_000;
+
+@Injectable()
+export class QuotesService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(RATE_PROVIDER) private readonly rates: RateProvider,
+    private readonly repository: InternationalIntentsRepository,
+    private readonly businesses: PoboBusinessesService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
+
+  /** Prices every route of the corridor from the rate provider's current rates; one insert (with the key's answer, when one was sent). */
+  async create(merchantId: string, dto: CreateQuoteDto, claim?: IdempotencyClaim): Promise<Envelope<QuoteDto>> {
+    await this.businesses.findOwned(merchantId, dto.poboUserId);
+    const amount = toMinorUnits(dto.amount, dto.currency)!;
+    const options = (await this.corridorRates(dto.destinationCountry, dto.currency)).map((rate): StoredQuoteOption => {
+      const price = quoteSourceAmount({ destinationMinor: amount, destinationCurrency: dto.currency, rate: rate.rate, fixedFeeMinor: rate.fixedFee, feeBps: rate.feeBps });
+      if (!price) throw new ValidationFailedError([{ field: 'amount', message: 'costs more than the largest amount a payment may carry' }], 'Amount too large');
+      return { id: newId('qo'), routeType: rate.routeType, exchangeRate: rate.rate, convertedAmount: price.convertedMinor, fee: price.feeMinor, sourceAmount: price.sourceMinor };
+    });
+    const quote: Partial<QuoteEntity> = {
+      id: newId('qt'),
+      merchantId,
+      poboUserId: dto.poboUserId,
+      destinationCountry: dto.destinationCountry,
+      currency: dto.currency,
+      amount: String(amount),
+      options,
+      expiresAt: new Date(Date.now() + QUOTE_TTL_MS),
+    };
+    const insert = async (manager: EntityManager) => {
+      await manager.insert(QuoteEntity, quote);
+      return envelope('Quote created', mapQuote((await manager.findOneBy(QuoteEntity, { id: quote.id }))!));
+    };
+    return claim ? this.idempotency.commit(claim, insert) : this.dataSource.transaction(insert);
+  }
+
+  async get(merchantId: string, id: string): Promise<QuoteDto> {
+    const row = isId('qt', id) ? await this.repository.findOwnedQuote(merchantId, id) : undefined;
+    if (!row) throw new QuoteNotFoundError();
+    return mapQuote(row);
+  }
+
+  private async corridorRates(country: string, currency: string) {
+    try {
+      const rates = await this.rates.rates(country, currency, { timeoutMs: this.config.providerTimeoutMs, retries: 1 });
+      if (rates.length === 0) throw new UnsupportedCorridorError(country, currency);
+      return rates;
+    } catch (err) {
+      if (err instanceof ProviderError) throw new ServiceUnavailableError('The rate provider is unavailable; retry shortly');
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import { ApiProcess, spawnWorker } from './support/api-process';
+import { createInternationalIntent, createQuote, intentBody, InternationalStack, startInternationalStack, verifiedBusiness } from './support/international';
+import { balanceOf, fundedMerchant, ledgerVerify } from './support/money-stack';
+import { eventually } from './support/poll';
+
+const JOB_LOCK_MS = 2_000;
+/** Long enough to see each waiting state, and to kill a worker in it, after a worker start and a lock's takeover. */
+const STEP_MS = 6_000;
+
+/**
+ * Worker processes as in production (`src/worker.ts`), killed with SIGKILL at every stage of one
+ * intent's pipeline: mid-call to each rail (the rail acted, the answer was not recorded), and in
+ * each state between. Each restart resumes where the last one stopped; the intent settles once,
+ * and each rail created its leg once however often it was asked.
+ */
+describe('International settlement: the worker killed between every pair of stages', () => {
+  let stack: InternationalStack;
+  let worker: ApiProcess | undefined;
+
+  const startWorker = async () => (worker = await spawnWorker(stack.db.url, stack.env));
+  const killWorker = async () => {
+    await worker?.kill();
+    worker = undefined;
+  };
+  const statusOf = async (id: string): Promise<string> => (await stack.pg.query(`SELECT status FROM international_payment_intents WHERE id = $1`, [id])).rows[0].status;
+  const reaches = async (id: string, status: string) => expect(await eventually(() => statusOf(id), (s) => s === status, 20_000, 20)).toBe(status);
+
+  beforeAll(async () => {
+    stack = await startInternationalStack({
+      name: 'intl-crash',
+      worker: false,
+      settlementStepMs: STEP_MS,
+      env: { JOB_LOCK_MS: String(JOB_LOCK_MS), PERIODIC_JOB_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '10000' },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await killWorker();
+    await stack?.close();
+  });
+
+  it('resumes after each kill and settles once', async () => {
+    // Setting up needs a worker too (KYB is forwarded by it).
+    await startWorker();
+    const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
+    const business = await verifiedBusiness(stack, apiKey);
+    await killWorker();
+    const before = await balanceOf(stack.t, apiKey);
+
+    const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+    const { intentId: id } = await createInternationalIntent(stack.t, apiKey, intentBody(quote));
+    expect(await statusOf(id)).toBe('pending');
+
+    // 1. Killed mid-call to the bridge rail: the rail created the transfer, its answer never arrived.
+    await stack.bridgeRail.faults({ answerDelayMs: 3_000 });
+    await startWorker();
+    await eventually(() => stack.bridgeRail.calls(id), (calls) => calls.created === 1, 20_000, 20);
+    expect(await statusOf(id)).toBe('processing');
+    await killWorker();
+    await stack.bridgeRail.faults({});
+
+    // 2. The next worker takes the job over once its lock runs out, asks again, gets the same transfer; killed while the leg runs.
+    await startWorker();
+    await reaches(id, 'bridge_initiated');
+    await killWorker();
+    // The bridge rail's callback lands on the API with no worker running.
+    await reaches(id, 'bridge_confirmed');
+
+    // 3. Killed mid-call to the payout rail.
+    await stack.payoutRail.faults({ answerDelayMs: 3_000 });
+    await startWorker();
+    await eventually(() => stack.payoutRail.calls(id), (calls) => calls.created === 1, 20_000, 20);
+    expect(await statusOf(id)).toBe('bridge_confirmed');
+    await killWorker();
+    await stack.payoutRail.faults({});
+
+    // 4. Resumed, and killed while the payout runs; its callback lands with no worker.
+    await startWorker();
+    await reaches(id, 'withdrawal_initiated');
+    await killWorker();
+    await reaches(id, 'withdrawal_confirmed');
+
+    // 5. The settlement, by a last worker.
+    await startWorker();
+    await reaches(id, 'settled');
+
+    const history = (await stack.pg.query(`SELECT to_status FROM international_payment_intent_status_history WHERE intent_id = $1 ORDER BY id`, [id])).rows.map((r) => r.to_status);
+    expect(history).toEqual(['processing', 'bridge_initiated', 'bridge_confirmed', 'withdrawal_initiated', 'withdrawal_confirmed', 'settled']);
+    const postings = (await stack.pg.query(`SELECT type FROM ledger_transactions WHERE source_id = $1 ORDER BY type`, [id])).rows.map((r) => r.type);
+    expect(postings).toEqual(['international_reserved', 'international_settled']);
+    // Each rail was asked at least twice for its leg (once by the killed worker), and created it once.
+    const bridge = await stack.bridgeRail.calls(id);
+    const payout = await stack.payoutRail.calls(id);
+    expect(bridge.created).toBe(1);
+    expect(payout.created).toBe(1);
+    expect(bridge.createRequests).toBeGreaterThanOrEqual(2);
+    expect(payout.createRequests).toBeGreaterThanOrEqual(2);
+    const after = await balanceOf(stack.t, apiKey);
+    expect(after.available).toBeCloseTo(before.available - quote.options[0].sourceAmount, 2);
+    expect(after.reserved).toBe(0);
+    expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,334 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { BRIDGE_RAIL_RATES } from '../../sandbox/bridge-rail/bridge-rail.server';
+import { spawnApi } from './support/api-process';
+import { expectErrorBody, expectInternationalIntent } from './support/contract';
+import {
+  createInternationalIntent,
+  createQuote,
+  INTENTS,
+  intentBody,
+  InternationalStack,
+  isFinal,
+  PIPELINE,
+  pollIntent,
+  QUOTES,
+  startInternationalStack,
+  verifiedBusiness,
+} from './support/international';
+import { balanceOf, fundedMerchant, ledgerVerify, newKey, post } from './support/money-stack';
+import { createBusiness, http } from './support/test-app';
+
+const run = promisify(execFile);
+
+/** Every status seen moves forward along the pipeline (or ends in `rejected`). */
+function expectForwardOnly(seen: any[]): void {
+  let at = 0;
+  for (const intent of seen) {
+    expectInternationalIntent(intent);
+    if (intent.status === 'rejected') continue;
+    const index = PIPELINE.indexOf(intent.status);
+    expect(index).toBeGreaterThanOrEqual(at);
+    at = index;
+  }
+  const rejectedAt = seen.findIndex((intent) => intent.status === 'rejected');
+  if (rejectedAt >= 0) expect(seen.slice(rejectedAt).every((intent) => intent.status === 'rejected')).toBe(true);
+}
+
+async function balanceTransactions(stack: InternationalStack, apiKey: string, sourceId: string): Promise<any[]> {
+  const result = await http(stack.t.baseUrl, 'GET', '/api/merchant/balance-transactions?limit=100', { apiKey });
+  expect(result.status).toBe(200);
+  return result.body.response.filter((btx: any) => btx.sourceId === sourceId);
+}
+
+/**
+ * International payment intents end to end: a balance funded through Naira collections, a
+ * business verified through KYB, a quote, the intent, and the worker moving it through the
+ * sandbox bridge and payout rails (real HTTP servers calling the API back) to `settled`.
+ */
+describe('International payment intents', () => {
+  let stack: InternationalStack;
+  let apiKey: string;
+  let business: string;
+
+  beforeAll(async () => {
+    stack = await startInternationalStack({ name: 'international', settlementStepMs: 150 });
+    ({ apiKey } = await fundedMerchant(stack.t, 5_000_000));
+    business = await verifiedBusiness(stack, apiKey);
+  }, 60_000);
+
+  afterAll(() => stack?.close());
+
+  describe('quotes', () => {
+    it('prices each route from the rate table, rounding the source amount up to the kobo', async () => {
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business, destinationCountry: 'US', currency: 'USD', amount: 1000 });
+      expect(quote).toMatchObject({ poboUserId: business, destinationCountry: 'US', currency: 'USD', amount: 1000 });
+      expect(quote.options.map((o: any) => o.routeType)).toEqual(['ngn', 'usdc']);
+      // ngn at 1550.75 with ₦500 + 1.5 %: 1,550,750.00 converted, fee 500 + 23,261.25.
+      expect(quote.options[0]).toMatchObject({ sourceCurrency: 'NGN', exchangeRate: BRIDGE_RAIL_RATES.USD.routes[0].rate, fee: 23761.25, sourceAmount: 1574511.25 });
+      expect(Date.parse(quote.expiresAt) - Date.parse(quote.createdAt)).toBe(15 * 60_000);
+
+      // 10.01 GHS at 128.6543 is 1,287.829543 NGN: 1,287.83 after rounding up; fee 200 + ceil(2 % of it) = 225.76.
+      const cedis = await createQuote(stack.t, apiKey, { poboUserId: business, destinationCountry: 'gh', currency: 'ghs', amount: 10.01 });
+      expect(cedis.options).toEqual([expect.objectContaining({ routeType: 'ngn', exchangeRate: '128.6543', fee: 225.76, sourceAmount: 1513.59 })]);
+
+      const read = await http(stack.t.baseUrl, 'GET', `${QUOTES}/${quote.quoteId}`, { apiKey });
+      expect(read.status).toBe(200);
+      expect(read.body.response).toEqual(quote);
+    });
+
+    it('refuses a corridor no route serves, and a business that is not the merchant\'s', async () => {
+      const japan = await http(stack.t.baseUrl, 'POST', QUOTES, { apiKey, body: { poboUserId: business, destinationCountry: 'JP', currency: 'JPY', amount: 100 } });
+      expectErrorBody(japan, 400, 'unsupported_corridor');
+      const other = await stack.t.createMerchant('Other');
+      const foreign = await http(stack.t.baseUrl, 'POST', QUOTES, { apiKey: other.apiKey, body: { poboUserId: business, destinationCountry: 'US', currency: 'USD', amount: 100 } });
+      expectErrorBody(foreign, 404, 'resource_not_found');
+      expectErrorBody(await http(stack.t.baseUrl, 'GET', `${QUOTES}/qt_000000000000000000000000`, { apiKey }), 404, 'quote_not_found');
+    });
+  });
+
+  describe('the pipeline', () => {
+    it('goes from pending to settled, forward only, with the money accounted for at every step', async () => {
+      const before = await balanceOf(stack.t, apiKey);
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+      const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote));
+      expectInternationalIntent(created);
+      const option = quote.options[0];
+      expect(created).toMatchObject({
+        status: 'pending',
+        quoteId: quote.quoteId,
+        quoteOptionId: option.quoteOptionId,
+        routeType: 'ngn',
+        poboUserId: business,
+        amount: 100,
+        currency: 'USD',
+        sourceAmount: option.sourceAmount,
+        sourceCurrency: 'NGN',
+        purposeOfTransfer: 'Information Service Charges',
+        quoteExpiresAt: quote.expiresAt,
+        processedAt: null,
+        settledAt: null,
+      });
+      expect(created).not.toHaveProperty('receiptUrl');
+      expect(created).not.toHaveProperty('adminNote');
+      const reservedNow = await balanceOf(stack.t, apiKey);
+      expect(reservedNow.reserved).toBeCloseTo(before.reserved + option.sourceAmount, 2);
+
+      const seen = await pollIntent(stack.t, apiKey, created.intentId, isFinal);
+      expectForwardOnly(seen);
+      const settled = seen.at(-1);
+      expect(settled.status).toBe('settled');
+      // Each state of the pipeline was observable on the way (each leg takes 150 ms in this sandbox).
+      for (const status of ['bridge_initiated', 'withdrawal_initiated']) expect(seen.map((i) => i.status)).toContain(status);
+      for (const intent of seen) {
+        const at = PIPELINE.indexOf(intent.status);
+        expect(intent.processedAt !== null).toBe(at > PIPELINE.indexOf('processing'));
+        expect('telexUrl' in intent).toBe(at >= PIPELINE.indexOf('withdrawal_confirmed'));
+        expect('receiptUrl' in intent).toBe(intent.status === 'settled');
+        expect(intent.settledAt !== null).toBe(intent.status === 'settled');
+      }
+
+      const after = await balanceOf(stack.t, apiKey);
+      expect(after.available).toBeCloseTo(before.available - option.sourceAmount, 2);
+      expect(after.reserved).toBeCloseTo(before.reserved, 2);
+      const moves = await balanceTransactions(stack, apiKey, created.intentId);
+      expect(moves.map((m) => [m.type, m.amount]).sort()).toEqual([
+        ['fee', -option.fee],
+        ['international_payment', Number((-(option.sourceAmount - option.fee)).toFixed(2))],
+      ]);
+      // Each rail created its leg once.
+      expect(await stack.bridgeRail.calls(created.intentId)).toMatchObject({ created: 1 });
+      expect(await stack.payoutRail.calls(created.intentId)).toMatchObject({ created: 1 });
+      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+
+      const listed = await http(stack.t.baseUrl, 'GET', INTENTS, { apiKey });
+      expect(listed.status).toBe(200);
+      expect(listed.body.response[0]).toEqual(settled);
+    });
+
+    it('is rejected at processing by compliance screening (account ending 0000), releasing the funds once', async () => {
+      const before = await balanceOf(stack.t, apiKey);
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+      const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber: '000123450000' }));
+      const seen = await pollIntent(stack.t, apiKey, created.intentId, isFinal);
+      expectForwardOnly(seen);
+      const rejected = seen.at(-1);
+      expect(rejected.status).toBe('rejected');
+      expect(rejected.adminNote).toMatch(/compliance/i);
+      expect(rejected.processedAt).not.toBeNull();
+      expect(rejected).not.toHaveProperty('receiptUrl');
+      expect(seen.some((i) => ['bridge_initiated', 'bridge_confirmed'].includes(i.status))).toBe(false);
+      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+      const reversals = (await balanceTransactions(stack, apiKey, created.intentId)).filter((m) => m.type === 'international_payment_reversal');
+      expect(reversals).toEqual([expect.objectContaining({ amount: quote.options[0].sourceAmount })]);
+      expect(await stack.payoutRail.calls(created.intentId)).toMatchObject({ created: 0 });
+      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+    });
+
+    it('is rejected after withdrawal_initiated when the payout fails (IBAN ending 9999), releasing the funds once', async () => {
+      const before = await balanceOf(stack.t, apiKey);
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business, destinationCountry: 'DE', currency: 'EUR', amount: 50 });
+      // A valid German IBAN whose account part ends 9999.
+      const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { bankCodeType: 'iban', bankCode: 'de41 1001 0010 0000 0099 99', accountNumber: undefined }, quote.options[1]));
+      expect(created).toMatchObject({ bankCodeType: 'iban', bankCode: 'DE41100100100000009999', routeType: 'usdc' });
+      expect(created).not.toHaveProperty('accountNumber');
+      const seen = await pollIntent(stack.t, apiKey, created.intentId, isFinal);
+      expectForwardOnly(seen);
+      expect(seen.at(-1)).toMatchObject({ status: 'rejected', adminNote: expect.stringMatching(/beneficiary_account_closed/) });
+      expect(seen.map((i) => i.status)).toContain('withdrawal_initiated');
+      expect(seen.some((i) => 'telexUrl' in i)).toBe(false);
+      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+      const reversals = (await balanceTransactions(stack, apiKey, created.intentId)).filter((m) => m.type === 'international_payment_reversal');
+      expect(reversals).toHaveLength(1);
+      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+    });
+  });
+
+  describe('refusals reserve nothing', () => {
+    async function expectRefused(body: Record<string, unknown>, status: number, code: string, key = apiKey): Promise<void> {
+      const before = await balanceOf(stack.t, key);
+      const result = await post(stack.t, key, INTENTS, body);
+      expectErrorBody(result, status, code);
+      expect(await balanceOf(stack.t, key)).toEqual(before);
+    }
+
+    it('an expired quote, a used quote, an option of another quote, an unknown quote', async () => {
+      const expired = await createQuote(stack.t, apiKey, { poboUserId: business });
+      await stack.pg.query(`UPDATE quotes SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired.quoteId]);
+      await expectRefused(intentBody(expired), 409, 'quote_expired');
+
+      const used = await createQuote(stack.t, apiKey, { poboUserId: business });
+      await createInternationalIntent(stack.t, apiKey, intentBody(used));
+      await expectRefused(intentBody(used), 409, 'quote_already_used');
+
+      const one = await createQuote(stack.t, apiKey, { poboUserId: business });
+      const other = await createQuote(stack.t, apiKey, { poboUserId: business });
+      await expectRefused(intentBody(one, {}, other.options[0]), 404, 'quote_not_found');
+      await expectRefused(intentBody(one, { quoteId: 'qt_000000000000000000000000' }), 404, 'quote_not_found');
+      // The refused quote is still usable.
+      await createInternationalIntent(stack.t, apiKey, intentBody(one));
+    });
+
+    it("another merchant's quote, and a business that has not passed KYB", async () => {
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+      const other = await fundedMerchant(stack.t, 1_000_000);
+      await expectRefused(intentBody(quote), 404, 'quote_not_found', other.apiKey);
+
+      const { poboUserId } = await createBusiness(stack.t, apiKey, { businessName: 'Unverified Ltd' });
+      const unverified = await createQuote(stack.t, apiKey, { poboUserId });
+      await expectRefused(intentBody(unverified), 409, 'kyb_not_verified');
+    });
+
+    it('insufficient funds', async () => {
+      const poor = await fundedMerchant(stack.t, 1000);
+      const poorBusiness = await verifiedBusiness(stack, poor.apiKey);
+      const quote = await createQuote(stack.t, poor.apiKey, { poboUserId: poorBusiness });
+      await expectRefused(intentBody(quote), 409, 'insufficient_funds', poor.apiKey);
+    });
+
+    it.each([
+      ['a BIC of the wrong shape', { bankCodeType: 'swift', bankCode: 'CHASUS3' }, 'bankCode'],
+      ['an IBAN with wrong check digits', { bankCodeType: 'iban', bankCode: 'DE00370400440532013000', accountNumber: undefined }, 'bankCode'],
+      ['an IBAN of the wrong length for its country', { bankCodeType: 'iban', bankCode: 'GB82WEST1234569876543', accountNumber: undefined }, 'bankCode'],
+      ['an ABA number with a bad checksum', { bankCodeType: 'routing_number', bankCode: '021000022' }, 'bankCode'],
+      ['a purpose not on the list', { purposeOfTransfer: 'Gifts' }, 'purposeOfTransfer'],
+      ['no account number for a SWIFT recipient', { accountNumber: undefined }, 'accountNumber'],
+    ])('%s: 400 on the field', async (_name, overrides, field) => {
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+      const before = await balanceOf(stack.t, apiKey);
+      const result = await post(stack.t, apiKey, INTENTS, intentBody(quote, overrides));
+      expectErrorBody(result, 400, 'validation_failed');
+      expect(result.body.error.details.map((d: any) => d.field)).toContain(field);
+      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+    });
+
+    it.each(['quoteId', 'quoteOptionId', 'recipientFullName', 'bankCodeType', 'bankCode', 'purposeOfTransfer'])('without %s: 400', async (field) => {
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+      const body = intentBody(quote);
+      delete body[field];
+      const result = await post(stack.t, apiKey, INTENTS, body);
+      expectErrorBody(result, 400, 'validation_failed');
+      expect(result.body.error.details.map((d: any) => d.field)).toContain(field);
+    });
+
+    it.each(['poboUserId', 'destinationCountry', 'currency', 'amount'])('a quote without %s: 400', async (field) => {
+      const body: Record<string, unknown> = { poboUserId: business, destinationCountry: 'US', currency: 'USD', amount: 100 };
+      delete body[field];
+      const result = await http(stack.t.baseUrl, 'POST', QUOTES, { apiKey, body });
+      expectErrorBody(result, 400, 'validation_failed');
+      expect(result.body.error.details.map((d: any) => d.field)).toContain(field);
+    });
+
+    it('requires an Idempotency-Key', async () => {
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+      expectErrorBody(await post(stack.t, apiKey, INTENTS, intentBody(quote), null), 400, 'idempotency_key_required');
+    });
+  });
+
+  describe('ownership', () => {
+    it("answers another merchant's intent with 404", async () => {
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+      const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote));
+      const other = await stack.t.createMerchant('Nosy');
+      expectErrorBody(await http(stack.t.baseUrl, 'GET', `${INTENTS}/${created.intentId}`, { apiKey: other.apiKey }), 404, 'resource_not_found');
+      const theirs = await http(stack.t.baseUrl, 'GET', INTENTS, { apiKey: other.apiKey });
+      expect(theirs.body.response).toEqual([]);
+    });
+  });
+
+  describe('idempotent creation across two API processes', () => {
+    it('creates one intent and reserves once for a burst of identical requests on both', async () => {
+      const second = await spawnApi(stack.db.url, stack.env);
+      try {
+        const before = await balanceOf(stack.t, apiKey);
+        const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+        const key = newKey();
+        const body = intentBody(quote);
+        const results = await Promise.all(Array.from({ length: 16 }, (_, i) => post(i % 2 ? stack.t : second, apiKey, INTENTS, body, key)));
+        const created = results.filter((r) => r.status === 201);
+        expect(created.length).toBeGreaterThanOrEqual(1);
+        for (const result of results) expect([201, 423]).toContain(result.status);
+        const ids = new Set(created.map((r) => r.body.response.intentId));
+        expect(ids.size).toBe(1);
+        expect(created.filter((r) => r.headers.get('idempotent-replayed') !== 'true')).toHaveLength(1);
+        const rows = await stack.pg.query(`SELECT id FROM international_payment_intents WHERE quote_id = $1`, [quote.quoteId]);
+        expect(rows.rows).toHaveLength(1);
+        const after = await balanceOf(stack.t, apiKey);
+        expect(after.available).toBeCloseTo(before.available - quote.options[0].sourceAmount, 2);
+      } finally {
+        await second.kill();
+      }
+    });
+  });
+
+  describe('operator rejection', () => {
+    it('rejects an intent that has not settled with a note, releasing the funds once; rejecting it again is refused', async () => {
+      // The bridge leg slow: the intent waits at bridge_initiated.
+      await stack.bridgeRail.setSettlementStep(60_000);
+      try {
+        // A merchant of its own: no other intent of this suite moves its balance meanwhile.
+        const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
+        const business = await verifiedBusiness(stack, apiKey);
+        const before = await balanceOf(stack.t, apiKey);
+        const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+        const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote));
+        await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === 'bridge_initiated');
+        const cli = (id: string) =>
+          run('npm', ['run', '--silent', 'international:reject', '--', '--intent', id, '--note', 'Recipient failed enhanced due diligence'], {
+            cwd: `${__dirname}/../..`,
+            env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url },
+          });
+        const { stdout } = await cli(created.intentId);
+        expect(JSON.parse(stdout)).toMatchObject({ intentId: created.intentId, from: 'bridge_initiated', status: 'rejected' });
+        const [rejected] = (await pollIntent(stack.t, apiKey, created.intentId, isFinal)).slice(-1);
+        expect(rejected).toMatchObject({ status: 'rejected', adminNote: 'Recipient failed enhanced due diligence' });
+        expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+        await expect(cli(created.intentId)).rejects.toMatchObject({ code: 1 });
+        expect((await balanceTransactions(stack, apiKey, created.intentId)).filter((m) => m.type === 'international_payment_reversal')).toHaveLength(1);
+        expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+      } finally {
+        await stack.bridgeRail.setSettlementStep(150);
+      }
+    });
+  });
+});
