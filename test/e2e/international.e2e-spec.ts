@@ -1,7 +1,11 @@
 import { execFile } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BRIDGE_RAIL_RATES } from '../../sandbox/bridge-rail/bridge-rail.server';
 import { spawnApi } from './support/api-process';
+import { launchBrowser } from './support/browser';
 import { expectErrorBody, expectInternationalIntent } from './support/contract';
 import {
   createInternationalIntent,
@@ -20,6 +24,8 @@ import { balanceOf, fundedMerchant, ledgerVerify, newKey, post } from './support
 import { createBusiness, http } from './support/test-app';
 
 const run = promisify(execFile);
+/** Screenshots for a human look; never committed. */
+const SCREENSHOT_DIR = process.env.RECEIPT_SCREENSHOT_DIR ?? tmpdir();
 
 /** Every status seen moves forward along the pipeline (or ends in `rejected`). */
 function expectForwardOnly(seen: any[]): void {
@@ -328,6 +334,54 @@ describe('International payment intents', () => {
         expect((await ledgerVerify(stack.db.url)).code).toBe(0);
       } finally {
         await stack.bridgeRail.setSettlementStep(150);
+      }
+    });
+  });
+
+  describe('receipts', () => {
+    it('serves a printable receipt and the SWIFT payout confirmation at unguessable URLs, in a real Chromium', async () => {
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business, destinationCountry: 'GB', currency: 'GBP', amount: 250.5 });
+      const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { recipientFullName: 'Ada <b>Lovelace</b>', bankCode: 'NWBKGB2L' }));
+      const telexAt = (await pollIntent(stack.t, apiKey, created.intentId, (i) => 'telexUrl' in i)).at(-1);
+      const settled = (await pollIntent(stack.t, apiKey, created.intentId, isFinal)).at(-1);
+      expect(settled.status).toBe('settled');
+      expect(settled.telexUrl).toBe(telexAt.telexUrl);
+      // The token is the URL's credential: 128 random bits, and the receipt's and the telex's are the same one.
+      const token = new URL(settled.receiptUrl).pathname.split('/')[2];
+      expect(token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(new URL(settled.telexUrl).pathname).toBe(`/receipts/${token}/telex`);
+      const local = (url: string) => `${stack.t.baseUrl}${new URL(url).pathname}`;
+
+      const browser = await launchBrowser({ viewport: { width: 1024, height: 1400 } });
+      try {
+        const page = await browser.context.newPage();
+        const response = await page.goto(local(settled.receiptUrl));
+        expect(response?.status()).toBe(200);
+        expect(response?.headers()['cache-control']).toBe('no-store');
+        expect(response?.headers()['content-security-policy']).toBeDefined();
+        const text = await page.locator('body').innerText();
+        // Sender, recipient (escaped, shown as text), amounts, rate, fee and references.
+        for (const shown of ['Globex Exports Ltd', 'Ada <b>Lovelace</b>', 'NWBKGB2L', '250.50', 'GBP', '2085.4', created.intentId, quote.quoteId]) expect(text).toContain(shown);
+        expect(text).toContain(settled.sourceAmount.toLocaleString('en-US', { minimumFractionDigits: 2 }));
+        expect(await page.locator('b').count()).toBe(0);
+        const screenshot = join(SCREENSHOT_DIR, 'international-receipt-1024.png');
+        await page.screenshot({ path: screenshot, fullPage: true });
+        expect((await stat(screenshot)).size).toBeGreaterThan(10_000);
+        const pdf = await page.pdf({ format: 'A4' });
+        expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+
+        const telex = await page.goto(local(settled.telexUrl));
+        expect(telex?.status()).toBe(200);
+        const mt103 = await page.locator('body').innerText();
+        for (const tag of [':20:', ':23B:CRED', ':32A:', 'GBP250,50', ':50K:', ':57A:NWBKGB2L', ':59:', ':70:', ':71A:OUR']) expect(mt103).toContain(tag);
+        await page.screenshot({ path: join(SCREENSHOT_DIR, 'international-telex-1024.png'), fullPage: true });
+
+        // Any other token, a pending intent's token, and a telex of a non-SWIFT payment: the same 404 page.
+        const missing = await page.goto(`${stack.t.baseUrl}/receipts/${'A'.repeat(22)}`);
+        expect(missing?.status()).toBe(404);
+        expect(missing?.headers()['content-type']).toMatch(/^text\/html/);
+      } finally {
+        await browser.close();
       }
     });
   });
