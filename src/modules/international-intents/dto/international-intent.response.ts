@@ -39,7 +39,7 @@ export class InternationalIntentDto {
   @ApiProperty({ example: 'USD', pattern: '^[A-Z]{3}$', description: 'ISO 4217' })
   currency: string;
 
-  @ApiProperty({ example: 1658762.5, description: 'What the NGN balance pays (reserved at creation), fee included' })
+  @ApiProperty({ example: 1574511.25, description: 'What the NGN balance pays (reserved at creation), fee included' })
   sourceAmount: number;
 
   @ApiProperty({ enum: ['NGN'] })
@@ -115,7 +115,7 @@ export const INTERNATIONAL_INTENT_EXAMPLE: InternationalIntentDto = {
   destinationCountry: 'US',
   amount: 1000,
   currency: 'USD',
-  sourceAmount: 1658762.5,
+  sourceAmount: 1574511.25,
   sourceCurrency: 'NGN',
   recipientFullName: 'Jane Doe',
   recipientEmail: 'jane@example.com',

@@ -11,13 +11,13 @@ export class QuoteOptionDto {
   @ApiProperty({ enum: ['NGN'] })
   sourceCurrency: string;
 
-  @ApiProperty({ example: 1658762.5, description: 'What your NGN balance pays, fee included, rounded up to the kobo' })
+  @ApiProperty({ example: 1574511.25, description: 'What your NGN balance pays, fee included, rounded up to the kobo' })
   sourceAmount: number;
 
-  @ApiProperty({ example: '1650.25', pattern: '^\\d+(\\.\\d{1,8})?$', description: 'NGN per one unit of the quote\'s currency, a decimal string' })
+  @ApiProperty({ example: '1550.75', pattern: '^\\d+(\\.\\d{1,8})?$', description: 'NGN per one unit of the quote\'s currency, a decimal string' })
   exchangeRate: string;
 
-  @ApiProperty({ example: 8512.5, description: 'NGN, part of `sourceAmount`' })
+  @ApiProperty({ example: 23761.25, description: 'NGN, part of `sourceAmount`' })
   fee: number;
 }
 
@@ -63,8 +63,8 @@ export const QUOTE_EXAMPLE: QuoteDto = {
   amount: 1000,
   expiresAt: '2026-11-20T10:05:00.000Z',
   options: [
-    { quoteOptionId: 'qo_0a1b2c3d4e5f60718293a4b5', routeType: 'ngn', sourceCurrency: 'NGN', sourceAmount: 1658762.5, exchangeRate: '1650.25', fee: 8512.5 },
-    { quoteOptionId: 'qo_1b2c3d4e5f60718293a4b5c6', routeType: 'usdc', sourceCurrency: 'NGN', sourceAmount: 1651867.75, exchangeRate: '1646.5', fee: 5367.75 },
+    { quoteOptionId: 'qo_0a1b2c3d4e5f60718293a4b5', routeType: 'ngn', sourceCurrency: 'NGN', sourceAmount: 1574511.25, exchangeRate: '1550.75', fee: 23761.25 },
+    { quoteOptionId: 'qo_1b2c3d4e5f60718293a4b5c6', routeType: 'usdc', sourceCurrency: 'NGN', sourceAmount: 1554888.4, exchangeRate: '1542.3', fee: 12588.4 },
   ],
   createdAt: '2026-11-20T09:50:00.000Z',
 };
