@@ -1,4 +1,4 @@
-import { ConfigError, DEV_BANK_RAIL_WEBHOOK_SECRET, DEV_LINK_SIGNING_SECRET, DEV_WALLET_MNEMONIC, loadConfig } from './app.config';
+import { ConfigError, DEV_BANK_RAIL_WEBHOOK_SECRET, DEV_BRIDGE_RAIL_WEBHOOK_SECRET, DEV_LINK_SIGNING_SECRET, DEV_PAYOUT_RAIL_API_KEY, DEV_WALLET_MNEMONIC, loadConfig } from './app.config';
 
 const PROD_SECRETS = {
   NODE_ENV: 'production',
@@ -7,6 +7,10 @@ const PROD_SECRETS = {
   VERIFICATION_PROVIDER_API_KEY: 'real-verification-key',
   BANK_RAIL_API_KEY: 'real-bank-rail-key',
   BANK_RAIL_WEBHOOK_SECRET: 'real-bank-rail-webhook-secret',
+  BRIDGE_RAIL_API_KEY: 'real-bridge-rail-key',
+  BRIDGE_RAIL_WEBHOOK_SECRET: 'real-bridge-rail-webhook-secret',
+  PAYOUT_RAIL_API_KEY: 'real-payout-rail-key',
+  PAYOUT_RAIL_WEBHOOK_SECRET: 'real-payout-rail-webhook-secret',
 };
 
 describe('loadConfig', () => {
@@ -44,7 +48,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}:`));
   });
 
-  it.each(['LINK_SIGNING_SECRET', 'WALLET_MNEMONIC', 'VERIFICATION_PROVIDER_API_KEY', 'BANK_RAIL_API_KEY', 'BANK_RAIL_WEBHOOK_SECRET'])('refuses to boot in production without %s', (name) => {
+  it.each([
+    'LINK_SIGNING_SECRET',
+    'WALLET_MNEMONIC',
+    'VERIFICATION_PROVIDER_API_KEY',
+    'BANK_RAIL_API_KEY',
+    'BANK_RAIL_WEBHOOK_SECRET',
+    'BRIDGE_RAIL_API_KEY',
+    'BRIDGE_RAIL_WEBHOOK_SECRET',
+    'PAYOUT_RAIL_API_KEY',
+    'PAYOUT_RAIL_WEBHOOK_SECRET',
+  ])('refuses to boot in production without %s', (name) => {
     const env: Record<string, string> = { ...PROD_SECRETS };
     delete env[name];
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: required in production`));
@@ -55,6 +69,8 @@ describe('loadConfig', () => {
       ['LINK_SIGNING_SECRET', DEV_LINK_SIGNING_SECRET],
       ['WALLET_MNEMONIC', DEV_WALLET_MNEMONIC],
       ['BANK_RAIL_WEBHOOK_SECRET', DEV_BANK_RAIL_WEBHOOK_SECRET],
+      ['BRIDGE_RAIL_WEBHOOK_SECRET', DEV_BRIDGE_RAIL_WEBHOOK_SECRET],
+      ['PAYOUT_RAIL_API_KEY', DEV_PAYOUT_RAIL_API_KEY],
     ]) {
       let message = '';
       try {
