@@ -2,15 +2,13 @@ import type { BankCodeType } from '../../common/banking/recipient-bank';
 import type { CallOptions } from '../bank-rail';
 import type { RouteType } from './rate-provider';
 
-export type RecipientBankCodeType = BankCodeType;
-
 /** The recipient abroad, as both cross-border legs need it. */
 export interface Recipient {
   fullName: string;
   email: string | null;
   /** ISO 3166-1 alpha-2. */
   country: string;
-  bankCodeType: RecipientBankCodeType;
+  bankCodeType: BankCodeType;
   /** A BIC, an IBAN (for `iban`), a 9-digit ABA routing number, or another local code. */
   bankCode: string;
   /** Null for `iban`, where the IBAN is the account. */

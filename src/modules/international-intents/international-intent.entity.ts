@@ -1,6 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, UpdateDateColumn } from 'typeorm';
 import { MerchantOwnedEntity } from '../auth/merchant-owned.entity';
-import type { PayoutConfirmation, RecipientBankCodeType, RouteType } from '../cross-border-rails';
+import type { BankCodeType } from '../../common/banking/recipient-bank';
+import type { PayoutConfirmation, RouteType } from '../cross-border-rails';
 import { INTERNATIONAL_INTENT_STATES, InternationalIntentStatus } from './international-intent.states';
 
 /**
@@ -62,7 +63,7 @@ export class InternationalIntentEntity extends MerchantOwnedEntity {
   recipientEmail: string | null;
 
   @Column({ name: 'bank_code_type', type: 'text' })
-  bankCodeType: RecipientBankCodeType;
+  bankCodeType: BankCodeType;
 
   @Column({ name: 'bank_code', type: 'text' })
   bankCode: string;

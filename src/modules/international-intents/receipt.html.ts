@@ -1,6 +1,7 @@
 import { html, isolated, isolatedText, SafeHtml } from '../../common/html/html';
 import { decimalsOf, minorFromColumn } from '../../common/money/money';
-import type { PayoutConfirmation, RecipientBankCodeType } from '../cross-border-rails';
+import type { BankCodeType } from '../../common/banking/recipient-bank';
+import type { PayoutConfirmation } from '../cross-border-rails';
 import type { ReceiptRecord } from './international-intents.repository';
 
 /**
@@ -151,7 +152,7 @@ export function countryName(code: string): string {
   return name === undefined || name === code || name === 'Unknown Region' ? code : `${name} (${code})`;
 }
 
-const BANK_CODE_TYPES: Record<RecipientBankCodeType, string> = {
+const BANK_CODE_TYPES: Record<BankCodeType, string> = {
   swift: 'SWIFT / BIC',
   iban: 'IBAN',
   routing_number: 'ABA routing number',
