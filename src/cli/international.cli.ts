@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
-import { AppError } from '../common/errors/app-error';
-import { ConfigError, loadConfig } from '../config/app.config';
+import { loadConfig } from '../config/app.config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { JobQueues, JobsModule } from '../jobs';
 import { InternationalIntentsModule, InternationalSettlementService } from '../modules/international-intents';
 import { RedisModule } from '../redis/redis.module';
-import { assertDependenciesReachable, DependenciesUnavailableError } from '../startup/preflight';
+import { assertDependenciesReachable } from '../startup/preflight';
+import { runCli, UsageError } from './run-cli';
 
 const USAGE = `Usage:
   npm run --silent international:reject -- --intent ipi_… --note "Why, as the merchant will read it"`;
@@ -20,7 +20,6 @@ const USAGE = `Usage:
  * line of JSON on stdout.
  */
 async function main(argv: string[]): Promise<void> {
-  console.log = console.error;
   const [command, ...rest] = argv;
   const { values } = parseArgs({ args: rest, options: { intent: { type: 'string' }, note: { type: 'string' } }, strict: true });
   const note = values.note?.trim();
@@ -42,15 +41,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-class UsageError extends Error {}
-
-main(process.argv.slice(2)).catch((err: unknown) => {
-  const expected =
-    err instanceof UsageError ||
-    err instanceof ConfigError ||
-    err instanceof DependenciesUnavailableError ||
-    err instanceof AppError ||
-    (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-  process.stderr.write(`${expected ? (err as Error).message : `error: ${(err as Error).stack ?? String(err)}`}\n`);
-  process.exit(expected && !(err instanceof UsageError) ? 1 : 2);
-});
+runCli(() => main(process.argv.slice(2)));

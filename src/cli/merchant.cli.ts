@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
-import { AppError } from '../common/errors/app-error';
-import { ConfigError, loadConfig } from '../config/app.config';
+import { loadConfig } from '../config/app.config';
 import { prepareDatabase } from '../database/migrate';
 import { MerchantsService } from '../modules/auth';
-import { assertDependenciesReachable, DependenciesUnavailableError } from '../startup/preflight';
+import { assertDependenciesReachable } from '../startup/preflight';
 import { CliModule } from './cli.module';
+import { runCli, UsageError } from './run-cli';
 
 const USAGE = `Usage:
   npm run --silent merchant:create -- --name "Acme"
@@ -18,8 +18,6 @@ const USAGE = `Usage:
  * stderr, so scripts can parse the output.
  */
 async function main(argv: string[]): Promise<void> {
-  // stdout carries only the result line: libraries that log with console.log go to stderr.
-  console.log = console.error;
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -50,15 +48,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-class UsageError extends Error {}
-
-main(process.argv.slice(2)).catch((err: unknown) => {
-  const expected =
-    err instanceof UsageError ||
-    err instanceof ConfigError ||
-    err instanceof DependenciesUnavailableError ||
-    err instanceof AppError ||
-    (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-  process.stderr.write(`${expected ? (err as Error).message : `error: ${(err as Error).stack ?? String(err)}`}\n`);
-  process.exit(expected && !(err instanceof UsageError) ? 1 : 2);
-});
+runCli(() => main(process.argv.slice(2)));

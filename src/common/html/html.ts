@@ -50,3 +50,29 @@ export function isolated(name: string): SafeHtml {
 export function isolatedText(name: string): string {
   return `\u2068${name}\u2069`;
 }
+
+/**
+ * A whole page of the service's own (the agreement page, receipts): not indexed, its style inline
+ * (the pages' CSP allows nothing from elsewhere), the content in the branded card.
+ */
+export function pageDocument(title: string, style: string, content: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${title}</title>
+<style>${new SafeHtml(style)}</style>
+</head>
+<body>
+<main>
+<p class="brand">Merchant Payments</p>
+<div class="card">
+${content}
+</div>
+</main>
+</body>
+</html>
+`.value;
+}

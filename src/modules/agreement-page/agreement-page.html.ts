@@ -1,4 +1,4 @@
-import { html, isolated, isolatedText, SafeHtml } from '../../common/html/html';
+import { html, isolated, isolatedText, pageDocument, SafeHtml } from '../../common/html/html';
 import type { TermsSection } from '../agreements';
 
 const STYLE = `
@@ -29,27 +29,7 @@ a{color:#1d4ed8}
 @media (min-width:40rem){main{padding-top:3rem}.card{padding:2rem}h1{font-size:1.75rem}button{display:inline-block;width:auto}}
 `;
 
-function layout(title: string, content: SafeHtml): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${title}</title>
-<style>${new SafeHtml(STYLE)}</style>
-</head>
-<body>
-<main>
-<p class="brand">Merchant Payments</p>
-<div class="card">
-${content}
-</div>
-</main>
-</body>
-</html>
-`.value;
-}
+const layout = (title: string, content: SafeHtml): string => pageDocument(title, STYLE, content);
 
 const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
 const formatDate = (date: Date) => `${DATE_FORMAT.format(date)} UTC`;

@@ -1,4 +1,4 @@
-import { html, isolated, isolatedText, SafeHtml } from '../../common/html/html';
+import { html, isolated, isolatedText, pageDocument, SafeHtml } from '../../common/html/html';
 import { decimalsOf, minorFromColumn } from '../../common/money/money';
 import type { BankCodeType } from '../../common/banking/recipient-bank';
 import type { PayoutConfirmation } from '../cross-border-rails';
@@ -95,27 +95,7 @@ table,tr,pre{break-inside:avoid}
 }
 `;
 
-function layout(title: string, content: SafeHtml): string {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${title}</title>
-<style>${new SafeHtml(STYLE)}</style>
-</head>
-<body>
-<main>
-<p class="brand">Merchant Payments</p>
-<div class="card">
-${content}
-</div>
-</main>
-</body>
-</html>
-`.value;
-}
+const layout = (title: string, content: SafeHtml): string => pageDocument(title, STYLE, content);
 
 /**
  * `minor` minor units of `currency`, written from the integer's digits (never through a
