@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { Client } from 'pg';
 import { MAGIC_PAYOUT_BANK_CODE, PAYOUT_ACCOUNT_NOT_FOUND, PAYOUT_STAYS_PROCESSING, PAYOUT_SUCCEEDS_THEN_RETURNED } from '../../sandbox/bank-rail/bank-rail.server';
 import { nubanFor } from '../../src/common/banking/nuban';
+import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../src/config/app.config';
 import { csrfFieldValue, newCsrfCookieValue } from '../../src/modules/agreement-page/agreement-page.csrf';
 import { TERMS_VERSION } from '../../src/modules/agreements/agreement.terms';
 import {
@@ -19,7 +20,27 @@ import {
   RawResponse,
   send,
 } from './support/fuzz';
-import { errorOf, invalidAmount, KeyPlan, keyPlan, keyVerdict, moneyPathSegment, moneyQuery } from './support/fuzz-money';
+import {
+  corridor,
+  FORGED,
+  internationalPathSegment,
+  internationalQuery,
+  isReceiptRoute,
+  nearToken,
+  Rail,
+  RAIL_EVENT_SHAPE,
+  railEvent,
+  railReference,
+  receiptPage,
+  receiptSegment,
+  receiptViolation,
+  RECIPIENTS,
+  signatureHeader,
+  signatureHolds,
+  signaturePlan,
+} from './support/fuzz-international';
+import { amountRefusalViolation, bodyKey, idTarget, invalidAmount, KeyPlan, keyAnswerViolation, keyHeader, keyPlan, moneyQuery, moneyTarget, optionalBodyKey, segmentFor, unique } from './support/fuzz-money';
+import { createInternationalIntent, createQuote, intentBody, INTENTS, InternationalStack, isFinal, pollIntent, QUOTES, startInternationalStack, verifiedBusiness } from './support/international';
 import { acceptAgreementDirectly, harborApplication, kybApplication } from './support/kyb-fixtures';
 import { createIntent, fundedMerchant, fundIntent, ledgerVerify, MoneyStack, post, startMoneyStack } from './support/money-stack';
 import { createBusiness, http, startTestApp, TestApp } from './support/test-app';
@@ -33,13 +54,18 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
  * Whatever the request, the answer is never a 5xx, always carries `X-Request-Id`, and a refusal
  * is the contract's error body with that id. The money routes (payment intents, withdrawals,
  * the test helper, balance) run on a stack of their own, with their Idempotency-Key and amounts
- * fuzzed on their own too, and end with the ledger's check. FUZZ_RUNS scales the runs per route
- * (the money routes half each; seed: FUZZ_SEED, to replay a failure).
+ * fuzzed on their own too, and end with the ledger's check; so do the international routes
+ * (quotes, international payment intents, receipt pages, the cross-border rails' signed
+ * callbacks), on a stack with both cross-border rails and a worker. FUZZ_RUNS scales the runs
+ * per route (the money and international routes half each, or less; seed: FUZZ_SEED, to replay
+ * a failure).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2_000);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 const USERS = '/api/merchant/pobo/users';
 const CONCURRENCY = 8;
+/** Pages for people, whose refusals may be their HTML pages: the agreement page, receipts. */
+const HTML_PAGES = ['/agreements/', '/receipts/'];
 
 type Auth = 'valid' | 'none' | 'unknown' | 'bearer' | 'other-merchant';
 type Target = { kind: 'own' } | { kind: 'foreign' } | { kind: 'raw'; segment: string };
@@ -190,13 +216,16 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       'other-merchant': { 'x-api-key': keys.other },
     })[a];
 
+  /** A query string as a path's tail. */
+  const q = (query: string | null) => (query === null ? '' : `?${query}`);
   const segmentOf = (target: Target, own: string) => (target.kind === 'own' ? own : target.kind === 'foreign' ? foreignBusiness : target.segment);
 
   /**
    * Sends `runs` requests built from generated plans, CONCURRENCY at a time, and checks that each
-   * answer keeps the contract. The agreement page answers people: its refusals may be its HTML
-   * pages. `after` restores state a request that got through changed; `check` is a further
-   * property of each answer (what is wrong with it, or null); `baseUrl` the app to send to.
+   * answer keeps the contract. The agreement page and receipts answer people: their refusals may
+   * be their HTML pages. `after` restores state a request that got through changed (or collects
+   * what it created); `check` is a further property of each answer (what is wrong with it, or
+   * null); `baseUrl` the app to send to.
    */
   async function fuzz<T>(route: string, plans: fc.Arbitrary<T>, toRequest: (plan: T) => RawRequest, options: FuzzOptions<T> = {}) {
     const { after, runs = RUNS, baseUrl = t.baseUrl, check } = options;
@@ -207,7 +236,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       const res = await send(baseUrl, req);
       stats.requests++;
       stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1;
-      const html = req.path.startsWith('/agreements/');
+      const html = HTML_PAGES.some((prefix) => req.path.startsWith(prefix));
       const violation = contractViolation(res, { html, replayed: res.headers['idempotent-replayed'] === 'true' }) ?? check?.(plan, res) ?? null;
       if (violation) throw new Error(`${describeRequest(req)}\n→ ${violation}`);
       if (!html && res.status < 300 && Object.keys(JSON.parse(res.text) as object).sort().join() !== 'message,response') {
@@ -373,23 +402,9 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       [MAGIC_PAYOUT_BANK_CODE, PAYOUT_STAYS_PROCESSING],
       [MAGIC_PAYOUT_BANK_CODE, PAYOUT_SUCCEEDS_THEN_RETURNED],
     ] as const;
-    /** One valid key for every request that draws it, on every route: reuse with another body or elsewhere (409), replays. */
-    const FIXED_KEY = 'fuzz-fixed-key-0000001';
     /** Each money route's share of FUZZ_RUNS: seven properties here, some calling the rail, so half each. */
     const MONEY_RUNS = Math.ceil(RUNS / 2);
 
-    type MoneyTarget = { kind: 'own'; index: number } | { kind: 'foreign' } | { kind: 'raw'; segment: string };
-    const moneyTarget: fc.Arbitrary<MoneyTarget> = fc.oneof(
-      { arbitrary: fc.nat(1_000).map((index): MoneyTarget => ({ kind: 'own', index })), weight: 12 },
-      { arbitrary: fc.constant<MoneyTarget>({ kind: 'foreign' }), weight: 1 },
-      { arbitrary: moneyPathSegment.map((segment): MoneyTarget => ({ kind: 'raw', segment })), weight: 3 },
-    );
-    /** The key of a body's fuzzing: a new one mostly, so that what is valid gets through. */
-    const bodyKey: fc.Arbitrary<KeyPlan> = fc.oneof(
-      { arbitrary: fc.constant<KeyPlan>({ kind: 'fresh' }), weight: 12 },
-      { arbitrary: fc.constant<KeyPlan>({ kind: 'fixed' }), weight: 1 },
-      { arbitrary: fc.constant<KeyPlan>({ kind: 'absent' }), weight: 1 },
-    );
     /** A new merchant reference, or one already taken (409 `merchant_reference_in_use`). */
     const reference = fc.constantFrom<'fresh' | 'taken'>('fresh', 'fresh', 'fresh', 'fresh', 'fresh', 'taken');
 
@@ -404,10 +419,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
     let ownWithdrawal: string;
     let ownBtx: string;
     let foreign: { intent: string; withdrawal: string; btx: string };
-    let serial = 0;
-    const unique = (prefix: string) => `${prefix}-${String(serial++).padStart(8, '0')}`;
     const referenceOf = (plan: 'fresh' | 'taken', prefix: string) => (plan === 'fresh' ? unique(prefix) : `${prefix}-taken`);
-    const q = (query: string | null) => (query === null ? '' : `?${query}`);
     const withdrawal = (merchantReference: string, amount: number, payee: readonly [string, string] = PAYEES[0]) => ({
       merchantReference,
       amount,
@@ -417,24 +429,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       narration: 'Fuzz payout',
     });
 
-    /** The Idempotency-Key header of a plan; `sticky` names the route and target its key is kept for. */
-    const keyHeader = (plan: KeyPlan, sticky = 'any'): Record<string, string | string[]> => {
-      switch (plan.kind) {
-        case 'fresh':
-          return { 'idempotency-key': unique('fuzz-key') };
-        case 'fixed':
-          return { 'idempotency-key': FIXED_KEY };
-        case 'sticky':
-          return { 'idempotency-key': `fuzz-sticky-key-${sticky}` };
-        case 'absent':
-          return {};
-        case 'values':
-          return { 'idempotency-key': plan.values.length === 1 ? plan.values[0] : plan.values };
-      }
-    };
     const moneyHeaders = (a: Auth, type: string | null, bytes: Buffer | undefined, key: KeyPlan, sticky?: string) => ({ ...headersOf(a, type, bytes, keys), ...keyHeader(key, sticky) });
-    const segmentFor = (target: MoneyTarget, own: string[], foreignId: string) =>
-      target.kind === 'own' ? own[target.index % own.length] : target.kind === 'foreign' ? foreignId : target.segment;
 
     beforeAll(async () => {
       // The rail's default timeout again (the stack's 2 s is for suites that time it out): a sandbox slowed by a loaded machine is not what is fuzzed here.
@@ -510,14 +505,9 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
 
     it('POST /api/merchant/test-helpers/payment-intents/:id/fund (Idempotency-Key optional)', async () => {
       const base = { amount: 5000, senderBankName: 'Guaranty Trust Bank', senderAccountNumber: '0123456789' };
-      const key = fc.oneof(
-        { arbitrary: fc.constant<KeyPlan>({ kind: 'fresh' }), weight: 6 },
-        { arbitrary: fc.constant<KeyPlan>({ kind: 'absent' }), weight: 6 },
-        { arbitrary: fc.constant<KeyPlan>({ kind: 'fixed' }), weight: 1 },
-      );
       await fuzz(
         'money: fund intent (test helper)',
-        fc.record({ auth, target: moneyTarget, contentType, query, key, body: body(base) }),
+        fc.record({ auth, target: moneyTarget, contentType, query, key: optionalBodyKey, body: body(base) }),
         (plan) => {
           const bytes = bodyBytes(plan.body, base);
           const path = `${fundPath(segmentFor(plan.target, [awaitingIntent, awaitingIntent, awaitingIntent, fundedIntents[0]], foreign.intent))}${q(plan.query)}`;
@@ -585,14 +575,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
         {
           baseUrl,
           runs: MONEY_RUNS,
-          check: (plan, res) => {
-            const verdict = plan.key.kind === 'values' ? keyVerdict(plan.key.values) : plan.key.kind === 'absent' ? 'absent' : 'valid';
-            const code = errorOf(res)?.code;
-            const answer = `${res.status} ${code ?? ''}`;
-            if (verdict === 'invalid') return res.status === 400 && code === 'idempotency_key_invalid' ? null : `a malformed key answered ${answer}`;
-            if (verdict === 'absent' && plan.route !== 'fund') return res.status === 400 && code === 'idempotency_key_required' ? null : `no key answered ${answer}`;
-            return res.status < 300 || res.status === 409 || res.status === 423 ? null : `a well-formed key answered ${answer}`;
-          },
+          check: (plan, res) => keyAnswerViolation(plan.key, res, plan.route !== 'fund'),
         },
       );
     });
@@ -618,14 +601,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
         {
           baseUrl,
           runs: MONEY_RUNS,
-          check: (plan, res) => {
-            const error = errorOf(res);
-            // `amount`, or a path inside it (`amount[0]`, `amount.x`) when what is wrong is deeper.
-            const namesAmount = error?.fields.some((field) => /^amount($|[.[])/.test(field));
-            // A `__proto__` (or `constructor`) key is refused by the JSON parser itself, before validation.
-            const poisoned = plan.amount !== null && /"(__proto__|constructor)"/.test(plan.amount) && error?.code === 'invalid_json';
-            return res.status === 400 && ((error?.code === 'validation_failed' && namesAmount) || poisoned) ? null : `answered ${res.status} ${res.text.slice(0, 300)}`;
-          },
+          check: (plan, res) => amountRefusalViolation(plan.amount, res),
         },
       );
     });
@@ -645,6 +621,317 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       console.log(`Money after fuzzing: ${JSON.stringify(money)} (kobo)`);
       expect(money.withdrawals).toBeGreaterThan(1);
       expect(money.available).toBe(money.confirmed - money.withdrawn);
+      expect(money.reserved).toBe(money.in_flight);
+      expect(await ledgerVerify(stack.db.url)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
+    });
+  });
+
+  /**
+   * The international routes (quotes, international payment intents, receipts, the cross-border
+   * rails' callbacks), on a stack of their own: both sandbox rails calling the app back, and a
+   * worker, which verifies the business through KYB and then runs every intent that gets through
+   * to `settled` or `rejected` while the fuzzing goes on. The merchant is funded through the API
+   * and draws its valid bodies from a pool of real quotes (refilled by the quotes that the fuzzing
+   * creates), so some creations succeed; the block ends with the ledger's check.
+   */
+  describe('international routes', () => {
+    /**
+     * Each international route's share of FUZZ_RUNS: half, as the money routes', for the POSTs and
+     * the callbacks; a quarter for the GETs (simple reads) and an eighth for what checks one field.
+     */
+    const INTL_RUNS = Math.ceil(RUNS / 2);
+    const INTL_READ_RUNS = Math.ceil(RUNS / 4);
+    /** Quotes that go into the pool: what the merchant's balance pays for many times over (NGN). */
+    const CHEAP = 2_000_000;
+    /** How long each rail leg of the intents the fuzzing creates stays open (the seeded ones settle at once). */
+    const SETTLEMENT_STEP_MS = 5_000;
+    const intlTarget = idTarget(internationalPathSegment);
+    type Quote = { quoteId: string; poboUserId: string; expiresAt: string; options: { quoteOptionId: string; sourceAmount: number }[] };
+    type Refused = 'used' | 'expired' | 'unverified' | 'dear' | 'foreign' | 'unknown';
+    /** The quote a create pays from: the pool's first (mostly), or one it must refuse. */
+    const quotePick = fc.oneof(
+      { arbitrary: fc.constant<'fresh'>('fresh'), weight: 12 },
+      { arbitrary: fc.constantFrom<Refused>('used', 'expired', 'unverified', 'dear', 'foreign', 'unknown'), weight: 4 },
+    );
+    /** The option: the quote's first or second (the first when it has one), or another quote's. */
+    const optionPick = fc.constantFrom<'first' | 'second' | 'other-quote'>('first', 'first', 'first', 'first', 'second', 'second', 'other-quote');
+
+    let stack: InternationalStack;
+    let baseUrl: string;
+    let keys: MerchantKeys;
+    let merchantId: string;
+    let business: string;
+    let businesses: Record<'verified' | 'unverified' | 'foreign' | 'unknown', string>;
+    /** Unused quotes of the verified business, cheap enough: a valid body pays from the first. */
+    const pool: Quote[] = [];
+    const pooled = new Set<string>();
+    let refused: Record<Refused, Quote>;
+    /** Every quote id the merchant has, and another merchant's. */
+    const quoteIds: string[] = [];
+    let foreignQuote: string;
+    /** The merchant's intents: seeded (settled SWIFT, settled IBAN, rejected) and what the fuzzing created. */
+    const intentIds: string[] = [];
+    let foreignIntent: string;
+    /** Tokens of the settled SWIFT payment (receipt and telex), the settled IBAN one (receipt only), the rejected one (none). */
+    let tokens: string[];
+
+    const toPool = (quote: Quote) => {
+      if (pooled.has(quote.quoteId)) return;
+      pooled.add(quote.quoteId);
+      pool.push(quote);
+    };
+
+    /** After a POST: what it created joins the targets (a cheap quote of the verified business the pool), a quote used leaves the pool. */
+    const collect = (res: RawResponse) => {
+      if (res.status !== 201) return Promise.resolve();
+      const created = JSON.parse(res.text).response;
+      if (typeof created.intentId === 'string') {
+        if (!intentIds.includes(created.intentId)) intentIds.push(created.intentId);
+        const used = pool.findIndex((quote) => quote.quoteId === created.quoteId);
+        if (used >= 0) pool.splice(used, 1);
+      } else if (typeof created.quoteId === 'string') {
+        if (!quoteIds.includes(created.quoteId)) quoteIds.push(created.quoteId);
+        const quote = created as Quote;
+        if (quote.poboUserId === business && quote.options.every((option) => option.sourceAmount <= CHEAP)) toPool(quote);
+      }
+      return Promise.resolve();
+    };
+
+    /** The body of a create: the picked quote and option (refused quotes when the pool has run dry), paid to the recipient. */
+    const createBody = (pick: 'fresh' | Refused, option: 'first' | 'second' | 'other-quote', recipient: Record<string, unknown>) => {
+      const quote = pick === 'fresh' ? (pool[0] ?? refused.used) : refused[pick];
+      const chosen = option === 'other-quote' ? refused.used.options[0] : (quote.options[option === 'second' ? 1 : 0] ?? quote.options[0]);
+      return intentBody(quote, recipient, chosen);
+    };
+
+    beforeAll(async () => {
+      stack = await startInternationalStack({ name: 'fuzz-intl', env: { PROVIDER_TIMEOUT_MS: '10000' } });
+      const app = stack.t;
+      baseUrl = app.baseUrl;
+      const [own, other] = await Promise.all([fundedMerchant(app, 1_000_000_000), fundedMerchant(app, 1_000_000)]);
+      keys = { own: own.apiKey, other: other.apiKey };
+      merchantId = own.merchantId;
+      const [verified, foreign, unverified] = await Promise.all([
+        verifiedBusiness(stack, keys.own),
+        verifiedBusiness(stack, keys.other),
+        createBusiness(app, keys.own, { businessName: 'Unverified Ltd' }).then((b) => b.poboUserId),
+      ]);
+      business = verified;
+      businesses = { verified, unverified, foreign, unknown: 'pobo_000000000000000000000000' };
+      const corridors = [
+        { destinationCountry: 'US', currency: 'USD', amount: 100 },
+        { destinationCountry: 'GB', currency: 'GBP', amount: 50 },
+        { destinationCountry: 'DE', currency: 'EUR', amount: 60 },
+        { destinationCountry: 'GH', currency: 'GHS', amount: 1500 },
+        { destinationCountry: 'KE', currency: 'KES', amount: 12_000 },
+      ];
+      const quote = (apiKey: string, body: Record<string, unknown>): Promise<Quote> => createQuote(app, apiKey, { poboUserId: business, ...body });
+      const [fresh, [swift, iban, rejected, expired, unverifiedQuote, dear, foreignPaid]] = await Promise.all([
+        Promise.all(Array.from({ length: 24 }, (_, i) => quote(keys.own, corridors[i % corridors.length]))),
+        Promise.all([
+          quote(keys.own, {}),
+          quote(keys.own, corridors[2]),
+          quote(keys.own, {}),
+          quote(keys.own, {}),
+          quote(keys.own, { poboUserId: unverified }),
+          quote(keys.own, { amount: 10_000_000 }),
+          quote(keys.other, { poboUserId: foreign }),
+        ]),
+      ]);
+      fresh.forEach(toPool);
+      await stack.pg.query(`UPDATE quotes SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired.quoteId]);
+      refused = { used: swift, expired, unverified: unverifiedQuote, dear, foreign: foreignPaid, unknown: { ...swift, quoteId: 'qt_000000000000000000000000' } };
+      const created = await Promise.all([
+        createInternationalIntent(app, keys.own, intentBody(swift)),
+        createInternationalIntent(app, keys.own, intentBody(iban, RECIPIENTS[2])),
+        createInternationalIntent(app, keys.own, intentBody(rejected, { accountNumber: '000123450000' })),
+        createInternationalIntent(app, keys.other, intentBody(foreignPaid)),
+      ]);
+      const final = await Promise.all(created.map(async (intent, i) => (await pollIntent(app, i === 3 ? keys.other : keys.own, intent.intentId, isFinal)).at(-1)));
+      expect(final.map((intent) => intent.status)).toEqual(['settled', 'settled', 'rejected', 'settled']);
+      intentIds.push(...created.slice(0, 3).map((intent) => intent.intentId as string));
+      foreignIntent = created[3].intentId;
+      quoteIds.push(...[...fresh, swift, iban, rejected, expired, unverifiedQuote, dear].map((q) => q.quoteId));
+      foreignQuote = foreignPaid.quoteId;
+      expect(final[0].telexUrl).toBe(`${final[0].receiptUrl}/telex`);
+      expect(final[1]).not.toHaveProperty('telexUrl');
+      // The rejected payment's token, which its intent does not show.
+      const { rows } = await stack.pg.query<{ receipt_token: string }>(`SELECT receipt_token FROM international_payment_intents WHERE id = $1`, [created[2].intentId]);
+      tokens = [...final.slice(0, 2).map((intent) => new URL(intent.receiptUrl).pathname.split('/')[2]), rows[0].receipt_token];
+      // From now on each leg takes a while: what the fuzzing creates is still in flight when forged callbacks about it come.
+      await Promise.all([stack.bridgeRail.setSettlementStep(SETTLEMENT_STEP_MS), stack.payoutRail.setSettlementStep(SETTLEMENT_STEP_MS)]);
+    }, 90_000);
+
+    afterAll(async () => {
+      await stack?.close();
+    });
+
+    it('POST /api/merchant/quotes (create; Idempotency-Key optional)', async () => {
+      const base = { poboUserId: 'pobo', destinationCountry: 'US', currency: 'USD', amount: 100 };
+      const owner = fc.constantFrom<keyof typeof businesses>('verified', 'verified', 'verified', 'verified', 'verified', 'verified', 'unverified', 'foreign', 'unknown');
+      await fuzz(
+        'international: create quote',
+        fc.record({ auth, contentType, query, key: optionalBodyKey, owner, corridor, body: body(base) }),
+        (plan) => {
+          const bytes = bodyBytes(plan.body, { poboUserId: businesses[plan.owner], ...plan.corridor });
+          return { method: 'POST', path: `${QUOTES}${q(plan.query)}`, headers: { ...headersOf(plan.auth, plan.contentType, bytes, keys), ...keyHeader(plan.key) }, body: bytes };
+        },
+        { baseUrl, runs: INTL_RUNS, after: collect },
+      );
+    });
+
+    it('POST /api/merchant/international-payment-intents (create)', async () => {
+      const base = intentBody(refused.used);
+      await fuzz(
+        'international: create intent',
+        fc.record({ auth, contentType, query, key: bodyKey, quote: quotePick, option: optionPick, recipient: fc.constantFrom(...RECIPIENTS), body: body(base) }),
+        (plan) => {
+          const bytes = bodyBytes(plan.body, createBody(plan.quote, plan.option, plan.recipient));
+          return { method: 'POST', path: `${INTENTS}${q(plan.query)}`, headers: { ...headersOf(plan.auth, plan.contentType, bytes, keys), ...keyHeader(plan.key) }, body: bytes };
+        },
+        { baseUrl, runs: INTL_RUNS, after: collect },
+      );
+    });
+
+    it('Idempotency-Key: hostile values on the international POSTs are 400 idempotency_key_invalid/required, 409, 423 or a success', async () => {
+      const plans = fc.record({
+        route: fc.constantFrom<'quote' | 'intent'>('quote', 'intent'),
+        key: keyPlan,
+        /** A body of its own, or the same one every time (a replay when the key is too). */
+        body: fc.constantFrom<'fresh' | 'same'>('fresh', 'fresh', 'same'),
+        cents: fc.integer({ min: 1, max: 10_000_000 }),
+      });
+      await fuzz(
+        'international: Idempotency-Key',
+        plans,
+        (plan) => {
+          const json =
+            plan.route === 'quote'
+              ? { poboUserId: business, destinationCountry: 'US', currency: 'USD', amount: plan.body === 'fresh' ? plan.cents / 100 : 100 }
+              : plan.body === 'fresh'
+                ? createBody('fresh', 'first', {})
+                : intentBody(refused.used);
+          const bytes = Buffer.from(JSON.stringify(json));
+          return { method: 'POST', path: plan.route === 'quote' ? QUOTES : INTENTS, headers: { ...headersOf('valid', 'application/json', bytes, keys), ...keyHeader(plan.key, `intl-${plan.route}`) }, body: bytes };
+        },
+        { baseUrl, runs: Math.ceil(RUNS / 8), after: collect, check: (plan, res) => keyAnswerViolation(plan.key, res, plan.route === 'intent') },
+      );
+    });
+
+    it('POST /api/rails/bridge/events and /api/rails/payout/events: callbacks without a valid signature are refused, signed ones about anything are never a 5xx', async () => {
+      const rails = fc.constantFrom<Rail>('bridge', 'payout').chain((rail) =>
+        fc.record({
+          rail: fc.constant(rail),
+          kind: fc.nat(2),
+          event: fc.constantFrom<'fresh' | 'same'>('fresh', 'fresh', 'fresh', 'same'),
+          reference: railReference,
+          signature: signaturePlan,
+          contentType,
+          body: fc.oneof({ arbitrary: fc.constant<Body>({ kind: 'valid' }), weight: 1 }, { arbitrary: body(RAIL_EVENT_SHAPE[rail]), weight: 2 }),
+        }),
+      );
+      await fuzz(
+        'international: rail callbacks',
+        rails,
+        (plan) => {
+          const reference = plan.reference.kind === 'own' ? intentIds[plan.reference.index % intentIds.length] : plan.reference.text;
+          const eventId = plan.event === 'fresh' ? unique('evt_fuzz') : `evt_fuzz_same_${plan.rail}`;
+          const bytes = bodyBytes(plan.body, railEvent(plan.rail, plan.kind, eventId, reference));
+          const headers = { ...(plan.contentType === null ? {} : { 'content-type': plan.contentType }), ...signatureHeader(plan.signature, plan.rail, bytes) };
+          return { method: 'POST', path: plan.rail === 'bridge' ? BRIDGE_RAIL_CALLBACK_PATH : PAYOUT_RAIL_CALLBACK_PATH, headers, body: bytes };
+        },
+        {
+          baseUrl,
+          runs: INTL_RUNS,
+          check: (plan, res) => {
+            if (res.status < 300 && !signatureHolds(plan.signature)) return `a callback signed ${plan.signature.kind} was acknowledged`;
+            return [200, 400, 401, 413, 415].includes(res.status) ? null : `a callback answered ${res.status}`;
+          },
+        },
+      );
+    });
+
+    it('quote amounts: zero, negative, over 2 decimals or the maximum, strings, arrays, objects are a 400 naming amount', async () => {
+      const plans = fc.record({ amount: fc.option(invalidAmount, { freq: 12 }), corridor: fc.constantFrom(0, 1, 2) });
+      await fuzz(
+        'international: quote amounts',
+        plans,
+        (plan) => {
+          const json = { poboUserId: business, ...[{ destinationCountry: 'US', currency: 'USD' }, { destinationCountry: 'GB', currency: 'GBP' }, { destinationCountry: 'KE', currency: 'KES' }][plan.corridor], amount: 1 };
+          const bytes = Buffer.from(applyMutations(json, [plan.amount === null ? { op: 'delete', path: ['amount'] } : { op: 'replace', path: ['amount'], fragment: plan.amount }]));
+          return { method: 'POST', path: QUOTES, headers: headersOf('valid', 'application/json', bytes, keys), body: bytes };
+        },
+        { baseUrl, runs: Math.ceil(RUNS / 8), check: (plan, res) => amountRefusalViolation(plan.amount, res) },
+      );
+    });
+
+    it('GET international routes: odd query strings, cursors and path ids', async () => {
+      const get = fc.oneof(
+        fc.record({ route: fc.constant('list' as const), auth, cursor: fc.constantFrom<'none' | 'own' | 'foreign'>('none', 'none', 'own', 'foreign'), query: fc.option(internationalQuery, { freq: 4 }) }),
+        fc.record({ route: fc.constantFrom<'intent' | 'quote'>('intent', 'quote'), auth, target: intlTarget, query }),
+      );
+      await fuzz(
+        'international: GET',
+        get,
+        (plan) => {
+          const headers = keyFor(plan.auth, keys);
+          if ('target' in plan) {
+            const segment = plan.route === 'intent' ? segmentFor(plan.target, intentIds, foreignIntent) : segmentFor(plan.target, quoteIds, foreignQuote);
+            return { method: 'GET', path: `${plan.route === 'intent' ? INTENTS : QUOTES}/${segment}${q(plan.query)}`, headers };
+          }
+          const cursor = plan.cursor === 'none' ? [] : [`limit=1&cursor=${plan.cursor === 'own' ? intentIds[0] : foreignIntent}`];
+          const parts = [...cursor, ...(plan.query === null ? [] : [plan.query])];
+          return { method: 'GET', path: `${INTENTS}${parts.length === 0 ? '' : `?${parts.join('&')}`}`, headers };
+        },
+        { baseUrl, runs: INTL_READ_RUNS },
+      );
+    });
+
+    it('GET /receipts/:token and /receipts/:token/telex: odd tokens and paths are an HTML 404, never a 5xx', async () => {
+      // The seeded payments' tokens, and those of the latest the fuzzing created, at whatever stage (some moved by forged callbacks).
+      const { rows } = await stack.pg.query<{ receipt_token: string }>(`SELECT receipt_token FROM international_payment_intents ORDER BY created_at DESC LIMIT 40`);
+      const all = [...new Set([...tokens, ...rows.map((row) => row.receipt_token)])];
+      // `real`: may name a payment (a near miss may be the token itself, percent-encoded); a random one never does.
+      const token = fc.oneof(
+        { arbitrary: fc.constantFrom(...all).map((text) => ({ text, real: true })), weight: 4 },
+        { arbitrary: fc.constantFrom(...tokens).chain(nearToken).map((text) => ({ text, real: true })), weight: 3 },
+        { arbitrary: receiptSegment.map((text) => ({ text, real: false })), weight: 3 },
+      );
+      await fuzz(
+        'international: receipts',
+        fc.record({ token, page: receiptPage, query: fc.option(oddQuery, { freq: 6 }), auth: fc.constantFrom<Auth>('none', 'none', 'none', 'valid', 'unknown') }),
+        (plan) => ({ method: 'GET', path: `/receipts/${plan.token.text}${plan.page}${q(plan.query)}`, headers: keyFor(plan.auth, keys) }),
+        { baseUrl, runs: INTL_READ_RUNS, check: (plan, res) => receiptViolation(res, isReceiptRoute(`/receipts/${plan.token.text}${plan.page}`), plan.token.real) },
+      );
+    });
+
+    it('the money stays balanced whatever was sent: ledger:verify passes and the balance is what the international intents say', async () => {
+      // One snapshot: the worker and the rails' callbacks may still be moving intents.
+      const { rows } = await stack.pg.query<Record<string, string>>(
+        `SELECT (SELECT COALESCE(sum(amount), 0) FROM payment_intents WHERE merchant_id = $1 AND status = 'succeeded') AS confirmed,
+                (SELECT COALESCE(sum(source_amount), 0) FROM international_payment_intents WHERE merchant_id = $1 AND status <> 'rejected') AS paid,
+                (SELECT COALESCE(sum(source_amount), 0) FROM international_payment_intents WHERE merchant_id = $1 AND status NOT IN ('settled', 'rejected')) AS in_flight,
+                (SELECT count(*) FROM international_payment_intents WHERE merchant_id = $1) AS intents,
+                (SELECT count(*) FROM international_payment_intents WHERE merchant_id = $1 AND status = 'settled') AS settled,
+                (SELECT count(*) FROM international_payment_intents WHERE merchant_id = $1 AND status = 'rejected') AS rejected,
+                (SELECT balance FROM ledger_accounts WHERE merchant_id = $1 AND kind = 'available' AND currency = 'NGN') AS available,
+                (SELECT balance FROM ledger_accounts WHERE merchant_id = $1 AND kind = 'reserved' AND currency = 'NGN') AS reserved`,
+        [merchantId],
+      );
+      const money = Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
+      // What signed forged callbacks did: events taken, intents they moved.
+      const forged = await stack.pg.query<Record<string, string>>(
+        `SELECT (SELECT count(*) FROM rail_events WHERE id LIKE 'evt_fuzz%') AS events,
+                (SELECT count(*) FROM international_payment_intents WHERE payout_confirmation::text LIKE $1) AS telexes,
+                (SELECT count(*) FROM international_payment_intents WHERE admin_note LIKE $1) AS rejected`,
+        [`%${FORGED}%`],
+      );
+      console.log(
+        `International money after fuzzing: ${JSON.stringify(money)} (kobo); ${pooled.size} quotes pooled, ${pool.length} left unused; forged callbacks: ${JSON.stringify(forged.rows[0])}`,
+      );
+      // Three were seeded: the fuzzing created more.
+      expect(money.intents).toBeGreaterThan(3);
+      expect(money.available).toBe(money.confirmed - money.paid);
       expect(money.reserved).toBe(money.in_flight);
       expect(await ledgerVerify(stack.db.url)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
     });

@@ -9,8 +9,9 @@ import { nastyChar, nastyString, oddPathSegment, oddQuery, RawResponse } from '.
 
 /**
  * True for what the API takes as an NGN amount: a positive number of at most 100 billion with at
- * most 2 decimal places in its shortest form. Only used to keep random doubles out of
- * `invalidAmount`; every other case there is invalid by construction.
+ * most 2 decimal places in its shortest form. Only used to keep random doubles, and decimals
+ * that parse to a valid amount, out of `invalidAmount`; every other case there is invalid by
+ * construction.
  */
 const acceptable = (value: number) => value > 0 && value <= 100_000_000_000 && /^\d+(\.\d{1,2})?$/.test(String(value));
 
@@ -84,11 +85,13 @@ export const invalidAmount: fc.Arbitrary<string> = fc.oneof(
   },
   { arbitrary: fc.integer({ min: -1_000_000_000_000, max: 0 }).map(String), weight: 2 },
   { arbitrary: fc.integer({ min: 100_000_000_001, max: Number.MAX_SAFE_INTEGER }).map(String), weight: 1 },
-  // Three or more decimals, the last not 0.
+  // Three or more decimals, the last not 0; not those that parse to the double of a valid amount
+  // (536870912.0499999 is 536870912.05 once parsed: a double holds no finer at that size).
   {
     arbitrary: fc
       .tuple(fc.integer({ min: 0, max: 1_000_000_000 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 9_999 }))
-      .map(([whole, cents, last, more]) => `${whole}.${String(cents).padStart(2, '0')}${more === 0 ? '' : String(more)}${last}`),
+      .map(([whole, cents, last, more]) => `${whole}.${String(cents).padStart(2, '0')}${more === 0 ? '' : String(more)}${last}`)
+      .filter((text) => !acceptable(Number(text))),
     weight: 2,
   },
   {
@@ -109,6 +112,19 @@ export const invalidAmount: fc.Arbitrary<string> = fc.oneof(
     weight: 2,
   },
 );
+
+/**
+ * What is wrong with the answer to a body whose amount was `amount` (JSON text from
+ * `invalidAmount`; null: no amount), where an amount is required: anything but a 400 naming it.
+ */
+export function amountRefusalViolation(amount: string | null, res: RawResponse): string | null {
+  const error = errorOf(res);
+  // `amount`, or a path inside it (`amount[0]`, `amount.x`) when what is wrong is deeper.
+  const namesAmount = error?.fields.some((field) => /^amount($|[.[])/.test(field));
+  // A `__proto__` (or `constructor`) key is refused by the JSON parser itself, before validation.
+  const poisoned = amount !== null && /"(__proto__|constructor)"/.test(amount) && error?.code === 'invalid_json';
+  return res.status === 400 && ((error?.code === 'validation_failed' && namesAmount) || poisoned) ? null : `answered ${res.status} ${res.text.slice(0, 300)}`;
+}
 
 /**
  * An Idempotency-Key header as sent: `fresh` is a new valid key (made when the request is built),
@@ -165,6 +181,43 @@ export const keyPlan: fc.Arbitrary<KeyPlan> = fc.oneof(
   { arbitrary: fc.array(keyValue, { minLength: 2, maxLength: 3 }).map((values): KeyPlan => ({ kind: 'values', values })), weight: 2 },
 );
 
+/** One valid key for every request that draws it, on every route: reuse with another body or elsewhere (409), replays. */
+export const FIXED_KEY = 'fuzz-fixed-key-0000001';
+
+let serial = 0;
+/** A value never made before in this run (Idempotency-Keys, merchant references): `prefix-00000042`. */
+export const unique = (prefix: string) => `${prefix}-${String(serial++).padStart(8, '0')}`;
+
+/** The Idempotency-Key header of a plan; `sticky` names the route and target its key is kept for. */
+export function keyHeader(plan: KeyPlan, sticky = 'any'): Record<string, string | string[]> {
+  switch (plan.kind) {
+    case 'fresh':
+      return { 'idempotency-key': unique('fuzz-key') };
+    case 'fixed':
+      return { 'idempotency-key': FIXED_KEY };
+    case 'sticky':
+      return { 'idempotency-key': `fuzz-sticky-key-${sticky}` };
+    case 'absent':
+      return {};
+    case 'values':
+      return { 'idempotency-key': plan.values.length === 1 ? plan.values[0] : plan.values };
+  }
+}
+
+/** The key of a body's fuzzing: a new one mostly, so that what is valid gets through. */
+export const bodyKey: fc.Arbitrary<KeyPlan> = fc.oneof(
+  { arbitrary: fc.constant<KeyPlan>({ kind: 'fresh' }), weight: 12 },
+  { arbitrary: fc.constant<KeyPlan>({ kind: 'fixed' }), weight: 1 },
+  { arbitrary: fc.constant<KeyPlan>({ kind: 'absent' }), weight: 1 },
+);
+
+/** The key of a body's fuzzing where the key is optional: as often none as a new one. */
+export const optionalBodyKey: fc.Arbitrary<KeyPlan> = fc.oneof(
+  { arbitrary: fc.constant<KeyPlan>({ kind: 'fresh' }), weight: 6 },
+  { arbitrary: fc.constant<KeyPlan>({ kind: 'absent' }), weight: 6 },
+  { arbitrary: fc.constant<KeyPlan>({ kind: 'fixed' }), weight: 1 },
+);
+
 /**
  * What the server must make of these header lines: Node trims the whitespace around a value and
  * joins a repeated header's values with ", "; one pair of double quotes around the key is not
@@ -176,6 +229,34 @@ export function keyVerdict(values: string[]): 'absent' | 'valid' | 'invalid' {
   const key = header.length >= 2 && header.startsWith('"') && header.endsWith('"') ? header.slice(1, -1) : header;
   return key.length >= 16 && key.length <= 255 && /^[\x20-\x7e]+$/.test(key) ? 'valid' : 'invalid';
 }
+
+/**
+ * What is wrong with the answer to a POST sent with this key (null: nothing): a malformed key is
+ * 400 `idempotency_key_invalid`, no key where one is `required` 400 `idempotency_key_required`,
+ * and a well-formed key (or none where it is optional) a success, a 409 or a 423.
+ */
+export function keyAnswerViolation(key: KeyPlan, res: RawResponse, required: boolean): string | null {
+  const verdict = key.kind === 'values' ? keyVerdict(key.values) : key.kind === 'absent' ? 'absent' : 'valid';
+  const code = errorOf(res)?.code;
+  const answer = `${res.status} ${code ?? ''}`;
+  if (verdict === 'invalid') return res.status === 400 && code === 'idempotency_key_invalid' ? null : `a malformed key answered ${answer}`;
+  if (verdict === 'absent' && required) return res.status === 400 && code === 'idempotency_key_required' ? null : `no key answered ${answer}`;
+  return res.status < 300 || res.status === 409 || res.status === 423 ? null : `a well-formed key answered ${answer}`;
+}
+
+/** The id in a path: one of the merchant's own (`index` picks which), another merchant's, or a raw segment. */
+export type IdTarget = { kind: 'own'; index: number } | { kind: 'foreign' } | { kind: 'raw'; segment: string };
+
+export const idTarget = (segment: fc.Arbitrary<string>): fc.Arbitrary<IdTarget> =>
+  fc.oneof(
+    { arbitrary: fc.nat(1_000).map((index): IdTarget => ({ kind: 'own', index })), weight: 12 },
+    { arbitrary: fc.constant<IdTarget>({ kind: 'foreign' }), weight: 1 },
+    { arbitrary: segment.map((segment): IdTarget => ({ kind: 'raw', segment })), weight: 3 },
+  );
+
+/** The path segment of a target, given the merchant's own ids and another merchant's. */
+export const segmentFor = (target: IdTarget, own: readonly string[], foreignId: string) =>
+  target.kind === 'own' ? own[target.index % own.length] : target.kind === 'foreign' ? foreignId : target.segment;
 
 /** Path ids of the money routes: the generic odd segments, and near misses of `pi_`/`wd_` ids. */
 export const moneyPathSegment: fc.Arbitrary<string> = fc.oneof(
@@ -208,6 +289,9 @@ export const moneyPathSegment: fc.Arbitrary<string> = fc.oneof(
     'constructor',
   ),
 );
+
+/** A money route's path id: mostly one of the merchant's own. */
+export const moneyTarget: fc.Arbitrary<IdTarget> = idTarget(moneyPathSegment);
 
 /** A list's query string (without `?`): the generic odd ones, and limits and cursors near valid. */
 export const moneyQuery: fc.Arbitrary<string> = fc.oneof(
