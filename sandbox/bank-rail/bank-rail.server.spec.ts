@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { createServer, IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { isValidNuban } from '../../src/common/banking/nuban';
+import { hasValidRailSignature, ReceivedCallback, startCallbackReceiver, waitFor } from '../common/callback-receiver';
+import { SandboxUnderTest } from '../common/sandbox-under-test';
 import { BankRailServerOptions, createBankRailServer, DEFAULT_BANK_RAIL_WEBHOOK_SECRET, SANDBOX_BANK_CODE, signRailPayload } from './bank-rail.server';
 
 const API_KEY = 'test-bank-rail-key';
@@ -18,30 +17,17 @@ const accountRequest = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('bank rail sandbox', () => {
-  let app: FastifyInstance;
+  const sandbox = new SandboxUnderTest(() => createBankRailServer({ apiKey: API_KEY }), API_KEY);
+  const { control, faults: setFaults } = sandbox;
+  const open = (body: unknown, idempotencyKey: string | null = 'idem-1', headers: Record<string, string> = AUTH) => sandbox.post('/v1/virtual-accounts', body, idempotencyKey, headers);
+  const getAccount = (id: string, headers: Record<string, string> = AUTH) => sandbox.get(`/v1/virtual-accounts/${id}`, headers);
+  const sandboxState = () => sandbox.state('/_sandbox/accounts');
 
-  const open = (body: unknown, idempotencyKey: string | null = 'idem-1', headers: Record<string, string> = AUTH) =>
-    app.inject({
-      method: 'POST',
-      url: '/v1/virtual-accounts',
-      headers: { ...headers, ...(idempotencyKey === null ? {} : { 'idempotency-key': idempotencyKey }) },
-      payload: body as Record<string, unknown>,
-    });
-  const getAccount = (id: string, headers: Record<string, string> = AUTH) => app.inject({ method: 'GET', url: `/v1/virtual-accounts/${id}`, headers });
-  const sandboxState = async () => (await app.inject({ method: 'GET', url: '/_sandbox/accounts' })).json();
-  const setFaults = (faults: Record<string, unknown>) => app.inject({ method: 'POST', url: '/_sandbox/faults', payload: faults });
-
-  beforeEach(async () => {
-    app = createBankRailServer({ apiKey: API_KEY });
-    await app.ready();
-  });
-
-  afterEach(async () => {
-    await app.close();
-  });
+  beforeEach(() => sandbox.start());
+  afterEach(() => sandbox.stop());
 
   it('answers /health without auth', async () => {
-    const res = await app.inject({ method: 'GET', url: '/health' });
+    const res = await control('GET', '/health');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ok' });
   });
@@ -148,7 +134,7 @@ describe('bank rail sandbox', () => {
   describe('faults', () => {
     it('failNext answers failStatus for the next N /v1 requests only', async () => {
       expect((await setFaults({ failNext: 2, failStatus: 502 })).json()).toEqual({ latencyMs: 0, failNext: 2, failStatus: 502, down: false, hang: false, answerDelayMs: 0 });
-      expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+      expect((await control('GET', '/health')).statusCode).toBe(200);
       for (let i = 0; i < 2; i++) {
         const res = await open(accountRequest());
         expect(res.statusCode).toBe(502);
@@ -164,7 +150,7 @@ describe('bank rail sandbox', () => {
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ error: 'sandbox_fault' });
       expect((await getAccount('va_x')).statusCode).toBe(503);
-      await app.inject({ method: 'DELETE', url: '/_sandbox/faults' });
+      await control('DELETE', '/_sandbox/faults');
       expect((await open(accountRequest())).statusCode).toBe(201);
     });
 
@@ -178,7 +164,7 @@ describe('bank rail sandbox', () => {
     it('reset clears faults and accounts', async () => {
       const created = (await open(accountRequest())).json();
       await setFaults({ down: true });
-      expect((await app.inject({ method: 'POST', url: '/_sandbox/reset' })).statusCode).toBe(200);
+      expect((await control('POST', '/_sandbox/reset')).statusCode).toBe(200);
       expect(await sandboxState()).toEqual({ requests: 0, accounts: [] });
       expect((await getAccount(created.id)).statusCode).toBe(404);
       const again = await open(accountRequest());
@@ -188,9 +174,7 @@ describe('bank rail sandbox', () => {
   });
 
   it('over a real socket: hang never answers until the client gives up, latencyMs delays, close() leaks nothing', async () => {
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as AddressInfo;
-    const base = `http://127.0.0.1:${port}`;
+    const base = await sandbox.listen();
     const faults = (body: unknown) =>
       fetch(`${base}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const post = (signal: AbortSignal) =>
@@ -219,86 +203,26 @@ describe('bank rail sandbox', () => {
     const waiting = post(AbortSignal.timeout(10_000));
     await sleep(100);
     started = Date.now();
-    await app.close();
+    await sandbox.app.close();
     expect(Date.now() - started).toBeLessThan(1000);
     expect((await waiting).status).toBe(200);
   });
 });
 
-/** Polls `read` until `done` holds for its value; fails with the last value after `timeoutMs`. */
-async function waitFor<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`waitFor: condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-    await sleep(10);
-  }
-}
-
-interface ReceivedCallback {
-  headers: IncomingHttpHeaders;
-  body: string;
-  at: number;
-}
-
-/** A callback endpoint on port 0 answering the given statuses in turn, then 200. */
-async function startReceiver(statuses: number[] = []) {
-  const received: ReceivedCallback[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-      res.statusCode = statuses.shift() ?? 200;
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rail-callbacks`;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return { url, received, close };
-}
-
-/** Checks the signature with a hand-made HMAC, independently of signRailPayload. */
+/** Checks the signature with a hand-made HMAC, independently of signRailPayload, and that it was made just now. */
 function expectValidSignature(callback: ReceivedCallback, secret: string) {
-  const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(callback.headers['x-rail-signature']));
-  expect(match).not.toBeNull();
-  const [, t, v1] = match as RegExpExecArray;
-  expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(10);
-  expect(createHmac('sha256', secret).update(`${t}.${callback.body}`).digest('hex')).toBe(v1);
-  expect(signRailPayload(secret, Number(t), callback.body)).toBe(callback.headers['x-rail-signature']);
+  const header = callback.headers['x-rail-signature'];
+  expect(hasValidRailSignature(secret, header, callback.body)).toBe(true);
+  const t = Number(/^t=(\d+),/.exec(String(header))?.[1]);
+  expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(10);
+  expect(signRailPayload(secret, t, callback.body)).toBe(header);
 }
 
 describe('bank rail sandbox: money movement', () => {
-  let app: FastifyInstance;
-  const receivers: Array<{ close: () => Promise<void> }> = [];
-
-  const restart = async (options: Partial<BankRailServerOptions> = {}) => {
-    await app.close();
-    app = createBankRailServer({ apiKey: API_KEY, payoutDelayMs: 20, deliveryRetryMs: 10, ...options });
-    await app.ready();
-  };
-  const receiver = async (statuses: number[] = []) => {
-    const started = await startReceiver(statuses);
-    receivers.push(started);
-    return started;
-  };
-
-  const post = (url: string, body: unknown, idempotencyKey: string | null = 'idem-1', headers: Record<string, string> = AUTH) =>
-    app.inject({
-      method: 'POST',
-      url,
-      headers: { ...headers, ...(idempotencyKey === null ? {} : { 'idempotency-key': idempotencyKey }) },
-      payload: body as Record<string, unknown>,
-    });
-  const get = (url: string, headers: Record<string, string> = AUTH) => app.inject({ method: 'GET', url, headers });
-  const control = async (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => app.inject({ method, url, payload });
-  const state = async (url: string) => (await control('GET', url)).json();
+  const server = (options: Partial<BankRailServerOptions>) => createBankRailServer({ apiKey: API_KEY, payoutDelayMs: 20, deliveryRetryMs: 10, ...options });
+  const sandbox = new SandboxUnderTest(server, API_KEY);
+  const { restart, receiver, get, control, state } = sandbox;
+  const post = (url: string, body: unknown, idempotencyKey: string | null = 'idem-1', headers: Record<string, string> = AUTH) => sandbox.post(url, body, idempotencyKey, headers);
 
   const openAccount = async (overrides: Record<string, unknown> = {}, key = 'idem-account') =>
     (await post('/v1/virtual-accounts', accountRequest(overrides), key)).json();
@@ -325,15 +249,8 @@ describe('bank rail sandbox: money movement', () => {
     ...overrides,
   });
 
-  beforeEach(async () => {
-    app = createBankRailServer({ apiKey: API_KEY, payoutDelayMs: 20, deliveryRetryMs: 10 });
-    await app.ready();
-  });
-
-  afterEach(async () => {
-    await app.close();
-    await Promise.all(receivers.splice(0).map((started) => started.close()));
-  });
+  beforeEach(() => sandbox.start());
+  afterEach(() => sandbox.stop());
 
   describe('virtual accounts', () => {
     it('issues NUBAN-valid account numbers for bank code 999', async () => {
@@ -756,7 +673,7 @@ describe('bank rail sandbox: money movement', () => {
     });
 
     it('gives up after 8 attempts, recording a network error as status null', async () => {
-      const closed = await startReceiver();
+      const closed = await startCallbackReceiver();
       await closed.close();
       await restart({ callbackUrl: closed.url, deliveryRetryMs: 1 });
       await receiveTransfer('idem-trf');
@@ -829,9 +746,8 @@ describe('bank rail sandbox: money movement', () => {
       await waitFor(() => endpoint.received.length, (count) => count === 1);
       await sleep(20);
       const started = Date.now();
-      await app.close();
+      await sandbox.app.close();
       expect(Date.now() - started).toBeLessThan(500);
-      app = createBankRailServer({ apiKey: API_KEY });
     });
   });
 
@@ -886,12 +802,11 @@ describe('bank rail sandbox: money movement', () => {
         expect(res.json()).toEqual({ error: 'invalid_faults', details: [{ field: 'answerDelayMs', message: expect.any(String) }] });
       }
       expect((await control('POST', '/_sandbox/faults', { answerDelayMs: 600_000 })).json().answerDelayMs).toBe(600_000);
-      expect((await app.inject({ method: 'DELETE', url: '/_sandbox/faults' })).json().answerDelayMs).toBe(0);
+      expect((await control('DELETE', '/_sandbox/faults')).json().answerDelayMs).toBe(0);
     });
 
     it('over a real socket: a client that gives up before the answer finds the payout by replaying its key; close() releases held answers', async () => {
-      await app.listen({ host: '127.0.0.1', port: 0 });
-      const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      const base = await sandbox.listen();
       const faults = (body: unknown) =>
         fetch(`${base}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const createPayout = (signal: AbortSignal) =>
@@ -916,7 +831,7 @@ describe('bank rail sandbox: money movement', () => {
       const held = createPayout(AbortSignal.timeout(10_000));
       await sleep(100);
       const started = Date.now();
-      await app.close();
+      await sandbox.app.close();
       expect(Date.now() - started).toBeLessThan(1000);
       expect((await held).status).toBe(200);
     });

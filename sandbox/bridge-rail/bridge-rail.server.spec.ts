@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { CallbackReceiver, hasValidRailSignature, startCallbackReceiver, waitFor } from '../common/callback-receiver';
+import { hasValidRailSignature, waitFor } from '../common/callback-receiver';
+import { SandboxUnderTest } from '../common/sandbox-under-test';
 import {
   BRIDGE_RAIL_RATES,
   BridgeRailServerOptions,
@@ -39,44 +38,17 @@ const transferRequest = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('bridge rail sandbox', () => {
-  let app: FastifyInstance;
-  const receivers: CallbackReceiver[] = [];
-
-  const restart = async (options: Partial<BridgeRailServerOptions> = {}) => {
-    await app.close();
-    app = createBridgeRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS, deliveryRetryMs: 10, ...options });
-    await app.ready();
-  };
-  const receiver = async (statuses: number[] = []) => {
-    const started = await startCallbackReceiver(statuses);
-    receivers.push(started);
-    return started;
-  };
-
+  const server = (options: Partial<BridgeRailServerOptions>) => createBridgeRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS, deliveryRetryMs: 10, ...options });
+  const sandbox = new SandboxUnderTest(server, API_KEY);
+  const { restart, receiver, get, control, state, events } = sandbox;
   const create = (body: Record<string, unknown>, idempotencyKey: string | null = String(body.reference), headers: Record<string, string> = AUTH) =>
-    app.inject({
-      method: 'POST',
-      url: '/v1/transfers',
-      headers: { ...headers, ...(idempotencyKey === null ? {} : { 'idempotency-key': idempotencyKey }) },
-      payload: body,
-    });
-  const get = (url: string, headers: Record<string, string> = AUTH) => app.inject({ method: 'GET', url, headers });
-  const control = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: Record<string, unknown>) => app.inject({ method, url, payload });
-  const state = async (url: string) => (await control('GET', url)).json();
-  const events = async () => (await get('/v1/events')).json().events;
+    sandbox.post('/v1/transfers', body, idempotencyKey, headers);
 
-  beforeEach(async () => {
-    app = createBridgeRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS, deliveryRetryMs: 10 });
-    await app.ready();
-  });
-
-  afterEach(async () => {
-    await app.close();
-    await Promise.all(receivers.splice(0).map((started) => started.close()));
-  });
+  beforeEach(() => sandbox.start());
+  afterEach(() => sandbox.stop());
 
   it('answers /health without auth', async () => {
-    const res = await app.inject({ method: 'GET', url: '/health' });
+    const res = await control('GET', '/health');
     expect(res.json()).toEqual({ status: 'ok' });
   });
 
@@ -279,9 +251,9 @@ describe('bridge rail sandbox', () => {
     });
 
     it('refuses a body that is not an object with 422, malformed JSON with 400', async () => {
-      const array = await app.inject({ method: 'POST', url: '/v1/transfers', headers: { ...AUTH, 'idempotency-key': 'k', 'content-type': 'application/json' }, payload: '[]' });
+      const array = await sandbox.app.inject({ method: 'POST', url: '/v1/transfers', headers: { ...AUTH, 'idempotency-key': 'k', 'content-type': 'application/json' }, payload: '[]' });
       expect(array.statusCode).toBe(422);
-      const broken = await app.inject({ method: 'POST', url: '/v1/transfers', headers: { ...AUTH, 'idempotency-key': 'k', 'content-type': 'application/json' }, payload: '{' });
+      const broken = await sandbox.app.inject({ method: 'POST', url: '/v1/transfers', headers: { ...AUTH, 'idempotency-key': 'k', 'content-type': 'application/json' }, payload: '{' });
       expect(broken.statusCode).toBe(400);
     });
   });
@@ -408,7 +380,9 @@ describe('bridge rail sandbox', () => {
         ['transfer.completed', created.id, 'completed'],
       ]);
       endpoint.received.forEach((callback) => expect(hasValidRailSignature(DEFAULT_BRIDGE_RAIL_WEBHOOK_SECRET, callback.headers['x-rail-signature'], callback.body)).toBe(true));
-      expect((await state('/_sandbox/webhook')).deliveries.map((delivery: { attempt: number; status: number }) => [delivery.attempt, delivery.status])).toEqual([
+      // The receiver sees a post before the rail has its answer and records the delivery.
+      const { deliveries } = await waitFor(() => state('/_sandbox/webhook'), (webhook) => webhook.deliveries.length === 2);
+      expect(deliveries.map((delivery: { attempt: number; status: number }) => [delivery.attempt, delivery.status])).toEqual([
         [1, 500],
         [2, 200],
       ]);
@@ -441,8 +415,7 @@ describe('bridge rail sandbox', () => {
 
     it('over a real socket: a client that gave up during answerDelayMs finds the one transfer by retrying', async () => {
       await restart({ settlementStepMs: 60_000 });
-      await app.listen({ host: '127.0.0.1', port: 0 });
-      const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      const base = await sandbox.listen();
       const post = (signal: AbortSignal) =>
         fetch(`${base}/v1/transfers`, {
           method: 'POST',
@@ -457,8 +430,6 @@ describe('bridge rail sandbox', () => {
       expect(retry.status).toBe(200);
       expect(((await retry.json()) as { status: string }).status).toBe('pending');
       expect(await state('/_sandbox/calls?reference=iin_1')).toEqual({ createRequests: 2, created: 1 });
-      // The abandoned request's connection would otherwise hold close() until the client drops it.
-      app.server.closeAllConnections();
     });
   });
 

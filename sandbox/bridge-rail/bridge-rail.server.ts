@@ -1,26 +1,18 @@
-import { fastify, FastifyInstance } from 'fastify';
-import { callbackUrlProblem } from '../common/callbacks';
+import type { FastifyInstance } from 'fastify';
 import {
-  CallCounter,
   COUNTRY_CODE,
   CURRENCY_CODE,
-  DEFAULT_CROSS_BORDER_DELIVERY_RETRY_MS,
-  DEFAULT_SETTLEMENT_STEP_MS,
   isMinorAmount,
   MAX_MINOR_AMOUNT,
-  MAX_SETTLEMENT_STEP_MS,
   MINOR_AMOUNT_MESSAGE,
-  nonNegativeInteger,
   recipientAccount,
   RecipientView,
-  registerCrossBorderControlRoutes,
-  StepTimers,
   Validated,
   validateRecipient,
 } from '../common/cross-border';
-import { EventLog, newSandboxId } from '../common/event-log';
-import { installSandboxCommon, registerControlRoutes } from '../common/faults';
-import { isNonEmptyString, isRecord, requireIdempotencyKey, ValidationIssue } from '../common/validation';
+import { createCrossBorderRailServer, CrossBorderRailServerOptions } from '../common/cross-border-server';
+import { newSandboxId } from '../common/event-log';
+import { isNonEmptyString, isRecord, ValidationIssue } from '../common/validation';
 
 export { DEFAULT_SETTLEMENT_STEP_MS, MAX_MINOR_AMOUNT } from '../common/cross-border';
 export type { RecipientView } from '../common/cross-border';
@@ -32,18 +24,7 @@ export { RAIL_EVENT_ID_HEADER, RAIL_SIGNATURE_HEADER, signRailPayload } from '..
  * transfer's outcome as events (listed and sent as signed callbacks). See sandbox/README.md.
  */
 
-export interface BridgeRailServerOptions {
-  apiKey: string;
-  logger?: boolean;
-  /** HMAC key of the `X-Rail-Signature` header on callbacks. */
-  webhookSecret?: string;
-  /** Where events are posted; none by default (they are still listed by `GET /v1/events`). */
-  callbackUrl?: string | null;
-  /** How long a transfer stays `pending` before it completes; 0 creates it `completed`. */
-  settlementStepMs?: number;
-  /** First wait between callback attempts; it doubles after each failed attempt. */
-  deliveryRetryMs?: number;
-}
+export type BridgeRailServerOptions = CrossBorderRailServerOptions;
 
 export const DEFAULT_BRIDGE_RAIL_API_KEY = 'sandbox-bridge-rail-key';
 export const DEFAULT_BRIDGE_RAIL_WEBHOOK_SECRET = 'sandbox-bridge-rail-webhook-secret';
@@ -179,110 +160,47 @@ function validateTransferRequest(body: unknown, idempotencyKey: string): Validat
 }
 
 export function createBridgeRailServer(options: BridgeRailServerOptions): FastifyInstance {
-  const initialStepMs = nonNegativeInteger('bridge rail', 'settlementStepMs', options.settlementStepMs, DEFAULT_SETTLEMENT_STEP_MS, MAX_SETTLEMENT_STEP_MS);
-  const deliveryRetryMs = nonNegativeInteger('bridge rail', 'deliveryRetryMs', options.deliveryRetryMs, DEFAULT_CROSS_BORDER_DELIVERY_RETRY_MS);
-  const callbackUrl = options.callbackUrl ?? null;
-  if (callbackUrl !== null) {
-    const problem = callbackUrlProblem(callbackUrl);
-    if (problem !== null) throw new Error(`bridge rail: callbackUrl ${problem}`);
-  }
-  const app = fastify({ logger: options.logger ?? false });
-
-  let settlementStepMs = initialStepMs;
-  const transfers = new Map<string, BridgeTransferView>();
-  const calls = new CallCounter();
-  const timers = new StepTimers();
-  const events = new EventLog<BridgeEventType>({ secret: options.webhookSecret ?? DEFAULT_BRIDGE_RAIL_WEBHOOK_SECRET, url: callbackUrl, retryMs: deliveryRetryMs });
-
-  installSandboxCommon(app, {
-    apiKey: options.apiKey,
-    onReset: () => {
-      timers.clear();
-      events.reset();
-      transfers.clear();
-      calls.reset();
-      settlementStepMs = initialStepMs;
+  return createCrossBorderRailServer<TransferRequest, BridgeTransferView>(options, {
+    name: 'bridge rail',
+    defaultWebhookSecret: DEFAULT_BRIDGE_RAIL_WEBHOOK_SECRET,
+    collection: 'transfers',
+    eventPrefix: 'transfer',
+    unsettled: 'pending',
+    validate: validateTransferRequest,
+    // Screening happens when the transfer is created: a rejection is its outcome at once, whatever the step.
+    create: (request, settlementStepMs) => {
+      const now = new Date().toISOString();
+      const rejected = recipientAccount(request.recipient).endsWith(COMPLIANCE_REJECTED_SUFFIX);
+      return {
+        id: newSandboxId('btr'),
+        reference: request.reference,
+        route_type: request.route_type,
+        source_amount: request.source_amount,
+        source_currency: 'NGN',
+        destination_currency: request.destination_currency,
+        destination_amount: request.destination_amount,
+        rate: request.rate,
+        recipient: request.recipient,
+        status: rejected ? 'rejected' : settlementStepMs === 0 ? 'completed' : 'pending',
+        failure_code: rejected ? COMPLIANCE_REJECTED_CODE : null,
+        failure_message: rejected ? COMPLIANCE_REJECTED_MESSAGE : null,
+        created_at: now,
+        updated_at: now,
+      };
+    },
+    settle: (transfer) => {
+      transfer.status = 'completed';
+      transfer.updated_at = new Date().toISOString();
+    },
+    view: (transfer) => ({ ...transfer, recipient: { ...transfer.recipient } }),
+    routes: (app) => {
+      app.get<{ Querystring: Record<string, unknown> }>('/v1/rates', async (request, reply) => {
+        const { country, currency } = request.query;
+        if (typeof country !== 'string' || !COUNTRY_CODE.test(country) || typeof currency !== 'string' || !CURRENCY_CODE.test(currency)) {
+          return reply.code(400).send({ error: 'bad_request', message: 'country (ISO 3166-1 alpha-2, e.g. US) and currency (ISO 4217, e.g. USD) are required, in capitals' });
+        }
+        return { country, currency, routes: corridorRoutes(country, currency) };
+      });
     },
   });
-
-  app.addHook('preClose', (done) => {
-    timers.clear();
-    events.close();
-    done();
-  });
-
-  const view = (transfer: BridgeTransferView): BridgeTransferView => ({ ...transfer, recipient: { ...transfer.recipient } });
-
-  app.get<{ Querystring: Record<string, unknown> }>('/v1/rates', async (request, reply) => {
-    const { country, currency } = request.query;
-    if (typeof country !== 'string' || !COUNTRY_CODE.test(country) || typeof currency !== 'string' || !CURRENCY_CODE.test(currency)) {
-      return reply.code(400).send({ error: 'bad_request', message: 'country (ISO 3166-1 alpha-2, e.g. US) and currency (ISO 4217, e.g. USD) are required, in capitals' });
-    }
-    return { country, currency, routes: corridorRoutes(country, currency) };
-  });
-
-  app.post('/v1/transfers', async (request, reply) => {
-    const idempotencyKey = requireIdempotencyKey(request, reply);
-    if (idempotencyKey === undefined) return reply;
-    const result = validateTransferRequest(request.body, idempotencyKey);
-    if ('issues' in result) return reply.code(422).send({ error: 'invalid_request', details: result.issues });
-
-    const { reference } = result.value;
-    calls.request(reference);
-    // Lookup and insert run in one synchronous step, so concurrent retries cannot both create.
-    const existing = transfers.get(reference);
-    if (existing) return reply.code(200).header('idempotent-replayed', 'true').send(view(existing));
-
-    const now = new Date().toISOString();
-    const rejected = recipientAccount(result.value.recipient).endsWith(COMPLIANCE_REJECTED_SUFFIX);
-    const transfer: BridgeTransferView = {
-      id: newSandboxId('btr'),
-      reference,
-      route_type: result.value.route_type,
-      source_amount: result.value.source_amount,
-      source_currency: 'NGN',
-      destination_currency: result.value.destination_currency,
-      destination_amount: result.value.destination_amount,
-      rate: result.value.rate,
-      recipient: result.value.recipient,
-      status: rejected ? 'rejected' : settlementStepMs === 0 ? 'completed' : 'pending',
-      failure_code: rejected ? COMPLIANCE_REJECTED_CODE : null,
-      failure_message: rejected ? COMPLIANCE_REJECTED_MESSAGE : null,
-      created_at: now,
-      updated_at: now,
-    };
-    transfers.set(reference, transfer);
-    calls.created(reference);
-    if (transfer.status === 'pending') {
-      timers.after(settlementStepMs, () => {
-        transfer.status = 'completed';
-        transfer.updated_at = new Date().toISOString();
-        events.emit('transfer.completed', view(transfer));
-      });
-    } else {
-      events.emit(`transfer.${transfer.status}` as BridgeEventType, view(transfer), reply.raw);
-    }
-    return reply.code(201).send(view(transfer));
-  });
-
-  app.get<{ Params: { reference: string } }>('/v1/transfers/:reference', async (request, reply) => {
-    const transfer = transfers.get(request.params.reference);
-    if (!transfer) return reply.code(404).send({ error: 'not_found' });
-    return view(transfer);
-  });
-
-  events.registerListRoute(app);
-
-  registerControlRoutes(app, (control) => {
-    control.get('/_sandbox/transfers', () => ({ transfers: [...transfers.values()].map(view) }));
-    registerCrossBorderControlRoutes(control, calls, {
-      get: () => settlementStepMs,
-      set: (value) => {
-        settlementStepMs = value;
-      },
-    });
-    events.registerControlRoutes(control);
-  });
-
-  return app;
 }

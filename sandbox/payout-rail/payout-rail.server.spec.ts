@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { CallbackReceiver, hasValidRailSignature, startCallbackReceiver, waitFor } from '../common/callback-receiver';
+import { hasValidRailSignature, waitFor } from '../common/callback-receiver';
+import { SandboxUnderTest } from '../common/sandbox-under-test';
 import {
   ACCOUNT_CLOSED_SUFFIX,
   createPayoutRailServer,
@@ -38,46 +38,19 @@ const payoutRequest = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('payout rail sandbox', () => {
-  let app: FastifyInstance;
-  const receivers: CallbackReceiver[] = [];
-
-  const restart = async (options: Partial<PayoutRailServerOptions> = {}) => {
-    await app.close();
-    app = createPayoutRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS, deliveryRetryMs: 10, ...options });
-    await app.ready();
-  };
-  const receiver = async (statuses: number[] = []) => {
-    const started = await startCallbackReceiver(statuses);
-    receivers.push(started);
-    return started;
-  };
-
+  const server = (options: Partial<PayoutRailServerOptions>) => createPayoutRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS, deliveryRetryMs: 10, ...options });
+  const sandbox = new SandboxUnderTest(server, API_KEY);
+  const { restart, receiver, get, control, state, events } = sandbox;
   const create = (body: Record<string, unknown>, idempotencyKey: string | null = String(body.reference), headers: Record<string, string> = AUTH) =>
-    app.inject({
-      method: 'POST',
-      url: '/v1/payouts',
-      headers: { ...headers, ...(idempotencyKey === null ? {} : { 'idempotency-key': idempotencyKey }) },
-      payload: body,
-    });
-  const get = (url: string, headers: Record<string, string> = AUTH) => app.inject({ method: 'GET', url, headers });
-  const control = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: Record<string, unknown>) => app.inject({ method, url, payload });
-  const state = async (url: string) => (await control('GET', url)).json();
-  const events = async () => (await get('/v1/events')).json().events;
+    sandbox.post('/v1/payouts', body, idempotencyKey, headers);
   const settled = (reference = 'iin_1') =>
     waitFor(
       async () => (await get(`/v1/payouts/${reference}`)).json(),
       (payout) => payout.status !== 'processing',
     );
 
-  beforeEach(async () => {
-    app = createPayoutRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS, deliveryRetryMs: 10 });
-    await app.ready();
-  });
-
-  afterEach(async () => {
-    await app.close();
-    await Promise.all(receivers.splice(0).map((started) => started.close()));
-  });
+  beforeEach(() => sandbox.start());
+  afterEach(() => sandbox.stop());
 
   it.each([
     ['no Authorization header', {}],
@@ -277,7 +250,9 @@ describe('payout rail sandbox', () => {
         expect(hasValidRailSignature(DEFAULT_PAYOUT_RAIL_WEBHOOK_SECRET, callback.headers['x-rail-signature'], callback.body)).toBe(false);
       }
       expect(event).toMatchObject({ type: 'payout.completed', data: { reference: 'iin_1', status: 'completed' } });
-      expect((await state('/_sandbox/webhook')).deliveries.map((delivery: { status: number }) => delivery.status)).toEqual([503, 200]);
+      // The receiver sees a post before the rail has its answer and records the delivery.
+      const { deliveries } = await waitFor(() => state('/_sandbox/webhook'), (webhook) => webhook.deliveries.length === 2);
+      expect(deliveries.map((delivery: { status: number }) => delivery.status)).toEqual([503, 200]);
     });
 
     it('with a step of 0, posts after the answer, with the default secret', async () => {

@@ -1,25 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { fastify, FastifyInstance } from 'fastify';
-import { callbackUrlProblem } from '../common/callbacks';
-import {
-  CallCounter,
-  COUNTRY_CODE,
-  DEFAULT_CROSS_BORDER_DELIVERY_RETRY_MS,
-  DEFAULT_SETTLEMENT_STEP_MS,
-  isMinorAmount,
-  MAX_SETTLEMENT_STEP_MS,
-  MINOR_AMOUNT_MESSAGE,
-  nonNegativeInteger,
-  recipientAccount,
-  RecipientView,
-  registerCrossBorderControlRoutes,
-  StepTimers,
-  Validated,
-  validateRecipient,
-} from '../common/cross-border';
-import { EventLog, newSandboxId } from '../common/event-log';
-import { installSandboxCommon, registerControlRoutes } from '../common/faults';
-import { isNonEmptyString, isRecord, requireIdempotencyKey, ValidationIssue } from '../common/validation';
+import type { FastifyInstance } from 'fastify';
+import { COUNTRY_CODE, isMinorAmount, MINOR_AMOUNT_MESSAGE, recipientAccount, RecipientView, Validated, validateRecipient } from '../common/cross-border';
+import { createCrossBorderRailServer, CrossBorderRailServerOptions } from '../common/cross-border-server';
+import { newSandboxId } from '../common/event-log';
+import { isNonEmptyString, isRecord, ValidationIssue } from '../common/validation';
 
 export { DEFAULT_SETTLEMENT_STEP_MS, MAX_MINOR_AMOUNT } from '../common/cross-border';
 export type { RecipientView } from '../common/cross-border';
@@ -31,18 +15,7 @@ export { RAIL_EVENT_ID_HEADER, RAIL_SIGNATURE_HEADER, signRailPayload } from '..
  * signed callbacks). See sandbox/README.md.
  */
 
-export interface PayoutRailServerOptions {
-  apiKey: string;
-  logger?: boolean;
-  /** HMAC key of the `X-Rail-Signature` header on callbacks. */
-  webhookSecret?: string;
-  /** Where events are posted; none by default (they are still listed by `GET /v1/events`). */
-  callbackUrl?: string | null;
-  /** How long a payout stays `processing` before its outcome; 0 creates it with its outcome. */
-  settlementStepMs?: number;
-  /** First wait between callback attempts; it doubles after each failed attempt. */
-  deliveryRetryMs?: number;
-}
+export type PayoutRailServerOptions = CrossBorderRailServerOptions;
 
 export const DEFAULT_PAYOUT_RAIL_API_KEY = 'sandbox-payout-rail-key';
 export const DEFAULT_PAYOUT_RAIL_WEBHOOK_SECRET = 'sandbox-payout-rail-webhook-secret';
@@ -170,115 +143,39 @@ function confirmationFor(payout: PayoutView, at: Date): ConfirmationView {
   };
 }
 
-export function createPayoutRailServer(options: PayoutRailServerOptions): FastifyInstance {
-  const initialStepMs = nonNegativeInteger('payout rail', 'settlementStepMs', options.settlementStepMs, DEFAULT_SETTLEMENT_STEP_MS, MAX_SETTLEMENT_STEP_MS);
-  const deliveryRetryMs = nonNegativeInteger('payout rail', 'deliveryRetryMs', options.deliveryRetryMs, DEFAULT_CROSS_BORDER_DELIVERY_RETRY_MS);
-  const callbackUrl = options.callbackUrl ?? null;
-  if (callbackUrl !== null) {
-    const problem = callbackUrlProblem(callbackUrl);
-    if (problem !== null) throw new Error(`payout rail: callbackUrl ${problem}`);
+/** The payout's outcome: `failed` for a closed account, else `completed` with its confirmation. */
+function decide(payout: PayoutView): void {
+  const at = new Date();
+  if (recipientAccount(payout.recipient).endsWith(ACCOUNT_CLOSED_SUFFIX)) {
+    payout.status = 'failed';
+    payout.failure_code = ACCOUNT_CLOSED_CODE;
+    payout.failure_message = ACCOUNT_CLOSED_MESSAGE;
+  } else {
+    payout.status = 'completed';
+    payout.confirmation = confirmationFor(payout, at);
   }
-  const app = fastify({ logger: options.logger ?? false });
+  payout.updated_at = at.toISOString();
+}
 
-  let settlementStepMs = initialStepMs;
-  const payouts = new Map<string, PayoutView>();
-  const calls = new CallCounter();
-  const timers = new StepTimers();
-  const events = new EventLog<PayoutEventType>({ secret: options.webhookSecret ?? DEFAULT_PAYOUT_RAIL_WEBHOOK_SECRET, url: callbackUrl, retryMs: deliveryRetryMs });
-
-  installSandboxCommon(app, {
-    apiKey: options.apiKey,
-    onReset: () => {
-      timers.clear();
-      events.reset();
-      payouts.clear();
-      calls.reset();
-      settlementStepMs = initialStepMs;
+export function createPayoutRailServer(options: PayoutRailServerOptions): FastifyInstance {
+  return createCrossBorderRailServer<PayoutRequest, PayoutView>(options, {
+    name: 'payout rail',
+    defaultWebhookSecret: DEFAULT_PAYOUT_RAIL_WEBHOOK_SECRET,
+    collection: 'payouts',
+    eventPrefix: 'payout',
+    unsettled: 'processing',
+    validate: validatePayoutRequest,
+    // Every payout is accepted as processing, a closed account included: the bank finds out later.
+    create: (request) => {
+      const now = new Date().toISOString();
+      return { id: newSandboxId('fpo'), ...request, status: 'processing', failure_code: null, failure_message: null, confirmation: null, created_at: now, updated_at: now };
     },
+    settle: decide,
+    view: (payout) => ({
+      ...payout,
+      recipient: { ...payout.recipient },
+      ordering_customer: { ...payout.ordering_customer },
+      confirmation: payout.confirmation && { ...payout.confirmation },
+    }),
   });
-
-  app.addHook('preClose', (done) => {
-    timers.clear();
-    events.close();
-    done();
-  });
-
-  const view = (payout: PayoutView): PayoutView => ({
-    ...payout,
-    recipient: { ...payout.recipient },
-    ordering_customer: { ...payout.ordering_customer },
-    confirmation: payout.confirmation && { ...payout.confirmation },
-  });
-
-  /** The payout's outcome: `failed` for a closed account, else `completed` with its confirmation. */
-  const decide = (payout: PayoutView): void => {
-    const at = new Date();
-    if (recipientAccount(payout.recipient).endsWith(ACCOUNT_CLOSED_SUFFIX)) {
-      payout.status = 'failed';
-      payout.failure_code = ACCOUNT_CLOSED_CODE;
-      payout.failure_message = ACCOUNT_CLOSED_MESSAGE;
-    } else {
-      payout.status = 'completed';
-      payout.confirmation = confirmationFor(payout, at);
-    }
-    payout.updated_at = at.toISOString();
-  };
-
-  app.post('/v1/payouts', async (request, reply) => {
-    const idempotencyKey = requireIdempotencyKey(request, reply);
-    if (idempotencyKey === undefined) return reply;
-    const result = validatePayoutRequest(request.body, idempotencyKey);
-    if ('issues' in result) return reply.code(422).send({ error: 'invalid_request', details: result.issues });
-
-    const { reference } = result.value;
-    calls.request(reference);
-    // Lookup and insert run in one synchronous step, so concurrent retries cannot both create.
-    const existing = payouts.get(reference);
-    if (existing) return reply.code(200).header('idempotent-replayed', 'true').send(view(existing));
-
-    const now = new Date().toISOString();
-    const payout: PayoutView = {
-      id: newSandboxId('fpo'),
-      ...result.value,
-      status: 'processing',
-      failure_code: null,
-      failure_message: null,
-      confirmation: null,
-      created_at: now,
-      updated_at: now,
-    };
-    payouts.set(reference, payout);
-    calls.created(reference);
-    if (settlementStepMs === 0) {
-      decide(payout);
-      events.emit(`payout.${payout.status}` as PayoutEventType, view(payout), reply.raw);
-    } else {
-      timers.after(settlementStepMs, () => {
-        decide(payout);
-        events.emit(`payout.${payout.status}` as PayoutEventType, view(payout));
-      });
-    }
-    return reply.code(201).send(view(payout));
-  });
-
-  app.get<{ Params: { reference: string } }>('/v1/payouts/:reference', async (request, reply) => {
-    const payout = payouts.get(request.params.reference);
-    if (!payout) return reply.code(404).send({ error: 'not_found' });
-    return view(payout);
-  });
-
-  events.registerListRoute(app);
-
-  registerControlRoutes(app, (control) => {
-    control.get('/_sandbox/payouts', () => ({ payouts: [...payouts.values()].map(view) }));
-    registerCrossBorderControlRoutes(control, calls, {
-      get: () => settlementStepMs,
-      set: (value) => {
-        settlementStepMs = value;
-      },
-    });
-    events.registerControlRoutes(control);
-  });
-
-  return app;
 }

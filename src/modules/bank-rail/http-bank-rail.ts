@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { parseProviderBody, ProviderHttpClient } from '../../common/providers/provider-http-client';
+import { EventBody, IdBody, postByReference } from '../../common/providers/provider-resources';
 import { BankRail, CallOptions, InboundTransferRequest, PayoutRequest, RailEvent, RailPayout, VirtualAccount, VirtualAccountRequest } from './bank-rail';
 
 const NAME = 'bank rail';
@@ -29,13 +30,6 @@ class VirtualAccountBody {
 
   @IsIn(['active'])
   status: string;
-}
-
-class IdBody {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
-  id: string;
 }
 
 class TransferBody extends IdBody {
@@ -78,15 +72,6 @@ class PayoutBody extends IdBody {
   failure_code: string | null;
 }
 
-class EventBody extends IdBody {
-  @IsString()
-  @IsNotEmpty()
-  type: string;
-
-  @IsObject()
-  data: object;
-}
-
 class EventPageBody {
   @IsArray()
   @ValidateNested({ each: true })
@@ -104,20 +89,14 @@ export class HttpBankRail implements BankRail {
   constructor(private readonly client: ProviderHttpClient) {}
 
   async openVirtualAccount(request: VirtualAccountRequest, options: CallOptions): Promise<VirtualAccount> {
-    const { body } = await this.client.request({
-      method: 'POST',
-      path: '/v1/virtual-accounts',
-      headers: { 'idempotency-key': request.reference },
-      body: {
-        reference: request.reference,
-        account_name: request.accountName,
-        currency: 'NGN',
-        type: request.type ?? 'static',
-        ...(request.amount === undefined ? {} : { amount: request.amount }),
-        ...(request.expiresAt === undefined ? {} : { expires_at: request.expiresAt.toISOString() }),
-      },
-      ...options,
-    });
+    const fields = {
+      account_name: request.accountName,
+      currency: 'NGN',
+      type: request.type ?? 'static',
+      ...(request.amount === undefined ? {} : { amount: request.amount }),
+      ...(request.expiresAt === undefined ? {} : { expires_at: request.expiresAt.toISOString() }),
+    };
+    const body = await postByReference(this.client, '/v1/virtual-accounts', request.reference, fields, options);
     const account = parseProviderBody(NAME, VirtualAccountBody, body);
     return { id: account.id, accountNumber: account.account_number, accountName: account.account_name, bankName: account.bank_name, bankCode: account.bank_code };
   }
@@ -150,21 +129,15 @@ export class HttpBankRail implements BankRail {
   }
 
   async sendPayout(request: PayoutRequest, options: CallOptions): Promise<RailPayout> {
-    const { body } = await this.client.request({
-      method: 'POST',
-      path: '/v1/payouts',
-      headers: { 'idempotency-key': request.reference },
-      body: {
-        reference: request.reference,
-        amount: request.amount,
-        currency: 'NGN',
-        bank_code: request.bankCode,
-        account_number: request.accountNumber,
-        account_name: request.accountName,
-        narration: request.narration,
-      },
-      ...options,
-    });
+    const fields = {
+      amount: request.amount,
+      currency: 'NGN',
+      bank_code: request.bankCode,
+      account_number: request.accountNumber,
+      account_name: request.accountName,
+      narration: request.narration,
+    };
+    const body = await postByReference(this.client, '/v1/payouts', request.reference, fields, options);
     return toPayout(parseProviderBody(NAME, PayoutBody, body));
   }
 

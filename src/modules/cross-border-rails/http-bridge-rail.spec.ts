@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import { SandboxUnderTest } from '../../../sandbox/common/sandbox-under-test';
 import { createBridgeRailServer } from '../../../sandbox/bridge-rail/bridge-rail.server';
 import { ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import type { BridgeTransferRequest, Recipient } from './bridge-rail';
@@ -32,29 +31,20 @@ const transferRequest = (overrides: Partial<BridgeTransferRequest> = {}): Bridge
 
 /** The bridge rail adapter against the sandbox bridge rail over a real socket. */
 describe('HttpBridgeRail', () => {
-  let sandbox: FastifyInstance;
+  const sandbox = new SandboxUnderTest(() => createBridgeRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS }), API_KEY);
   let baseUrl: string;
 
   beforeAll(async () => {
-    sandbox = createBridgeRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS });
-    await sandbox.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
+    await sandbox.start();
+    baseUrl = await sandbox.listen();
   });
-
-  afterAll(async () => {
-    sandbox.server.closeAllConnections();
-    await sandbox.close();
-  });
-
-  afterEach(async () => {
-    await sandbox.inject({ method: 'POST', url: '/_sandbox/reset' });
-  });
+  afterAll(() => sandbox.stop());
+  afterEach(() => sandbox.reset());
 
   const rail = (apiKey = API_KEY) => new HttpBridgeRail(new ProviderHttpClient({ name: 'bridge rail', baseUrl, apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
-  const faults = (body: object) => sandbox.inject({ method: 'POST', url: '/_sandbox/faults', payload: body });
-  const calls = async (reference = 'iin_1') => (await sandbox.inject({ method: 'GET', url: `/_sandbox/calls?reference=${reference}` })).json();
-  const stored = async () => (await sandbox.inject({ method: 'GET', url: '/_sandbox/transfers' })).json().transfers;
-  const railEvents = async () => (await sandbox.inject({ method: 'GET', url: '/v1/events', headers: { authorization: `Bearer ${API_KEY}` } })).json().events;
+  const { faults, events: railEvents } = sandbox;
+  const calls = (reference = 'iin_1') => sandbox.state(`/_sandbox/calls?reference=${reference}`);
+  const stored = async () => (await sandbox.state('/_sandbox/transfers')).transfers;
 
   it('creates the transfer with our reference as the key, sending the request as the rail takes it', async () => {
     const transfer = await rail().createTransfer(transferRequest({ recipient: recipient({ email: 'jane@example.com' }) }), OPTIONS);
@@ -130,7 +120,7 @@ describe('HttpBridgeRail', () => {
 
   describe('parseEvent', () => {
     it('reads the events the rail raises', async () => {
-      await sandbox.inject({ method: 'POST', url: '/_sandbox/settings', payload: { settlement_step_ms: 0 } });
+      await sandbox.control('POST', '/_sandbox/settings', { settlement_step_ms: 0 });
       const completed = await rail().createTransfer(transferRequest(), OPTIONS);
       const rejected = await rail().createTransfer(transferRequest({ reference: 'iin_2', recipient: recipient({ accountNumber: '10000' }) }), OPTIONS);
       const [first, second] = await railEvents();

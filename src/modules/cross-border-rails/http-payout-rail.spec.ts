@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import { SandboxUnderTest } from '../../../sandbox/common/sandbox-under-test';
 import { createPayoutRailServer } from '../../../sandbox/payout-rail/payout-rail.server';
 import { ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import type { Recipient } from './bridge-rail';
@@ -36,29 +35,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The payout rail adapter against the sandbox payout rail over a real socket. */
 describe('HttpPayoutRail', () => {
-  let sandbox: FastifyInstance;
+  const sandbox = new SandboxUnderTest(() => createPayoutRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS }), API_KEY);
   let baseUrl: string;
 
   beforeAll(async () => {
-    sandbox = createPayoutRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS });
-    await sandbox.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
+    await sandbox.start();
+    baseUrl = await sandbox.listen();
   });
-
-  afterAll(async () => {
-    sandbox.server.closeAllConnections();
-    await sandbox.close();
-  });
-
-  afterEach(async () => {
-    await sandbox.inject({ method: 'POST', url: '/_sandbox/reset' });
-  });
+  afterAll(() => sandbox.stop());
+  afterEach(() => sandbox.reset());
 
   const rail = (apiKey = API_KEY) => new HttpPayoutRail(new ProviderHttpClient({ name: 'payout rail', baseUrl, apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
-  const faults = (body: object) => sandbox.inject({ method: 'POST', url: '/_sandbox/faults', payload: body });
-  const calls = async (reference = 'iin_1') => (await sandbox.inject({ method: 'GET', url: `/_sandbox/calls?reference=${reference}` })).json();
-  const stored = async () => (await sandbox.inject({ method: 'GET', url: '/_sandbox/payouts' })).json().payouts;
-  const railEvents = async () => (await sandbox.inject({ method: 'GET', url: '/v1/events', headers: { authorization: `Bearer ${API_KEY}` } })).json().events;
+  const { faults, events: railEvents } = sandbox;
+  const calls = (reference = 'iin_1') => sandbox.state(`/_sandbox/calls?reference=${reference}`);
+  const stored = async () => (await sandbox.state('/_sandbox/payouts')).payouts;
 
   it('creates the payout as processing, sending the request as the rail takes it', async () => {
     const payout = await rail().createPayout(payoutRequest(), OPTIONS);
@@ -125,7 +115,7 @@ describe('HttpPayoutRail', () => {
 
   describe('parseEvent', () => {
     it('reads the events the rail raises', async () => {
-      await sandbox.inject({ method: 'POST', url: '/_sandbox/settings', payload: { settlement_step_ms: 0 } });
+      await sandbox.control('POST', '/_sandbox/settings', { settlement_step_ms: 0 });
       const completed = await rail().createPayout(payoutRequest(), OPTIONS);
       const failed = await rail().createPayout(payoutRequest({ reference: 'iin_2', recipient: recipient({ accountNumber: '9999' }) }), OPTIONS);
       const [first, second] = await railEvents();

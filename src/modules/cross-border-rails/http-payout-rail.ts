@@ -1,8 +1,8 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { parseProviderBody, ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import type { CallOptions } from '../bank-rail';
-import { isNotFound, recipientBody } from './http-bridge-rail';
+import { RailResources, recipientBody, resourceBody } from './http-rail-resources';
 import { ForeignPayout, ForeignPayoutRequest, ForeignPayoutStatus, PayoutConfirmation, PayoutEvent, PayoutRail } from './payout-rail';
 
 export const PAYOUT_RAIL_NAME = 'payout rail';
@@ -60,48 +60,11 @@ class ConfirmationBody {
   details_of_charges: string;
 }
 
-class PayoutBody {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
-  id: string;
-
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(255)
-  reference: string;
-
-  @IsIn(PAYOUT_STATUSES)
-  status: ForeignPayoutStatus;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
-  failure_code: string | null;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
-  failure_message: string | null;
-
+class PayoutBody extends resourceBody(PAYOUT_STATUSES) {
   @IsOptional()
   @ValidateNested()
   @Type(() => ConfirmationBody)
   confirmation: ConfirmationBody | null;
-}
-
-class EventBody {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
-  id: string;
-
-  @IsString()
-  @IsNotEmpty()
-  type: string;
-
-  @IsObject()
-  data: object;
 }
 
 const toConfirmation = (confirmation: ConfirmationBody): PayoutConfirmation => ({
@@ -133,57 +96,39 @@ function toPayout(payout: PayoutBody): ForeignPayout {
   };
 }
 
+const PAYOUT_OUTCOMES = { 'payout.completed': 'completed', 'payout.failed': 'failed' } as const;
+
 /** The payout rail over HTTP (the sandbox in development): amounts in minor units of the currency, our reference as the Idempotency-Key. */
 export class HttpPayoutRail implements PayoutRail {
-  constructor(private readonly client: ProviderHttpClient) {}
+  private readonly payouts: RailResources<ForeignPayout>;
+
+  constructor(private readonly client: ProviderHttpClient) {
+    this.payouts = new RailResources(this.client, {
+      rail: PAYOUT_RAIL_NAME,
+      noun: 'payout',
+      path: '/v1/payouts',
+      read: (body) => toPayout(parseProviderBody(PAYOUT_RAIL_NAME, PayoutBody, body)),
+    });
+  }
 
   async createPayout(request: ForeignPayoutRequest, options: CallOptions): Promise<ForeignPayout> {
-    const { body } = await this.client.request({
-      method: 'POST',
-      path: '/v1/payouts',
-      headers: { 'idempotency-key': request.reference },
-      body: {
-        reference: request.reference,
-        currency: request.currency,
-        amount: request.amount,
-        recipient: recipientBody(request.recipient),
-        purpose_of_transfer: request.purposeOfTransfer,
-        payment_reference: request.paymentReference,
-        ordering_customer: { name: request.orderingCustomer.name, country: request.orderingCustomer.country },
-      },
-      ...options,
-    });
-    return this.expectReference(request.reference, toPayout(parseProviderBody(PAYOUT_RAIL_NAME, PayoutBody, body)));
+    const fields = {
+      currency: request.currency,
+      amount: request.amount,
+      recipient: recipientBody(request.recipient),
+      purpose_of_transfer: request.purposeOfTransfer,
+      payment_reference: request.paymentReference,
+      ordering_customer: { name: request.orderingCustomer.name, country: request.orderingCustomer.country },
+    };
+    return this.payouts.create(request.reference, fields, options);
   }
 
   async getPayout(reference: string, options: CallOptions): Promise<ForeignPayout | null> {
-    try {
-      const { body } = await this.client.request({ method: 'GET', path: `/v1/payouts/${encodeURIComponent(reference)}`, ...options });
-      return this.expectReference(reference, toPayout(parseProviderBody(PAYOUT_RAIL_NAME, PayoutBody, body)));
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw err;
-    }
+    return this.payouts.get(reference, options);
   }
 
   parseEvent(body: unknown): PayoutEvent {
-    const event = parseProviderBody(PAYOUT_RAIL_NAME, EventBody, body);
-    switch (event.type) {
-      case 'payout.completed':
-      case 'payout.failed': {
-        const payout = toPayout(parseProviderBody(PAYOUT_RAIL_NAME, PayoutBody, event.data));
-        const expected = event.type === 'payout.completed' ? 'completed' : 'failed';
-        if (payout.status !== expected) throw new ProviderError(`${PAYOUT_RAIL_NAME}: event ${event.type} carries a payout ${payout.status}`, true);
-        return { id: event.id, type: event.type, payout };
-      }
-      default:
-        return { id: event.id, type: 'other', name: event.type };
-    }
-  }
-
-  /** An answer about another payout than the one asked for cannot be acted on. */
-  private expectReference(reference: string, payout: ForeignPayout): ForeignPayout {
-    if (payout.reference !== reference) throw new ProviderError(`${PAYOUT_RAIL_NAME}: answered with another payout than ${reference}`, true);
-    return payout;
+    const event = this.payouts.parseEvent(body, PAYOUT_OUTCOMES);
+    return event.type === 'other' ? event : { id: event.id, type: event.type, payout: event.resource };
   }
 }

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { BRIDGE_RAIL_RATES, createBridgeRailServer } from '../../../sandbox/bridge-rail/bridge-rail.server';
+import { SandboxUnderTest } from '../../../sandbox/common/sandbox-under-test';
 import { ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { HttpRateProvider } from './http-rate-provider';
 
@@ -11,26 +11,18 @@ const OPTIONS = { timeoutMs: 2_000, retries: 0 };
 
 /** The rate provider against the sandbox bridge rail over a real socket. */
 describe('HttpRateProvider', () => {
-  let sandbox: FastifyInstance;
+  const sandbox = new SandboxUnderTest(() => createBridgeRailServer({ apiKey: API_KEY }), API_KEY);
   let baseUrl: string;
 
   beforeAll(async () => {
-    sandbox = createBridgeRailServer({ apiKey: API_KEY });
-    await sandbox.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
+    await sandbox.start();
+    baseUrl = await sandbox.listen();
   });
-
-  afterAll(async () => {
-    sandbox.server.closeAllConnections();
-    await sandbox.close();
-  });
-
-  afterEach(async () => {
-    await sandbox.inject({ method: 'POST', url: '/_sandbox/reset' });
-  });
+  afterAll(() => sandbox.stop());
+  afterEach(() => sandbox.reset());
 
   const provider = (apiKey = API_KEY, url = baseUrl) => new HttpRateProvider(new ProviderHttpClient({ name: 'bridge rail', baseUrl: url, apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
-  const faults = (body: object) => sandbox.inject({ method: 'POST', url: '/_sandbox/faults', payload: body });
+  const { faults } = sandbox;
 
   it('answers the routes of a corridor in ROUTE_TYPES order, as the rail quotes them', async () => {
     expect(await provider().rates('US', 'USD', OPTIONS)).toEqual(

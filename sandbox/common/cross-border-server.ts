@@ -1,0 +1,158 @@
+import type { ServerResponse } from 'node:http';
+import { fastify, FastifyInstance } from 'fastify';
+import { callbackUrlProblem } from './callbacks';
+import {
+  CallCounter,
+  DEFAULT_CROSS_BORDER_DELIVERY_RETRY_MS,
+  DEFAULT_SETTLEMENT_STEP_MS,
+  MAX_SETTLEMENT_STEP_MS,
+  nonNegativeInteger,
+  registerCrossBorderControlRoutes,
+  StepTimers,
+  Validated,
+} from './cross-border';
+import { EventLog } from './event-log';
+import { installSandboxCommon, registerControlRoutes } from './faults';
+import { requireIdempotencyKey } from './validation';
+
+/**
+ * The server both cross-border rails are built on (see "Bridge rail and payout rail: what they
+ * share" in sandbox/README.md), so the two cannot drift apart in how they authenticate, fail,
+ * create once per reference, settle, raise events and answer their control routes. A rail brings
+ * only its resource: how a request is validated, and how the resource is created and settled.
+ */
+
+export interface CrossBorderRailServerOptions {
+  apiKey: string;
+  logger?: boolean;
+  /** HMAC key of the `X-Rail-Signature` header on callbacks. */
+  webhookSecret?: string;
+  /** Where events are posted; none by default (they are still listed by `GET /v1/events`). */
+  callbackUrl?: string | null;
+  /** How long a resource waits for its outcome (a transfer `pending`, a payout `processing`); 0 creates it with its outcome. */
+  settlementStepMs?: number;
+  /** First wait between callback attempts; it doubles after each failed attempt. */
+  deliveryRetryMs?: number;
+}
+
+/** What the server needs of a resource; the rail's view has more. */
+export interface CrossBorderResource {
+  reference: string;
+  status: string;
+}
+
+export interface CrossBorderRail<TRequest extends { reference: string }, TResource extends CrossBorderResource> {
+  /** Names the rail in errors about its options, e.g. `bridge rail`. */
+  name: string;
+  defaultWebhookSecret: string;
+  /** `POST /v1/<collection>`, `GET /v1/<collection>/:reference` and `GET /_sandbox/<collection>`. */
+  collection: string;
+  /** Events are `<eventPrefix>.<status>`, of the resource's status when raised. */
+  eventPrefix: string;
+  /** The status of a resource waiting for its settlement step. */
+  unsettled: TResource['status'];
+  /** `idempotencyKey` is the header, which the reference must equal. */
+  validate(body: unknown, idempotencyKey: string): Validated<TRequest>;
+  /**
+   * A new resource: `unsettled`, to be settled after the step (or at once with a step of 0), or
+   * already at its outcome, which is raised at once.
+   */
+  create(request: TRequest, settlementStepMs: number): TResource;
+  /** Moves an unsettled resource to its outcome. */
+  settle(resource: TResource): void;
+  /** A copy to answer or raise: the stored resource keeps changing after it was sent. */
+  view(resource: TResource): TResource;
+  /** The rail's other `/v1` routes (faults and auth apply to them too). */
+  routes?(app: FastifyInstance): void;
+}
+
+export function createCrossBorderRailServer<TRequest extends { reference: string }, TResource extends CrossBorderResource>(
+  options: CrossBorderRailServerOptions,
+  rail: CrossBorderRail<TRequest, TResource>,
+): FastifyInstance {
+  const initialStepMs = nonNegativeInteger(rail.name, 'settlementStepMs', options.settlementStepMs, DEFAULT_SETTLEMENT_STEP_MS, MAX_SETTLEMENT_STEP_MS);
+  const deliveryRetryMs = nonNegativeInteger(rail.name, 'deliveryRetryMs', options.deliveryRetryMs, DEFAULT_CROSS_BORDER_DELIVERY_RETRY_MS);
+  const callbackUrl = options.callbackUrl ?? null;
+  if (callbackUrl !== null) {
+    const problem = callbackUrlProblem(callbackUrl);
+    if (problem !== null) throw new Error(`${rail.name}: callbackUrl ${problem}`);
+  }
+  const app = fastify({ logger: options.logger ?? false });
+
+  let settlementStepMs = initialStepMs;
+  const resources = new Map<string, TResource>();
+  const calls = new CallCounter();
+  const timers = new StepTimers();
+  const events = new EventLog<string>({ secret: options.webhookSecret ?? rail.defaultWebhookSecret, url: callbackUrl, retryMs: deliveryRetryMs });
+
+  installSandboxCommon(app, {
+    apiKey: options.apiKey,
+    onReset: () => {
+      timers.clear();
+      events.reset();
+      resources.clear();
+      calls.reset();
+      settlementStepMs = initialStepMs;
+    },
+  });
+
+  app.addHook('preClose', (done) => {
+    timers.clear();
+    events.close();
+    done();
+  });
+
+  rail.routes?.(app);
+
+  app.post(`/v1/${rail.collection}`, async (request, reply) => {
+    const idempotencyKey = requireIdempotencyKey(request, reply);
+    if (idempotencyKey === undefined) return reply;
+    const result = rail.validate(request.body, idempotencyKey);
+    if ('issues' in result) return reply.code(422).send({ error: 'invalid_request', details: result.issues });
+
+    const { reference } = result.value;
+    calls.request(reference);
+    // Lookup and insert run in one synchronous step, so concurrent retries cannot both create.
+    const existing = resources.get(reference);
+    if (existing) return reply.code(200).header('idempotent-replayed', 'true').send(rail.view(existing));
+
+    const resource = rail.create(result.value, settlementStepMs);
+    resources.set(reference, resource);
+    calls.created(reference);
+    // An outcome reached in this request is posted after its answer; one reached by the timer, at once.
+    const raise = (answered?: ServerResponse) => events.emit(`${rail.eventPrefix}.${resource.status}`, rail.view(resource), answered);
+    if (resource.status !== rail.unsettled) {
+      raise(reply.raw);
+    } else if (settlementStepMs === 0) {
+      rail.settle(resource);
+      raise(reply.raw);
+    } else {
+      timers.after(settlementStepMs, () => {
+        rail.settle(resource);
+        raise();
+      });
+    }
+    return reply.code(201).send(rail.view(resource));
+  });
+
+  app.get<{ Params: { reference: string } }>(`/v1/${rail.collection}/:reference`, async (request, reply) => {
+    const resource = resources.get(request.params.reference);
+    if (!resource) return reply.code(404).send({ error: 'not_found' });
+    return rail.view(resource);
+  });
+
+  events.registerListRoute(app);
+
+  registerControlRoutes(app, (control) => {
+    control.get(`/_sandbox/${rail.collection}`, () => ({ [rail.collection]: [...resources.values()].map((resource) => rail.view(resource)) }));
+    registerCrossBorderControlRoutes(control, calls, {
+      get: () => settlementStepMs,
+      set: (value) => {
+        settlementStepMs = value;
+      },
+    });
+    events.registerControlRoutes(control);
+  });
+
+  return app;
+}

@@ -1,0 +1,101 @@
+import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { parseProviderBody, ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
+import { EventBody, getOrNull, IdBody, postByReference } from '../../common/providers/provider-resources';
+import type { CallOptions } from '../bank-rail';
+import type { Recipient } from './bridge-rail';
+
+/**
+ * What the two cross-border adapters share: each rail keeps one kind of resource (a transfer, a
+ * payout) under our reference, and raises an event per outcome carrying the resource in that status.
+ */
+
+/** The recipient as both cross-border rails take it. */
+export function recipientBody(recipient: Recipient): Record<string, string | null> {
+  return {
+    full_name: recipient.fullName,
+    email: recipient.email,
+    country: recipient.country,
+    bank_code_type: recipient.bankCodeType,
+    bank_code: recipient.bankCode,
+    account_number: recipient.accountNumber,
+  };
+}
+
+/**
+ * The fields both rails answer of their resource, `status` among `statuses`; a rail's body class
+ * extends it (`class TransferBody extends resourceBody(TRANSFER_STATUSES) {}`).
+ */
+export function resourceBody<S extends string>(statuses: readonly S[]) {
+  class ResourceBody extends IdBody {
+    @IsString()
+    @IsNotEmpty()
+    @MaxLength(255)
+    reference: string;
+
+    @IsIn(statuses)
+    status: S;
+
+    @IsOptional()
+    @IsString()
+    @MaxLength(100)
+    failure_code: string | null;
+
+    @IsOptional()
+    @IsString()
+    @MaxLength(1000)
+    failure_message: string | null;
+  }
+  return ResourceBody;
+}
+
+export interface RailResourcesOptions<T> {
+  /** The provider's name in errors, e.g. `bridge rail`. */
+  rail: string;
+  /** What the resource is called in errors, e.g. `transfer`. */
+  noun: string;
+  /** Created by POST here, got by GET `<path>/<reference>`. */
+  path: string;
+  /** Parses a resource out of a body (an answer, or an event's `data`); throws ProviderError when it is not one. */
+  read: (body: unknown) => T;
+}
+
+export type OutcomeEvent<TType extends string, T> = { id: string; type: TType; resource: T } | { id: string; type: 'other'; name: string };
+
+/** One kind of resource a cross-border rail keeps under our reference. */
+export class RailResources<T extends { reference: string; status: string }> {
+  constructor(
+    private readonly client: ProviderHttpClient,
+    private readonly options: RailResourcesOptions<T>,
+  ) {}
+
+  /** Creates the resource under `reference` (the request's other fields in `fields`), or answers the one already created. */
+  async create(reference: string, fields: Record<string, unknown>, options: CallOptions): Promise<T> {
+    const body = await postByReference(this.client, this.options.path, reference, fields, options);
+    return this.expectReference(reference, this.options.read(body));
+  }
+
+  /** The resource created under `reference`; null when there is none. */
+  async get(reference: string, options: CallOptions): Promise<T | null> {
+    return getOrNull(this.client, `${this.options.path}/${encodeURIComponent(reference)}`, options, (body) => this.expectReference(reference, this.options.read(body)));
+  }
+
+  /**
+   * An event: one of `outcomes` (its type → the status its resource must be in), or a type this
+   * version does not act on, as `other`.
+   */
+  parseEvent<TType extends string>(body: unknown, outcomes: Record<TType, T['status']>): OutcomeEvent<TType, T> {
+    const { rail, noun } = this.options;
+    const event = parseProviderBody(rail, EventBody, body);
+    if (!Object.hasOwn(outcomes, event.type)) return { id: event.id, type: 'other', name: event.type };
+    const type = event.type as TType;
+    const resource = this.options.read(event.data);
+    if (resource.status !== outcomes[type]) throw new ProviderError(`${rail}: event ${type} carries a ${noun} ${resource.status}`, true);
+    return { id: event.id, type, resource };
+  }
+
+  /** An answer about another resource than the one asked for cannot be acted on. */
+  private expectReference(reference: string, resource: T): T {
+    if (resource.reference !== reference) throw new ProviderError(`${this.options.rail}: answered with another ${this.options.noun} than ${reference}`, true);
+    return resource;
+  }
+}
