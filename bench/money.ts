@@ -402,7 +402,7 @@ interface Answer {
   json: unknown;
 }
 
-function apiClient(apiUrl: string, apiKey: string) {
+export function apiClient(apiUrl: string, apiKey: string) {
   const send = async (method: string, path: string, body?: string, key?: string): Promise<Answer> => {
     const headers: Record<string, string> = { 'x-api-key': apiKey };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -437,7 +437,7 @@ type ApiClient = ReturnType<typeof apiClient>;
  * a payment intent, a transfer into it from the sandbox rail (the test helper; the bench's API
  * accepts `mk_test` keys), the rail's signed callback, then confirm.
  */
-async function fundBalance(api: ApiClient, tag: string, amountNgn: number, checkAborted: () => void): Promise<void> {
+export async function fundBalance(api: ApiClient, tag: string, amountNgn: number, checkAborted: () => void): Promise<void> {
   const created = await api.post(PAYMENT_INTENTS_PATH, JSON.stringify({ merchantReference: `bench-fund-${tag}`, amount: amountNgn }), `bench-fund-${tag}-create`);
   const id = (created.json as { response?: { paymentIntentId?: string } } | undefined)?.response?.paymentIntentId;
   if (created.status !== 201 || !id) throw new Error(`funding: create payment intent answered ${created.status}: ${created.text}`);

@@ -1,14 +1,18 @@
 /**
  * Reference server for `npm run bench`: the least a Node process can do to answer
- * GET /api/merchant/pobo/users/:id. Plain Fastify + one pg Pool, no Nest, no auth, no logging.
- * It runs the same prepared statement as `PoboBusinessesRepository.findOwned` and answers the same
- * JSON (same select list, same mapper), so the API's figures can be read as a ratio to it.
+ * GET /api/merchant/pobo/users/:id and GET /api/merchant/international-payment-intents/:id.
+ * Plain Fastify + one pg Pool, no Nest, no auth, no logging. Each route runs the same prepared
+ * statement as the API's repository (`PoboBusinessesRepository.findOwned`,
+ * `InternationalIntentsRepository.findOwned`) and answers the same JSON (same select list, same
+ * mapper, same envelope), so the API's figures can be read as a ratio to it.
  *
- * Environment: DATABASE_URL, REF_PORT, REF_MERCHANT_ID, DB_POOL_SIZE (default 10, as the API).
+ * Environment: DATABASE_URL, REF_PORT, REF_MERCHANT_ID, DB_POOL_SIZE (default 10, as the API),
+ * REF_PUBLIC_BASE_URL (the API's PUBLIC_BASE_URL: the intent's receipt and telex URLs start with it).
  */
 import fastify from 'fastify';
 import { Pool, QueryConfig } from 'pg';
 import { isId } from '../src/common/ids/ids';
+import { InternationalIntentRecord, mapInternationalIntent } from '../src/modules/international-intents/international-intent.mapper';
 import { mapPoboBusiness, POBO_BUSINESS_COLUMNS, PoboBusinessRecord } from '../src/modules/pobo-businesses/pobo-business.mapper';
 
 /** The statement `PoboBusinessesRepository.findOwned` sends (the bench checks they agree). */
@@ -20,12 +24,38 @@ export function findOwnedQuery(merchantId: string, id: string): QueryConfig<stri
   };
 }
 
+/**
+ * The select list of `InternationalIntentsRepository` (not exported there), copied: run.ts checks
+ * before measuring that `intentFindOwnedQuery` is still exactly the statement the API sends.
+ */
+const INTENT_COLUMNS = `id, pobo_user_id AS "poboUserId", quote_id AS "quoteId", quote_option_id AS "quoteOptionId", route_type AS "routeType",
+  destination_country AS "destinationCountry", amount, currency, source_amount AS "sourceAmount", source_currency AS "sourceCurrency",
+  converted_amount AS "convertedAmount", fee, exchange_rate AS "exchangeRate", quote_expires_at AS "quoteExpiresAt",
+  recipient_full_name AS "recipientFullName", recipient_email AS "recipientEmail", bank_code_type AS "bankCodeType", bank_code AS "bankCode",
+  account_number AS "accountNumber", purpose_of_transfer AS "purposeOfTransfer", payment_reference AS "paymentReference", status,
+  admin_note AS "adminNote", receipt_token AS "receiptToken", processed_at AS "processedAt", settled_at AS "settledAt",
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** The statement `InternationalIntentsRepository.findOwned` sends (the bench checks they agree). */
+export function intentFindOwnedQuery(merchantId: string, id: string): QueryConfig<string[]> {
+  return {
+    name: 'ipi_find_owned',
+    text: `SELECT ${INTENT_COLUMNS} FROM international_payment_intents WHERE id = $1 AND merchant_id = $2`,
+    values: [id, merchantId],
+  };
+}
+
+/** `INTERNATIONAL_INTENTS_PATH` (not imported: its module loads the whole service); run.ts requests both servers at the API's. */
+const INTENTS_PATH = '/api/merchant/international-payment-intents';
+
 const NOT_FOUND = { message: 'POBO business not found', error: { code: 'resource_not_found', details: [] } };
+const INTENT_NOT_FOUND = { message: 'International payment intent not found', error: { code: 'resource_not_found', details: [] } };
 
 async function main(): Promise<void> {
   const databaseUrl = required('DATABASE_URL');
   const merchantId = required('REF_MERCHANT_ID');
   const port = Number(required('REF_PORT'));
+  const publicBaseUrl = required('REF_PUBLIC_BASE_URL');
   // The same pool settings as the API's `dataSourceOptions`.
   const pool = new Pool({
     connectionString: databaseUrl,
@@ -43,6 +73,12 @@ async function main(): Promise<void> {
       : undefined;
     if (!row) return reply.status(404).send(NOT_FOUND);
     return { message: 'Business retrieved', response: mapPoboBusiness(row) };
+  });
+  app.get<{ Params: { id: string } }>(`${INTENTS_PATH}/:id`, async (request, reply) => {
+    const { id } = request.params;
+    const row = isId('ipi', id) ? (await pool.query<InternationalIntentRecord>(intentFindOwnedQuery(merchantId, id))).rows[0] : undefined;
+    if (!row) return reply.status(404).send(INTENT_NOT_FOUND);
+    return { message: 'International payment intent retrieved', response: mapInternationalIntent(row, publicBaseUrl) };
   });
   app.get('/ready', async () => {
     await pool.query('SELECT 1');

@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: seeds a merchant with 100,000 businesses in a throw-away database, starts the
  * built API in production mode, the reference server (`bench/reference-server.ts`) and the sandbox
- * bank rail, and measures with autocannon; then money movement (`bench/money.ts`) and the KYB
- * parts, the last of which starts the built worker.
- * See bench/README.md for how to read the output.
+ * rails, and measures with autocannon; then money movement (`bench/money.ts`), the KYB parts, the
+ * last of which starts the built worker, and international payment intents
+ * (`bench/international.ts`: GET one, and the settlement pipeline with one and two workers).
+ * `BENCH_PARTS` (or the arguments) selects parts; see bench/README.md, also for reading the output.
  */
 import 'reflect-metadata';
 import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
@@ -18,7 +19,7 @@ import { wordlist as english } from '@scure/bip39/wordlists/english';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import { Client, Pool } from 'pg';
-import { DEV_WALLET_MNEMONIC, loadConfig, RAIL_CALLBACK_PATH } from '../src/config/app.config';
+import { BRIDGE_RAIL_CALLBACK_PATH, DEV_WALLET_MNEMONIC, loadConfig, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH } from '../src/config/app.config';
 import { dropDatabase } from '../src/database/ensure-database';
 import { prepareDatabase } from '../src/database/migrate';
 import { PoboBusinessesRepository } from '../src/modules/pobo-businesses/pobo-businesses.repository';
@@ -26,6 +27,7 @@ import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.
 import { KYB_TARGETS, runKybBench } from './kyb';
 import { KYB_WORKER_TARGETS, runKybWorkerBench } from './kyb-worker';
 import { MONEY_TARGETS, MoneyScenario, runMoneyBench } from './money';
+import { INTERNATIONAL_TARGETS, InternationalBenchResult, InternationalScenario, runInternationalBench, WORKER_LOG_COUNTS } from './international';
 import { findOwnedQuery } from './reference-server';
 
 // ---------------------------------------------------------------------------------------------
@@ -46,12 +48,27 @@ const APP_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const PG_BASE_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DATABASE_NAME = 'merchant_api_bench';
-const DEADLINE_S = intEnv('BENCH_TIMEOUT_S', 600);
+const DEADLINE_S = intEnv('BENCH_TIMEOUT_S', 1200);
 /** Extra node flags for the API process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
 const DB_POOL_SIZE = intEnv('BENCH_DB_POOL_SIZE', 20);
 const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 /** Extra node flags for the worker process, after those of `npm run start:worker`, e.g. `--max-semi-space-size=1`. */
 const EXTRA_WORKER_NODE_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+/** The worker's pool (the international pipeline's workers and the KYB worker); the API's by default. */
+const WORKER_DB_POOL_SIZE = intEnv('BENCH_WORKER_DB_POOL_SIZE', DB_POOL_SIZE);
+/** International pipeline: intents per run, and the worker processes of each run, in order. */
+const INTL_INTENTS = intEnv('BENCH_INTL_INTENTS', 1_000);
+const INTL_WORKERS = listEnv('BENCH_INTL_WORKERS', '1,2').map(Number);
+/** Quotes + intents created at once while setting up a pipeline run (not measured). */
+const INTL_CREATION_CONCURRENCY = intEnv('BENCH_INTL_CREATION_CONCURRENCY', 16);
+/** A diagnostic: `BENCH_INTL_CALLBACKS=0` turns the cross-border rails' callbacks off for the pipeline runs. */
+const INTL_CALLBACKS = process.env.BENCH_INTL_CALLBACKS !== '0';
+/** The parts of the bench, in the order they run; `BENCH_PARTS` or the arguments select some (all by default). */
+const ALL_PARTS = ['core', 'money', 'kyb', 'kyb-worker', 'international'] as const;
+type Part = (typeof ALL_PARTS)[number];
+const PARTS = selectedParts();
+/** How long the cross-border sandbox rails keep a leg pending: 0, each leg is final in the rail's answer. */
+const SETTLEMENT_STEP_MS = 0;
 /** Sample of seeded ids the GET-one scenarios cycle through (both servers get the same list). */
 const ID_SAMPLE = 10_000;
 const HOST = '127.0.0.1';
@@ -74,6 +91,8 @@ const LEDGER_CLI = join(DIST_DIR, 'src', 'cli', 'ledger.cli.js');
 const REFERENCE_MAIN = join(__dirname, 'reference-server.js');
 const PROVIDER_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'verification-provider', 'main.js');
 const BANK_RAIL_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'bank-rail', 'main.js');
+const BRIDGE_RAIL_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'bridge-rail', 'main.js');
+const PAYOUT_RAIL_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'payout-rail', 'main.js');
 const RESULTS_FILE = join(ROOT_DIR, 'bench', 'results', 'latest.json');
 
 const CLK_TCK = clockTicks();
@@ -82,7 +101,7 @@ const CLK_TCK = clockTicks();
 // Types
 // ---------------------------------------------------------------------------------------------
 
-type Scenario = 'get-one' | 'list-first-page' | 'create' | MoneyScenario;
+type Scenario = 'get-one' | 'list-first-page' | 'create' | MoneyScenario | InternationalScenario;
 type ServerName = 'reference' | 'api';
 
 interface Measurement {
@@ -143,6 +162,10 @@ interface Started {
   stdoutTail: () => string;
   /** How the child exited (`code 1`, `SIGKILL`), once it has. */
   exited: () => string | undefined;
+  /** How many lines of stdout so far contain `text` (only for the texts startChild was asked to count). */
+  count: (text: string) => number;
+  /** The last such line (its first 500 characters). */
+  lastCounted: (text: string) => string | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,6 +214,7 @@ async function main(): Promise<number> {
 async function bench(databaseUrl: string, startedAt: Date, started: Started[]): Promise<number> {
   log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
   log(`settings: ${BUSINESSES} businesses, ${CONNECTIONS} connections, ${WARMUP_S}s warm-up, ${DURATION_S}s per run, ${ROUNDS} alternating GET-one rounds`);
+  log(`parts: ${[...PARTS].join(', ')}${PARTS.size < ALL_PARTS.length ? ` (of ${ALL_PARTS.join(', ')})` : ''}`);
   if (API_NODE_ARGS.length > 0) log(`API node flags: ${API_NODE_ARGS.join(' ')}`);
   log(`API log level: ${APP_LOG_LEVEL} (stdout to /dev/null)${APP_LOG_LEVEL === 'info' ? ': every request is serialised to an access-log line, as in production' : ''}`);
 
@@ -203,12 +227,19 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   const issued = await createMerchant(databaseUrl);
   log(`merchant ${issued.merchantId} created with key ${issued.apiKey.slice(0, 12)}…`);
 
-  // 3. Seed the businesses.
-  const ids = await seed(databaseUrl, issued.merchantId);
+  // 3. Seed the businesses (every part but the international one uses them; it creates its own).
+  const ids = PARTS.has('core') || PARTS.has('money') || PARTS.has('kyb') || PARTS.has('kyb-worker') ? await seed(databaseUrl, issued.merchantId) : [];
   checkAborted();
 
   // 4. Start the servers and the sandboxes.
-  const [apiPort, refPort, providerPort, railPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [apiPort, refPort, providerPort, railPort, bridgePort, payoutPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const apiUrl = `http://${HOST}:${apiPort}`;
   const providerApiKey = randomBytes(16).toString('hex');
   const provider = startChild('verification sandbox', PROVIDER_SANDBOX_MAIN, {
@@ -231,6 +262,29 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   });
   started.push(rail);
   const railUrl = `http://${HOST}:${railPort}`;
+  // The cross-border rails of international payment intents (the API refuses to start in
+  // production without their keys), each its own process. Every leg is final in the rail's answer
+  // (settlement step 0), and the rail calls the API back with its signed event right after.
+  const crossBorder = {
+    bridge: { apiKey: randomBytes(16).toString('hex'), webhookSecret: randomBytes(32).toString('hex'), url: `http://${HOST}:${bridgePort}` },
+    payout: { apiKey: randomBytes(16).toString('hex'), webhookSecret: randomBytes(32).toString('hex'), url: `http://${HOST}:${payoutPort}` },
+  };
+  const bridgeRail = startChild('bridge rail sandbox', BRIDGE_RAIL_SANDBOX_MAIN, {
+    SANDBOX_BRIDGE_RAIL_PORT: String(bridgePort),
+    BRIDGE_RAIL_API_KEY: crossBorder.bridge.apiKey,
+    BRIDGE_RAIL_WEBHOOK_SECRET: crossBorder.bridge.webhookSecret,
+    SANDBOX_BRIDGE_RAIL_CALLBACK_URL: `${apiUrl}${BRIDGE_RAIL_CALLBACK_PATH}`,
+    SANDBOX_SETTLEMENT_STEP_MS: String(SETTLEMENT_STEP_MS),
+  });
+  started.push(bridgeRail);
+  const payoutRail = startChild('payout rail sandbox', PAYOUT_RAIL_SANDBOX_MAIN, {
+    SANDBOX_PAYOUT_RAIL_PORT: String(payoutPort),
+    PAYOUT_RAIL_API_KEY: crossBorder.payout.apiKey,
+    PAYOUT_RAIL_WEBHOOK_SECRET: crossBorder.payout.webhookSecret,
+    SANDBOX_PAYOUT_RAIL_CALLBACK_URL: `${apiUrl}${PAYOUT_RAIL_CALLBACK_PATH}`,
+    SANDBOX_SETTLEMENT_STEP_MS: String(SETTLEMENT_STEP_MS),
+  });
+  started.push(payoutRail);
   // The API's and the worker's environment: one deployment, same database, queues and secrets.
   const appEnv: Record<string, string> = {
     NODE_ENV: 'production',
@@ -245,6 +299,12 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     BANK_RAIL_URL: railUrl,
     BANK_RAIL_API_KEY: railApiKey,
     BANK_RAIL_WEBHOOK_SECRET: railWebhookSecret,
+    BRIDGE_RAIL_URL: crossBorder.bridge.url,
+    BRIDGE_RAIL_API_KEY: crossBorder.bridge.apiKey,
+    BRIDGE_RAIL_WEBHOOK_SECRET: crossBorder.bridge.webhookSecret,
+    PAYOUT_RAIL_URL: crossBorder.payout.url,
+    PAYOUT_RAIL_API_KEY: crossBorder.payout.apiKey,
+    PAYOUT_RAIL_WEBHOOK_SECRET: crossBorder.payout.webhookSecret,
     // Production defaults to mk_live; the CLI (development) issued an mk_test key.
     API_KEY_PREFIX: 'mk_test',
     LOG_LEVEL: APP_LOG_LEVEL,
@@ -261,6 +321,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     NODE_ENV: 'production',
     REF_PORT: String(refPort),
     REF_MERCHANT_ID: issued.merchantId,
+    REF_PUBLIC_BASE_URL: appEnv.PUBLIC_BASE_URL,
     DATABASE_URL: databaseUrl,
     DB_POOL_SIZE: String(DB_POOL_SIZE),
   });
@@ -271,175 +332,266 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     waitReady(reference, `${refUrl}/ready`),
     waitReady(provider, `${providerUrl}/health`),
     waitReady(rail, `${railUrl}/health`),
+    waitReady(bridgeRail, `${crossBorder.bridge.url}/health`),
+    waitReady(payoutRail, `${crossBorder.payout.url}/health`),
   ]);
   const apiPid = pidOf(api);
   const refPid = pidOf(reference);
   railPid = pidOf(rail);
   log(`API pid ${apiPid} on :${apiPort} (RSS ${rssMb(apiPid).toFixed(0)} MB when ready), reference pid ${refPid} on :${refPort}`);
 
-  // 5. Both servers must do the same work before their figures can be compared.
-  await checkEquivalence(apiUrl, refUrl, issued.apiKey, issued.merchantId, ids[0]);
-
   const headers = { 'x-api-key': issued.apiKey };
-  const getOne = (): autocannon.Request[] => {
-    let next = 0;
-    return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `${POBO_USERS_PATH}/${ids[next++ % ids.length]}` }) }];
-  };
-  let created = 0;
-  const create: autocannon.Request[] = [
-    {
-      method: 'POST',
-      path: POBO_USERS_PATH,
-      headers: { ...headers, 'content-type': 'application/json' },
-      setupRequest: (request) => {
-        created++;
-        return {
-          ...request,
-          body: JSON.stringify({
-            businessName: `Bench Create ${created}`,
-            email: `create${created}@bench.example`,
-            phoneNumber: '+2348012345678',
-            country: 'NG',
-          }),
-        };
-      },
-    },
-  ];
   const servers = {
     reference: { pid: refPid, url: refUrl, headers: {} },
     api: { pid: apiPid, url: apiUrl, headers },
   };
-
-  // 6. Measure: warm both, then alternate reference / API for GET one.
   const runs: Measurement[] = [];
-  log('');
-  for (const server of ['reference', 'api'] as const) {
-    await load(`warm-up ${server} GET one`, { ...servers[server], requests: getOne() }, WARMUP_S);
-  }
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const server of ['reference', 'api'] as const) {
-      runs.push(await measure('get-one', server, round, { ...servers[server], requests: getOne() }));
-    }
-  }
-  await load('warm-up api list first page', { ...servers.api, requests: [{ method: 'GET', path: POBO_USERS_PATH }] }, WARMUP_S);
-  runs.push(await measure('list-first-page', 'api', 1, { ...servers.api, requests: [{ method: 'GET', path: POBO_USERS_PATH }] }));
-  const warmCreate = await load('warm-up api create', { ...servers.api, requests: create }, WARMUP_S);
-  if (warmCreate.non2xx > 0) log(`  warning: ${warmCreate.non2xx} non-2xx answers during the create warm-up`);
-  runs.push(await measure('create', 'api', 1, { ...servers.api, requests: create }));
+  const targets: Target[] = [];
+  const workerNodeArgs = [...startWorkerNodeFlags(), ...EXTRA_WORKER_NODE_ARGS];
+  const workerEnv = { ...appEnv, DB_POOL_SIZE: String(WORKER_DB_POOL_SIZE) };
+  const results: Record<string, unknown> = {};
 
-  // 7. Memory after the run.
-  await sleep(1_000);
-  const rss = rssMb(apiPid);
-  const peakRss = memoryField(apiPid, 'VmHWM') / 1024;
+  // 5–7. GET one business (reference / API), the list, create; the API's memory after them.
+  if (PARTS.has('core')) {
+    // Both servers must do the same work before their figures can be compared.
+    await checkEquivalence(apiUrl, refUrl, issued.apiKey, issued.merchantId, ids[0]);
+
+    const getOne = (): autocannon.Request[] => {
+      let next = 0;
+      return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `${POBO_USERS_PATH}/${ids[next++ % ids.length]}` }) }];
+    };
+    let created = 0;
+    const create: autocannon.Request[] = [
+      {
+        method: 'POST',
+        path: POBO_USERS_PATH,
+        headers: { ...headers, 'content-type': 'application/json' },
+        setupRequest: (request) => {
+          created++;
+          return {
+            ...request,
+            body: JSON.stringify({
+              businessName: `Bench Create ${created}`,
+              email: `create${created}@bench.example`,
+              phoneNumber: '+2348012345678',
+              country: 'NG',
+            }),
+          };
+        },
+      },
+    ];
+
+    // Warm both, then alternate reference / API for GET one.
+    log('');
+    for (const server of ['reference', 'api'] as const) {
+      await load(`warm-up ${server} GET one`, { ...servers[server], requests: getOne() }, WARMUP_S);
+    }
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const server of ['reference', 'api'] as const) {
+        runs.push(await measure('get-one', server, round, { ...servers[server], requests: getOne() }));
+      }
+    }
+    await load('warm-up api list first page', { ...servers.api, requests: [{ method: 'GET', path: POBO_USERS_PATH }] }, WARMUP_S);
+    runs.push(await measure('list-first-page', 'api', 1, { ...servers.api, requests: [{ method: 'GET', path: POBO_USERS_PATH }] }));
+    const warmCreate = await load('warm-up api create', { ...servers.api, requests: create }, WARMUP_S);
+    if (warmCreate.non2xx > 0) log(`  warning: ${warmCreate.non2xx} non-2xx answers during the create warm-up`);
+    runs.push(await measure('create', 'api', 1, { ...servers.api, requests: create }));
+
+    // Memory after the run.
+    await sleep(1_000);
+    const rss = rssMb(apiPid);
+    const peakRss = memoryField(apiPid, 'VmHWM') / 1024;
+
+    const core = summarise(runs);
+    const refGet = core.find((s) => s.scenario === 'get-one' && s.server === 'reference')!;
+    const apiGet = core.find((s) => s.scenario === 'get-one' && s.server === 'api')!;
+    const list = core.find((s) => s.scenario === 'list-first-page')!;
+    const createSummary = core.find((s) => s.scenario === 'create')!;
+    const pairedRatios = Array.from({ length: ROUNDS }, (_, i) => {
+      const ref = runs.find((r) => r.scenario === 'get-one' && r.server === 'reference' && r.round === i + 1)!;
+      const app = runs.find((r) => r.scenario === 'get-one' && r.server === 'api' && r.round === i + 1)!;
+      return app.rps / ref.rps;
+    });
+    const ratio = apiGet.rps / refGet.rps;
+    const cpuRatio = refGet.cpuUsPerRequest / apiGet.cpuUsPerRequest;
+    targets.push(
+      {
+        name: 'GET one business req/s vs reference',
+        target: `≥ ${TARGETS.getOneRatio.toFixed(2)}×`,
+        measured: `${ratio.toFixed(2)}× (rounds: ${pairedRatios.map((r) => r.toFixed(2)).join(', ')})`,
+        pass: ratio >= TARGETS.getOneRatio,
+      },
+      { name: 'List first page p99', target: `< ${TARGETS.listP99Ms} ms`, measured: `${list.p99Ms.toFixed(1)} ms`, pass: list.p99Ms < TARGETS.listP99Ms },
+      {
+        name: 'Create p99 (all answers 201)',
+        target: `< ${TARGETS.createP99Ms} ms`,
+        measured: `${createSummary.p99Ms.toFixed(1)} ms, ${createSummary.non2xx} non-2xx, ${createSummary.errors} errors`,
+        pass: createSummary.p99Ms < TARGETS.createP99Ms && createSummary.non2xx === 0 && createSummary.errors === 0,
+      },
+      { name: 'API RSS after the run', target: `< ${TARGETS.rssMb} MB`, measured: `${rss.toFixed(0)} MB (peak ${peakRss.toFixed(0)} MB)`, pass: rss < TARGETS.rssMb },
+    );
+    results.getOne = { rpsRatio: ratio, pairedRpsRatios: pairedRatios, cpuRatio };
+    results.memory = { rssMbAfterRun: rss, peakRssMb: peakRss };
+  }
 
   // 8. Money movement: payment intents, replays, withdrawals racing over one balance, a mixed run.
-  log('');
-  const apiGetOneRuns = runs.filter((r) => r.scenario === 'get-one' && r.server === 'api');
-  const apiGetOneCpuUs = sum(apiGetOneRuns.map((r) => r.cpuUsPerRequest * r.requests)) / sum(apiGetOneRuns.map((r) => r.requests));
-  const money = await runMoneyBench({
-    apiUrl,
-    apiPid,
-    apiKey: issued.apiKey,
-    merchantId: issued.merchantId,
-    databaseUrl,
-    railUrl,
-    businessIds: ids,
-    getOneCpuUsPerRequest: apiGetOneCpuUs,
-    connections: CONNECTIONS,
-    warmUpS: WARMUP_S,
-    durationS: DURATION_S,
-    mixedS: MIXED_S,
-    measure: async (scenario, requests, options) => {
-      const run = await measure(scenario, 'api', 1, { ...servers.api, requests }, options);
-      runs.push(run);
-      return run;
-    },
-    warm: (label, requests, options) => load(label, { ...servers.api, requests }, options.durationS, options.connections),
-    verifyLedger: () => verifyLedger(databaseUrl),
-    checkAborted,
-    log,
-  });
-  // The rail's records go: the KYB worker, started below, would otherwise reconcile every event of
-  // the runs above (its periodic job reads the rail's event list), and its memory is measured.
-  await fetch(`${railUrl}/_sandbox/reset`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).then((r) => r.arrayBuffer());
-  log(
-    `(money targets: create payment intent p99 < ${MONEY_TARGETS.createP99Ms} ms at 50 connections, < ${MONEY_TARGETS.createP99MsAt10} ms at 10; ` +
-      `replay ≤ ${MONEY_TARGETS.replayCpuRatio}× GET one's CPU; withdrawals: ledger sound, no 5xx; mixed RSS growth < ${MONEY_TARGETS.mixedRssGrowthMb} MB)`,
-  );
+  if (PARTS.has('money')) {
+    log('');
+    const apiGetOneRuns = runs.filter((r) => r.scenario === 'get-one' && r.server === 'api');
+    const apiGetOneCpuUs = apiGetOneRuns.length > 0 ? sum(apiGetOneRuns.map((r) => r.cpuUsPerRequest * r.requests)) / sum(apiGetOneRuns.map((r) => r.requests)) : NaN;
+    const money = await runMoneyBench({
+      apiUrl,
+      apiPid,
+      apiKey: issued.apiKey,
+      merchantId: issued.merchantId,
+      databaseUrl,
+      railUrl,
+      businessIds: ids,
+      getOneCpuUsPerRequest: apiGetOneCpuUs,
+      connections: CONNECTIONS,
+      warmUpS: WARMUP_S,
+      durationS: DURATION_S,
+      mixedS: MIXED_S,
+      measure: async (scenario, requests, options) => {
+        const run = await measure(scenario, 'api', 1, { ...servers.api, requests }, options);
+        runs.push(run);
+        return run;
+      },
+      warm: (label, requests, options) => load(label, { ...servers.api, requests }, options.durationS, options.connections),
+      verifyLedger: () => verifyLedger(databaseUrl),
+      checkAborted,
+      log,
+    });
+    // The rail's records go: the KYB worker, started below, would otherwise reconcile every event of
+    // the runs above (its periodic job reads the rail's event list), and its memory is measured.
+    await fetch(`${railUrl}/_sandbox/reset`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).then((r) => r.arrayBuffer());
+    log(
+      `(money targets: create payment intent p99 < ${MONEY_TARGETS.createP99Ms} ms at 50 connections, < ${MONEY_TARGETS.createP99MsAt10} ms at 10; ` +
+        `replay ≤ ${MONEY_TARGETS.replayCpuRatio}× GET one's CPU; withdrawals: ledger sound, no 5xx; mixed RSS growth < ${MONEY_TARGETS.mixedRssGrowthMb} MB)`,
+    );
+    targets.push(...money.targets);
+    results.money = money;
+  }
 
   // 9. KYB: large submissions and GET onboarding (issue 3).
-  log('');
-  const kyb = await runKybBench({
-    apiUrl,
-    apiPid,
-    apiKey: issued.apiKey,
-    databaseUrl,
-    businessIds: ids.slice(0, 200),
-    providerUrl,
-    providerApiKey,
-    log,
-  });
-  log(`(KYB targets: RSS growth < ${KYB_TARGETS.rssGrowthFactor}× the body; concurrent peak < ${KYB_TARGETS.concurrentPeakMb} MB)`);
+  if (PARTS.has('kyb')) {
+    log('');
+    const kyb = await runKybBench({
+      apiUrl,
+      apiPid,
+      apiKey: issued.apiKey,
+      databaseUrl,
+      businessIds: ids.slice(0, 200),
+      providerUrl,
+      providerApiKey,
+      log,
+    });
+    log(`(KYB targets: RSS growth < ${KYB_TARGETS.rssGrowthFactor}× the body; concurrent peak < ${KYB_TARGETS.concurrentPeakMb} MB)`);
+    targets.push(...kyb.targets);
+    results.kyb = kyb;
+  }
 
   // 10. KYB worker: memory while forwarding one 45 MB application, the worker's only work.
-  log('');
-  const workerNodeArgs = [...startWorkerNodeFlags(), ...EXTRA_WORKER_NODE_ARGS];
-  log(`worker node flags: ${workerNodeArgs.length > 0 ? workerNodeArgs.join(' ') : 'none'}`);
-  const [warmUpBusinessId, measuredBusinessId] = ids.slice(200, 202);
-  if (measuredBusinessId === undefined) throw new Error('the KYB worker part needs at least 202 seeded businesses');
-  let worker: Started | undefined;
-  const kybWorker = await runKybWorkerBench({
-    apiUrl,
-    apiKey: issued.apiKey,
-    databaseUrl,
-    providerUrl,
-    businessIds: [warmUpBusinessId, measuredBusinessId],
-    startWorker: async () => {
-      worker = startChild('worker', WORKER_MAIN, appEnv, workerNodeArgs, { watchStdout: ['worker started'], exitIsMeasured: true });
-      started.push(worker);
-      await waitPrinted(worker, 'worker started');
-      const child = worker;
-      return { pid: pidOf(child), exited: child.exited, outputTail: () => `${child.stdoutTail()}${child.stderrTail()}` };
-    },
-    checkAborted,
-    log,
-  });
-  if (worker) await stopChild(worker.child);
-  log(`(KYB worker target: RSS growth < ${KYB_WORKER_TARGETS.growthPerLargestDocument}× the largest document, forwarded within ${KYB_WORKER_TARGETS.forwardTimeoutS} s)`);
+  if (PARTS.has('kyb-worker')) {
+    log('');
+    log(`worker node flags: ${workerNodeArgs.length > 0 ? workerNodeArgs.join(' ') : 'none'}`);
+    const [warmUpBusinessId, measuredBusinessId] = ids.slice(200, 202);
+    if (measuredBusinessId === undefined) throw new Error('the KYB worker part needs at least 202 seeded businesses');
+    let worker: Started | undefined;
+    const kybWorker = await runKybWorkerBench({
+      apiUrl,
+      apiKey: issued.apiKey,
+      databaseUrl,
+      providerUrl,
+      businessIds: [warmUpBusinessId, measuredBusinessId],
+      startWorker: async () => {
+        worker = startChild('worker', WORKER_MAIN, workerEnv, workerNodeArgs, { watchStdout: ['worker started'], exitIsMeasured: true });
+        started.push(worker);
+        await waitPrinted(worker, 'worker started');
+        const child = worker;
+        return { pid: pidOf(child), exited: child.exited, outputTail: () => `${child.stdoutTail()}${child.stderrTail()}` };
+      },
+      checkAborted,
+      log,
+    });
+    if (worker) await stopChild(worker.child);
+    log(`(KYB worker target: RSS growth < ${KYB_WORKER_TARGETS.growthPerLargestDocument}× the largest document, forwarded within ${KYB_WORKER_TARGETS.forwardTimeoutS} s)`);
+    targets.push(...kybWorker.targets);
+    results.kybWorker = kybWorker;
+  }
 
-  // 11. Report.
+  // 11. International payment intents: the settlement pipeline with one then two workers, then GET one.
+  let international: InternationalBenchResult | undefined;
+  if (PARTS.has('international')) {
+    log('');
+    log(
+      `international: ${INTL_INTENTS} intents per pipeline run, worker processes per run ${INTL_WORKERS.join(', ')}; ` +
+        `worker node flags ${workerNodeArgs.length > 0 ? workerNodeArgs.join(' ') : 'none'}, worker DB pool ${WORKER_DB_POOL_SIZE}; sandbox settlement step ${SETTLEMENT_STEP_MS} ms`,
+    );
+    let workers: Started[] = [];
+    const stopWorkers = async () => {
+      await Promise.all(workers.map((w) => stopChild(w.child)));
+      workers = [];
+    };
+    international = await runInternationalBench({
+      apiUrl,
+      refUrl,
+      apiKey: issued.apiKey,
+      merchantId: issued.merchantId,
+      databaseUrl,
+      pids: { api: apiPid, bridgeRail: pidOf(bridgeRail), payoutRail: pidOf(payoutRail) },
+      bridgeRailUrl: crossBorder.bridge.url,
+      payoutRailUrl: crossBorder.payout.url,
+      intents: INTL_INTENTS,
+      workerCounts: INTL_WORKERS,
+      creationConcurrency: INTL_CREATION_CONCURRENCY,
+      callbacks: INTL_CALLBACKS,
+      rounds: ROUNDS,
+      warmUpS: WARMUP_S,
+      startWorkers: async (count) => {
+        const spawned = Array.from({ length: count }, (_, i) =>
+          startChild(`worker ${i + 1}`, WORKER_MAIN, workerEnv, workerNodeArgs, {
+            watchStdout: ['worker started'],
+            countStdout: Object.values(WORKER_LOG_COUNTS),
+            exitIsMeasured: true,
+          }),
+        );
+        workers.push(...spawned);
+        started.push(...spawned);
+        await Promise.all(spawned.map((w) => waitPrinted(w, 'worker started')));
+        return spawned.map((w) => ({
+          pid: pidOf(w),
+          exited: w.exited,
+          outputTail: () => `${w.stdoutTail()}${w.stderrTail()}`,
+          count: w.count,
+          lastCounted: w.lastCounted,
+        }));
+      },
+      stopWorkers,
+      measure: async (server, round, requests) => {
+        const run = await measure('intl-get-one', server, round, { ...servers[server], requests });
+        runs.push(run);
+        return run;
+      },
+      warm: (server, requests, seconds) => load(`warm-up ${server} GET one international intent`, { ...servers[server], requests }, seconds),
+      verifyLedger: () => verifyLedger(databaseUrl),
+      processCpuS: (pid) => processTicks(pid) / CLK_TCK,
+      machineBusyS: () => machineTicks().busy / CLK_TCK,
+      clockTicks: CLK_TCK,
+      checkAborted,
+      log,
+    });
+    log(
+      `(international targets: GET one ≥ ${INTERNATIONAL_TARGETS.getOneRatio}× the reference's req/s; every intent settled and ledger:verify ok after each run; ` +
+        `two workers ≥ ${INTERNATIONAL_TARGETS.twoWorkersSpeedup}× one worker's intents/s)`,
+    );
+    targets.push(...international.targets);
+    results.international = international;
+  }
+
+  // 12. Report.
   const summaries = summarise(runs);
-  const refGet = summaries.find((s) => s.scenario === 'get-one' && s.server === 'reference')!;
-  const apiGet = summaries.find((s) => s.scenario === 'get-one' && s.server === 'api')!;
-  const list = summaries.find((s) => s.scenario === 'list-first-page')!;
-  const createSummary = summaries.find((s) => s.scenario === 'create')!;
-  const pairedRatios = Array.from({ length: ROUNDS }, (_, i) => {
-    const ref = runs.find((r) => r.scenario === 'get-one' && r.server === 'reference' && r.round === i + 1)!;
-    const app = runs.find((r) => r.scenario === 'get-one' && r.server === 'api' && r.round === i + 1)!;
-    return app.rps / ref.rps;
-  });
-  const ratio = apiGet.rps / refGet.rps;
-  const cpuRatio = refGet.cpuUsPerRequest / apiGet.cpuUsPerRequest;
-  const targets: Target[] = [
-    {
-      name: 'GET one business req/s vs reference',
-      target: `≥ ${TARGETS.getOneRatio.toFixed(2)}×`,
-      measured: `${ratio.toFixed(2)}× (rounds: ${pairedRatios.map((r) => r.toFixed(2)).join(', ')})`,
-      pass: ratio >= TARGETS.getOneRatio,
-    },
-    { name: 'List first page p99', target: `< ${TARGETS.listP99Ms} ms`, measured: `${list.p99Ms.toFixed(1)} ms`, pass: list.p99Ms < TARGETS.listP99Ms },
-    {
-      name: 'Create p99 (all answers 201)',
-      target: `< ${TARGETS.createP99Ms} ms`,
-      measured: `${createSummary.p99Ms.toFixed(1)} ms, ${createSummary.non2xx} non-2xx, ${createSummary.errors} errors`,
-      pass: createSummary.p99Ms < TARGETS.createP99Ms && createSummary.non2xx === 0 && createSummary.errors === 0,
-    },
-    { name: 'API RSS after the run', target: `< ${TARGETS.rssMb} MB`, measured: `${rss.toFixed(0)} MB (peak ${peakRss.toFixed(0)} MB)`, pass: rss < TARGETS.rssMb },
-    ...money.targets,
-    ...kyb.targets,
-    ...kybWorker.targets,
-  ];
-  printReport(summaries, targets, cpuRatio, runs);
+  printReport(summaries, targets, runs);
 
   const finishedAt = new Date();
   mkdirSync(join(ROOT_DIR, 'bench', 'results'), { recursive: true });
@@ -451,6 +603,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
         finishedAt: finishedAt.toISOString(),
         machine: { cpus: cpus().length, model: cpus()[0]?.model, loadAverageAtEnd: loadavg(), node: process.version, clockTicks: CLK_TCK },
         settings: {
+          parts: [...PARTS],
           businesses: BUSINESSES,
           connections: CONNECTIONS,
           durationS: DURATION_S,
@@ -458,18 +611,20 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
           getOneRounds: ROUNDS,
           mixedS: MIXED_S,
           sandboxPayoutDelayMs: PAYOUT_DELAY_MS,
+          sandboxSettlementStepMs: SETTLEMENT_STEP_MS,
           apiLogLevel: APP_LOG_LEVEL,
           apiLogDestination: '/dev/null',
           dbPoolSize: DB_POOL_SIZE,
+          workerDbPoolSize: WORKER_DB_POOL_SIZE,
           apiNodeArgs: API_NODE_ARGS,
           workerNodeArgs,
+          internationalIntents: INTL_INTENTS,
+          internationalWorkers: INTL_WORKERS,
+          internationalCreationConcurrency: INTL_CREATION_CONCURRENCY,
+          internationalRailCallbacks: INTL_CALLBACKS,
         },
         summaries,
-        getOne: { rpsRatio: ratio, pairedRpsRatios: pairedRatios, cpuRatio },
-        memory: { rssMbAfterRun: rss, peakRssMb: peakRss },
-        money,
-        kyb,
-        kybWorker,
+        ...results,
         targets,
         runs,
       },
@@ -481,7 +636,6 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   const failed = targets.filter((t) => !t.pass).length;
   return failed > 0 && process.env.BENCH_STRICT === '1' ? 1 : 0;
 }
-
 // ---------------------------------------------------------------------------------------------
 // Setup helpers
 // ---------------------------------------------------------------------------------------------
@@ -670,13 +824,13 @@ function startChild(
   script: string,
   vars: Record<string, string>,
   nodeArgs: string[] = [],
-  options: { watchStdout?: string[]; exitIsMeasured?: boolean } = {},
+  options: { watchStdout?: string[]; countStdout?: readonly string[]; exitIsMeasured?: boolean } = {},
 ): Started {
   // node directly (no npm wrapper), so the pid is the server's and /proc figures are its own.
   const child = spawn(process.execPath, [...nodeArgs, script], {
     cwd: ROOT_DIR,
     env: childEnv(vars),
-    stdio: ['ignore', options.watchStdout ? 'pipe' : 'ignore', 'pipe'],
+    stdio: ['ignore', options.watchStdout || options.countStdout ? 'pipe' : 'ignore', 'pipe'],
   });
   children.add(child);
   let tail = '';
@@ -687,10 +841,25 @@ function startChild(
   // kept, and whether each watched text has appeared.
   let stdoutTail = '';
   const seen = new Set<string>();
+  // Counted texts are looked for in whole lines (the last, unfinished one waits for the next chunk).
+  const counts = new Map<string, number>();
+  const lastCounted = new Map<string, string>();
+  let partialLine = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     const recent = stdoutTail.slice(-200) + chunk;
     for (const text of options.watchStdout ?? []) if (recent.includes(text)) seen.add(text);
     stdoutTail = (stdoutTail + chunk).slice(-4_000);
+    if (options.countStdout) {
+      const lines = (partialLine + chunk).split('\n');
+      partialLine = lines.pop() ?? '';
+      for (const line of lines) {
+        for (const text of options.countStdout) {
+          if (!line.includes(text)) continue;
+          counts.set(text, (counts.get(text) ?? 0) + 1);
+          lastCounted.set(text, line.slice(0, 500));
+        }
+      }
+    }
   });
   let exit: string | undefined;
   child.once('exit', (code, signal) => {
@@ -701,7 +870,16 @@ function startChild(
       stopEverything(`${name} exited unexpectedly (${exit})${tail ? `:\n${tail}` : ''}`);
     }
   });
-  return { name, child, stderrTail: () => tail, printed: (text) => seen.has(text), stdoutTail: () => stdoutTail, exited: () => exit };
+  return {
+    name,
+    child,
+    stderrTail: () => tail,
+    printed: (text) => seen.has(text),
+    stdoutTail: () => stdoutTail,
+    exited: () => exit,
+    count: (text) => counts.get(text) ?? 0,
+    lastCounted: (text) => lastCounted.get(text),
+  };
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -865,11 +1043,15 @@ function summarise(runs: Measurement[]): Summary[] {
       errors: sum(group.map((r) => r.errors)),
     };
   });
-  const ref = rows.find((r) => r.scenario === 'get-one' && r.server === 'reference')!;
-  return rows.map((r) => ({ ...r, rpsVsReference: r.rps / ref.rps, cpuVsReference: r.cpuUsPerRequest / ref.cpuUsPerRequest }));
+  // The international intent's GET one against the reference's intent route; everything else against its business route.
+  const refFor = (scenario: Scenario) => rows.find((r) => r.scenario === (scenario === 'intl-get-one' ? 'intl-get-one' : 'get-one') && r.server === 'reference');
+  return rows.map((r) => {
+    const ref = refFor(r.scenario);
+    return { ...r, rpsVsReference: ref ? r.rps / ref.rps : NaN, cpuVsReference: ref ? r.cpuUsPerRequest / ref.cpuUsPerRequest : NaN };
+  });
 }
 
-function printReport(summaries: Summary[], targets: Target[], cpuRatio: number, runs: Measurement[]): void {
+function printReport(summaries: Summary[], targets: Target[], runs: Measurement[]): void {
   const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'req/s ÷ ref', 'CPU µs/req', 'CPU ÷ ref', 'non-2xx'];
   const body = summaries.map((s) => [
     s.scenario,
@@ -877,9 +1059,9 @@ function printReport(summaries: Summary[], targets: Target[], cpuRatio: number, 
     fmt(s.rps, 0),
     fmt(s.p50Ms, 1),
     fmt(s.p99Ms, 1),
-    `${s.rpsVsReference.toFixed(2)}×`,
+    Number.isFinite(s.rpsVsReference) ? `${s.rpsVsReference.toFixed(2)}×` : '—',
     fmt(s.cpuUsPerRequest, 0),
-    `${s.cpuVsReference.toFixed(2)}×`,
+    Number.isFinite(s.cpuVsReference) ? `${s.cpuVsReference.toFixed(2)}×` : '—',
     String(s.non2xx + s.errors),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
@@ -888,11 +1070,16 @@ function printReport(summaries: Summary[], targets: Target[], cpuRatio: number, 
   log(line(header));
   log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of body) log(line(row));
-  log('"÷ ref" divides by the reference server\'s GET one (same SQL, same JSON; plain Fastify + pg).');
-  log(`GET one from CPU time (ref µs/req ÷ API µs/req, steadier on a busy machine): ${cpuRatio.toFixed(2)}×`);
+  log('"÷ ref" divides by the reference server\'s GET one (same SQL, same JSON; plain Fastify + pg): its intent route for intl-get-one, its business route otherwise.');
+  for (const scenario of ['get-one', 'intl-get-one'] as const) {
+    const ref = summaries.find((s) => s.scenario === scenario && s.server === 'reference');
+    const app = summaries.find((s) => s.scenario === scenario && s.server === 'api');
+    if (ref && app) log(`${scenario} from CPU time (ref µs/req ÷ API µs/req, steadier on a busy machine): ${(ref.cpuUsPerRequest / app.cpuUsPerRequest).toFixed(2)}×`);
+  }
   const others = runs.map((r) => r.otherCores);
-  log(`other load on the machine during runs (PostgreSQL + everything else): ${Math.min(...others).toFixed(2)}–${Math.max(...others).toFixed(2)} cores`);
+  if (others.length > 0) log(`other load on the machine during runs (PostgreSQL + everything else): ${Math.min(...others).toFixed(2)}–${Math.max(...others).toFixed(2)} cores`);
   log('');
+  if (targets.length === 0) return;
   const nameWidth = Math.max(...targets.map((t) => t.name.length));
   const targetWidth = Math.max(...targets.map((t) => t.target.length));
   for (const t of targets) log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.name.padEnd(nameWidth)}  ${t.target.padEnd(targetWidth)}  measured ${t.measured}`);
@@ -944,6 +1131,20 @@ function checkAborted(): void {
 
 function sleep<T = void>(ms: number, value?: T): Promise<T> {
   return new Promise((r) => setTimeout(() => r(value as T), ms));
+}
+
+function listEnv(name: string, fallback: string): string[] {
+  return (process.env[name] || fallback).split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+/** `BENCH_PARTS=international,money` or `node dist/bench/run.js international money` (the arguments win); all parts when neither is given. */
+function selectedParts(): Set<Part> {
+  const asked = process.argv.slice(2).length > 0 ? process.argv.slice(2).flatMap((arg) => arg.split(',')) : listEnv('BENCH_PARTS', ALL_PARTS.join(','));
+  const unknown = asked.filter((part) => !(ALL_PARTS as readonly string[]).includes(part));
+  if (unknown.length > 0) throw new Error(`unknown bench part(s) ${unknown.join(', ')}: the parts are ${ALL_PARTS.join(', ')}`);
+  const workers = (process.env.BENCH_INTL_WORKERS || '1,2').split(',').map(Number);
+  if (workers.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_INTL_WORKERS must list worker counts (e.g. 1,2), not ${process.env.BENCH_INTL_WORKERS}`);
+  return new Set(ALL_PARTS.filter((part) => asked.includes(part)));
 }
 
 function intEnv(name: string, fallback: number): number {
