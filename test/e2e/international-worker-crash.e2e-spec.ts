@@ -5,7 +5,7 @@ import { eventually } from './support/poll';
 
 const JOB_LOCK_MS = 2_000;
 /** Long enough to see each waiting state, and to kill a worker in it, after a worker start and a lock's takeover. */
-const STEP_MS = 6_000;
+const STEP_MS = 10_000;
 
 /**
  * Worker processes as in production (`src/worker.ts`), killed with SIGKILL at every stage of one
@@ -23,7 +23,7 @@ describe('International settlement: the worker killed between every pair of stag
     worker = undefined;
   };
   const statusOf = async (id: string): Promise<string> => (await stack.pg.query(`SELECT status FROM international_payment_intents WHERE id = $1`, [id])).rows[0].status;
-  const reaches = async (id: string, status: string) => expect(await eventually(() => statusOf(id), (s) => s === status, 20_000, 20)).toBe(status);
+  const reaches = async (id: string, status: string) => expect(await eventually(() => statusOf(id), (s) => s === status, 30_000, 20)).toBe(status);
 
   beforeAll(async () => {
     stack = await startInternationalStack({

@@ -55,21 +55,25 @@ export class InternationalSettlementService {
   ) {}
 
   /**
-   * Takes the intent as far as it can go now. In a waiting state it stops, unless the job was
-   * enqueued for that state (by `resume`: a callback may be lost), in which case it asks the
-   * rail once.
+   * Takes the intent as far as it can go now, whoever moved it last: a rail's callback often
+   * records a leg before the worker's own call returns, and the intent then goes on here rather
+   * than waiting for the callback's job at the back of the queue. It stops when a pass changed
+   * nothing, and in a waiting state, unless the job was enqueued for that state (by `resume`: a
+   * callback may be lost), in which case it asks the rail once.
    */
   @JobHandler(INTERNATIONAL_JOBS.advance)
   async advance({ intentId, from }: { intentId: string; from: string }): Promise<void> {
     let polled = false;
+    let seen: InternationalIntentStatus | undefined;
     for (;;) {
       const intent = await this.dataSource.getRepository(InternationalIntentEntity).findOneBy({ id: intentId });
-      if (!intent) return;
+      if (!intent || intent.status === seen) return;
+      seen = intent.status;
       if (WAITING.has(intent.status)) {
         if (polled || intent.status !== from) return;
         polled = true;
       }
-      if (!(await this.step(intent))) return;
+      await this.step(intent);
     }
   }
 
@@ -103,30 +107,29 @@ export class InternationalSettlementService {
     });
   }
 
-  /** One step from the intent's state; true when the intent moved. */
-  private step(intent: InternationalIntentEntity): Promise<boolean> {
+  /** One step from the intent's state (the caller reads where it got). */
+  private async step(intent: InternationalIntentEntity): Promise<void> {
     switch (intent.status) {
       case 'pending':
         return this.moveFrom(intent.id, 'pending', (manager, locked) => this.states.apply(manager, locked, 'processing', 'picked_up'));
       case 'processing':
         return this.startBridge(intent);
       case 'bridge_initiated':
-        return this.poll(intent, () => this.bridge.getTransfer(intent.id, this.budget()), (manager, transfer) => this.recordBridge(manager, transfer));
+        return this.poll(() => this.bridge.getTransfer(intent.id, this.budget()), (manager, transfer) => this.recordBridge(manager, transfer));
       case 'bridge_confirmed':
         return this.startPayout(intent);
       case 'withdrawal_initiated':
-        return this.poll(intent, () => this.payouts.getPayout(intent.id, this.budget()), (manager, payout) => this.recordPayout(manager, payout));
+        return this.poll(() => this.payouts.getPayout(intent.id, this.budget()), (manager, payout) => this.recordPayout(manager, payout));
       case 'withdrawal_confirmed':
         return this.moveFrom(intent.id, 'withdrawal_confirmed', async (manager, locked) => {
           await this.states.apply(manager, locked, 'settled', 'settled', { settledAt: new Date() });
           await this.ledger.post(manager, internationalPosting(locked, 'settled'));
         });
-      default:
-        return Promise.resolve(false);
+      // settled, rejected: nothing left to do.
     }
   }
 
-  private async startBridge(intent: InternationalIntentEntity): Promise<boolean> {
+  private async startBridge(intent: InternationalIntentEntity): Promise<void> {
     let transfer: BridgeTransfer;
     try {
       transfer = await this.bridge.createTransfer(
@@ -147,10 +150,10 @@ export class InternationalSettlementService {
       }
       throw err;
     }
-    return this.moved(await this.dataSource.transaction((manager) => this.recordBridge(manager, transfer)));
+    await this.dataSource.transaction((manager) => this.recordBridge(manager, transfer));
   }
 
-  private async startPayout(intent: InternationalIntentEntity): Promise<boolean> {
+  private async startPayout(intent: InternationalIntentEntity): Promise<void> {
     const business = await this.businesses.findById(intent.poboUserId);
     let payout: ForeignPayout;
     try {
@@ -172,14 +175,13 @@ export class InternationalSettlementService {
       }
       throw err;
     }
-    return this.moved(await this.dataSource.transaction((manager) => this.recordPayout(manager, payout)));
+    await this.dataSource.transaction((manager) => this.recordPayout(manager, payout));
   }
 
   /** Asks a rail what became of a leg whose callback has not come; records it when there is news. */
-  private async poll<T>(intent: InternationalIntentEntity, ask: () => Promise<T | null>, record: (manager: EntityManager, answer: T) => Promise<Recorded | undefined>): Promise<boolean> {
+  private async poll<T>(ask: () => Promise<T | null>, record: (manager: EntityManager, answer: T) => Promise<Recorded | undefined>): Promise<void> {
     const answer = await ask();
-    if (answer === null) return false;
-    return this.moved(await this.dataSource.transaction((manager) => record(manager, answer)));
+    if (answer !== null) await this.dataSource.transaction((manager) => record(manager, answer));
   }
 
   /** What the bridge rail says of the transfer (its answer, a callback or a poll), in the caller's transaction. */
@@ -225,13 +227,11 @@ export class InternationalSettlementService {
     await this.ledger.post(manager, internationalPosting(intent, 'released'));
   }
 
-  /** Locks the intent and runs `change` only while it is still `expected`; true when it ran. */
-  private moveFrom(id: string, expected: InternationalIntentStatus, change: (manager: EntityManager, intent: InternationalIntentEntity) => Promise<unknown>): Promise<boolean> {
+  /** Locks the intent and runs `change` only while it is still `expected`. */
+  private moveFrom(id: string, expected: InternationalIntentStatus, change: (manager: EntityManager, intent: InternationalIntentEntity) => Promise<unknown>): Promise<void> {
     return this.dataSource.transaction(async (manager) => {
       const intent = await this.states.lock(manager, id);
-      if (intent?.status !== expected) return false;
-      await change(manager, intent);
-      return true;
+      if (intent?.status === expected) await change(manager, intent);
     });
   }
 
@@ -239,10 +239,6 @@ export class InternationalSettlementService {
     if (recorded && recorded.after !== recorded.before && ACTIONABLE.has(recorded.after)) {
       await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.advance, { intentId, from: recorded.after });
     }
-  }
-
-  private moved(recorded: Recorded | undefined): boolean {
-    return recorded !== undefined && recorded.after !== recorded.before;
   }
 
   private budget(): CallOptions {
