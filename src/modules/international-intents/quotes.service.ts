@@ -42,7 +42,9 @@ export class QuotesService {
       if (!price) throw new ValidationFailedError([{ field: 'amount', message: 'costs more than the largest amount a payment may carry' }], 'Amount too large');
       return { id: newId('qo'), routeType: rate.routeType, exchangeRate: rate.rate, convertedAmount: price.convertedMinor, fee: price.feeMinor, sourceAmount: price.sourceMinor };
     });
-    const quote: Partial<QuoteEntity> = {
+    // One clock for both: the quote holds exactly QUOTE_TTL_MS from its creation.
+    const createdAt = new Date();
+    const quote = {
       id: newId('qt'),
       merchantId,
       poboUserId: dto.poboUserId,
@@ -50,11 +52,12 @@ export class QuotesService {
       currency: dto.currency,
       amount: String(amount),
       options,
-      expiresAt: new Date(Date.now() + QUOTE_TTL_MS),
+      expiresAt: new Date(createdAt.getTime() + QUOTE_TTL_MS),
+      createdAt,
     };
     const insert = async (manager: EntityManager) => {
       await manager.insert(QuoteEntity, quote);
-      return envelope('Quote created', mapQuote((await manager.findOneBy(QuoteEntity, { id: quote.id }))!));
+      return envelope('Quote created', mapQuote(quote));
     };
     return claim ? this.idempotency.commit(claim, insert) : this.dataSource.transaction(insert);
   }
