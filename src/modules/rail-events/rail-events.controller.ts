@@ -1,15 +1,11 @@
-import { Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
+import { applyDecorators, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiPublicOperation } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
-import { RailCallbackAckDto, RailCallbackAckEnvelopeDto, RailEventDto } from './rail-events.dto';
 import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH } from '../../config/app.config';
+import { RailCallbackAckDto, RailCallbackAckEnvelopeDto, RailEventDto } from './rail-events.dto';
 import { RailEventsService } from './rail-events.service';
-
-const SIGNATURE_HEADER = { name: 'X-Rail-Signature', required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, within five minutes' };
-const ACK_EXAMPLE = { message: 'Event received', response: { received: true, duplicate: false } };
-
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,52 +14,54 @@ declare module 'fastify' {
   }
 }
 
+/** A rail's signed callback route: the same signature header, acknowledgement and refusals for every rail. */
+function RailCallback(path: string, doc: { operationId: string; summary: string; description: string; example: { id: string; type: string; created_at: string } }): MethodDecorator {
+  return applyDecorators(
+    Post(path),
+    HttpCode(200),
+    ApiHeader({ name: 'X-Rail-Signature', required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, within five minutes' }),
+    ApiPublicOperation({
+      operationId: doc.operationId,
+      summary: doc.summary,
+      description: doc.description,
+      success: { status: 200, type: RailCallbackAckEnvelopeDto, description: 'Processed, or seen before', example: { message: 'Event received', response: { received: true, duplicate: false } } },
+      body: { type: RailEventDto, example: { ...doc.example, data: {} } },
+      errors: ['unauthorized'],
+    }),
+  );
+}
+
 @ApiTags('Rail callbacks')
 @ApiExtraModels(RailEventDto)
 @Controller()
 export class RailEventsController {
   constructor(private readonly events: RailEventsService) {}
 
-  @Post(RAIL_CALLBACK_PATH)
-  @HttpCode(200)
-  @ApiHeader(SIGNATURE_HEADER)
-  @ApiPublicOperation({
+  @RailCallback(RAIL_CALLBACK_PATH, {
     operationId: 'receiveBankRailEvent',
     summary: 'Bank rail callback (for the rail, not merchants)',
     description: 'A signed event of the bank rail. Acknowledged (200) only once its effects are committed; a repeated event id is acknowledged without effect.',
-    success: { status: 200, type: RailCallbackAckEnvelopeDto, description: 'Processed, or seen before', example: ACK_EXAMPLE },
-    body: { type: RailEventDto, example: { id: 'evt_0a1b2c3d4e5f60718293a4b5', type: 'transfer.received', created_at: '2026-11-20T09:45:12.000Z', data: {} } },
-    errors: ['unauthorized'],
+    example: { id: 'evt_0a1b2c3d4e5f60718293a4b5', type: 'transfer.received', created_at: '2026-11-20T09:45:12.000Z' },
   })
   async receiveBank(@Req() request: FastifyRequest, @Headers('x-rail-signature') signature: string | undefined): Promise<Envelope<RailCallbackAckDto>> {
     return ack(await this.events.receive('bank_rail', request.rawBody ?? '', signature));
   }
 
-  @Post(BRIDGE_RAIL_CALLBACK_PATH)
-  @HttpCode(200)
-  @ApiHeader(SIGNATURE_HEADER)
-  @ApiPublicOperation({
+  @RailCallback(BRIDGE_RAIL_CALLBACK_PATH, {
     operationId: 'receiveBridgeRailEvent',
     summary: 'Bridge rail callback (for the rail, not merchants)',
     description: "A signed event of the bridge rail (`transfer.completed`, `transfer.rejected`): moves the international payment intent's bridge leg. Acknowledged once committed.",
-    success: { status: 200, type: RailCallbackAckEnvelopeDto, description: 'Processed, or seen before', example: ACK_EXAMPLE },
-    body: { type: RailEventDto, example: { id: 'evt_1b2c3d4e5f60718293a4b5c6', type: 'transfer.completed', created_at: '2026-11-20T09:52:02.000Z', data: {} } },
-    errors: ['unauthorized'],
+    example: { id: 'evt_1b2c3d4e5f60718293a4b5c6', type: 'transfer.completed', created_at: '2026-11-20T09:52:02.000Z' },
   })
   async receiveBridge(@Req() request: FastifyRequest, @Headers('x-rail-signature') signature: string | undefined): Promise<Envelope<RailCallbackAckDto>> {
     return ack(await this.events.receive('bridge_rail', request.rawBody ?? '', signature));
   }
 
-  @Post(PAYOUT_RAIL_CALLBACK_PATH)
-  @HttpCode(200)
-  @ApiHeader(SIGNATURE_HEADER)
-  @ApiPublicOperation({
+  @RailCallback(PAYOUT_RAIL_CALLBACK_PATH, {
     operationId: 'receivePayoutRailEvent',
     summary: 'Payout rail callback (for the rail, not merchants)',
     description: "A signed event of the payout rail (`payout.completed`, `payout.failed`): moves the international payment intent's payout leg. Acknowledged once committed.",
-    success: { status: 200, type: RailCallbackAckEnvelopeDto, description: 'Processed, or seen before', example: ACK_EXAMPLE },
-    body: { type: RailEventDto, example: { id: 'evt_2c3d4e5f60718293a4b5c6d7', type: 'payout.completed', created_at: '2026-11-20T09:52:03.000Z', data: {} } },
-    errors: ['unauthorized'],
+    example: { id: 'evt_2c3d4e5f60718293a4b5c6d7', type: 'payout.completed', created_at: '2026-11-20T09:52:03.000Z' },
   })
   async receivePayout(@Req() request: FastifyRequest, @Headers('x-rail-signature') signature: string | undefined): Promise<Envelope<RailCallbackAckDto>> {
     return ack(await this.events.receive('payout_rail', request.rawBody ?? '', signature));
