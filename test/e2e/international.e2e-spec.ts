@@ -21,6 +21,7 @@ import {
   verifiedBusiness,
 } from './support/international';
 import { balanceOf, fundedMerchant, ledgerVerify, newKey, post } from './support/money-stack';
+import { eventually } from './support/poll';
 import { createBusiness, http } from './support/test-app';
 
 const run = promisify(execFile);
@@ -39,6 +40,12 @@ function expectForwardOnly(seen: any[]): void {
   }
   const rejectedAt = seen.findIndex((intent) => intent.status === 'rejected');
   if (rejectedAt >= 0) expect(seen.slice(rejectedAt).every((intent) => intent.status === 'rejected')).toBe(true);
+}
+
+/** The balance once none of the merchant's intents is in flight: an earlier test's intent settling would move it mid-comparison. */
+async function quietBalance(stack: InternationalStack, key: string): Promise<{ available: number; reserved: number }> {
+  await eventually(() => http(stack.t.baseUrl, 'GET', `${INTENTS}?limit=100`, { apiKey: key }), (r) => r.body.response.every(isFinal), 20_000, 50);
+  return balanceOf(stack.t, key);
 }
 
 async function balanceTransactions(stack: InternationalStack, apiKey: string, sourceId: string): Promise<any[]> {
@@ -95,7 +102,7 @@ describe('International payment intents', () => {
 
   describe('the pipeline', () => {
     it('goes from pending to settled, forward only, with the money accounted for at every step', async () => {
-      const before = await balanceOf(stack.t, apiKey);
+      const before = await quietBalance(stack, apiKey);
       const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
       const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote));
       expectInternationalIntent(created);
@@ -153,7 +160,7 @@ describe('International payment intents', () => {
     });
 
     it('is rejected at processing by compliance screening (account ending 0000), releasing the funds once', async () => {
-      const before = await balanceOf(stack.t, apiKey);
+      const before = await quietBalance(stack, apiKey);
       const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
       const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber: '000123450000' }));
       const seen = await pollIntent(stack.t, apiKey, created.intentId, isFinal);
@@ -172,7 +179,7 @@ describe('International payment intents', () => {
     });
 
     it('is rejected after withdrawal_initiated when the payout fails (IBAN ending 9999), releasing the funds once', async () => {
-      const before = await balanceOf(stack.t, apiKey);
+      const before = await quietBalance(stack, apiKey);
       const quote = await createQuote(stack.t, apiKey, { poboUserId: business, destinationCountry: 'DE', currency: 'EUR', amount: 50 });
       // A valid German IBAN whose account part ends 9999.
       const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { bankCodeType: 'iban', bankCode: 'de41 1001 0010 0000 0099 99', accountNumber: undefined }, quote.options[1]));
@@ -192,7 +199,7 @@ describe('International payment intents', () => {
 
   describe('refusals reserve nothing', () => {
     async function expectRefused(body: Record<string, unknown>, status: number, code: string, key = apiKey): Promise<void> {
-      const before = await balanceOf(stack.t, key);
+      const before = await quietBalance(stack, key);
       const result = await post(stack.t, key, INTENTS, body);
       expectErrorBody(result, status, code);
       expect(await balanceOf(stack.t, key)).toEqual(before);
@@ -241,7 +248,7 @@ describe('International payment intents', () => {
       ['no account number for a SWIFT recipient', { accountNumber: undefined }, 'accountNumber'],
     ])('%s: 400 on the field', async (_name, overrides, field) => {
       const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
-      const before = await balanceOf(stack.t, apiKey);
+      const before = await quietBalance(stack, apiKey);
       const result = await post(stack.t, apiKey, INTENTS, intentBody(quote, overrides));
       expectErrorBody(result, 400, 'validation_failed');
       expect(result.body.error.details.map((d: any) => d.field)).toContain(field);
@@ -286,7 +293,7 @@ describe('International payment intents', () => {
     it('creates one intent and reserves once for a burst of identical requests on both', async () => {
       const second = await spawnApi(stack.db.url, stack.env);
       try {
-        const before = await balanceOf(stack.t, apiKey);
+        const before = await quietBalance(stack, apiKey);
         const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
         const key = newKey();
         const body = intentBody(quote);
@@ -315,7 +322,7 @@ describe('International payment intents', () => {
         // A merchant of its own: no other intent of this suite moves its balance meanwhile.
         const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
         const business = await verifiedBusiness(stack, apiKey);
-        const before = await balanceOf(stack.t, apiKey);
+        const before = await quietBalance(stack, apiKey);
         const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
         const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote));
         await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === 'bridge_initiated');
