@@ -42,6 +42,8 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     // Errors Fastify and Node answer before any hook runs get the contract's body too.
     frameworkErrors,
     clientErrorHandler,
+    // No Nest middleware is mounted (see `nestLoggerParams`): without middie, no request pays for its hook.
+    skipMiddie: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, { logger }), adapter, {
     bufferLogs: true,

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config/app.config';
-import { createRootLogger, logDestination, maskUrl, REDACTION_MARKER } from './logger.options';
+import { createRootLogger, logDestination, maskHeaders, maskUrl, REDACTION_MARKER } from './logger.options';
 
 describe('maskUrl', () => {
   const key = 'mk_test_3bTqvCrJ3Zz7WZQ5tJmFq1x2y3z4A5B6C7D8E9';
@@ -28,6 +28,31 @@ describe('maskUrl', () => {
   });
 });
 
+describe('maskHeaders', () => {
+  const key = 'mk_live_3bTqvCrJ3Zz7WZQ5tJmFq1x2y3z4A5B6C7D8E9';
+
+  it('replaces credential headers whole and masks API keys in the others', () => {
+    const masked = maskHeaders({
+      'x-api-key': 'not-even-a-key-shape',
+      authorization: 'Basic dXNlcjpwYXNz',
+      cookie: 'session=abc',
+      referer: 'https://api.example.com/agreements/tok_123',
+      'x-note': `pasted ${key} here`,
+      'x-forwarded-for': ['10.0.0.1', key],
+      'content-length': '12',
+    });
+    expect(masked).toEqual({
+      'x-api-key': REDACTION_MARKER,
+      authorization: REDACTION_MARKER,
+      cookie: REDACTION_MARKER,
+      referer: REDACTION_MARKER,
+      'x-note': `pasted mk_live_${REDACTION_MARKER} here`,
+      'x-forwarded-for': ['10.0.0.1', `mk_live_${REDACTION_MARKER}`],
+      'content-length': '12',
+    });
+  });
+});
+
 describe('logDestination', () => {
   const key = 'mk_test_3bTqvCrJ3Zz7WZQ5tJmFq1x2y3z4A5B6C7D8E9';
   const terminal = () => {
@@ -40,7 +65,7 @@ describe('logDestination', () => {
     const out = terminal();
     const logger = createRootLogger(config, logDestination(config, out));
     logger.warn(
-      { request: { id: 'req_1', method: 'GET', url: '/api/merchant/pobo/users', headers: { 'x-api-key': key, authorization: `Bearer ${key}` } }, response: { statusCode: 401 }, responseTime: 3 },
+      { request: { id: 'req_1', method: 'GET', url: '/api/merchant/pobo/users', headers: maskHeaders({ 'x-api-key': key, authorization: `Bearer ${key}` }) }, response: { statusCode: 401 }, responseTime: 3 },
       'request completed',
     );
 

@@ -4,14 +4,11 @@ import type { Params } from 'nestjs-pino';
 import pino, { DestinationStream, Logger, LoggerOptions } from 'pino';
 import { AppConfig } from '../../config/app.config';
 
-/** Header values that must never reach a log line. */
-export const REDACTED_PATHS = [
-  'request.headers["x-api-key"]',
-  'request.headers.authorization',
-  'request.headers.cookie',
-  // The agreement page posts back to itself: its Referer carries the link token.
-  'request.headers.referer',
-];
+/**
+ * Request headers that are credentials, or carry one (the agreement page posts back to itself: its
+ * Referer holds the link token). Their values never reach a log line.
+ */
+const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'cookie', 'referer']);
 export const REDACTION_MARKER = '[Redacted]';
 
 /** Only ASCII escapes: every secret we mask is ASCII, and this never fails on malformed escapes. */
@@ -35,14 +32,17 @@ const SECRET_PARAM = /([?&;](?:api[_-]?key|key|token|secret|password|access[_-]?
  * credential-named query values are masked.
  */
 export function maskUrl(url: string): string {
-  return decodeAsciiEscapes(url)
-    .replace(API_KEY_SHAPE, `$1${REDACTION_MARKER}`)
+  return maskKeys(decodeAsciiEscapes(url))
     .replace(PATH_TOKEN, `$1${REDACTION_MARKER}`)
     .replace(SECRET_PARAM, `$1${REDACTION_MARKER}`);
 }
 
+/**
+ * No `redact` option: the only lines that carry request headers are built by `RequestLogController`,
+ * which masks them itself (`maskHeaders`), and pino's redaction would clone every line to look for them.
+ */
 function pinoOptions(config: AppConfig): LoggerOptions {
-  return { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: REDACTION_MARKER } };
+  return { level: config.logLevel };
 }
 
 /** The process's one pino logger: Fastify's request log and Nest's logger both write through it. */
@@ -88,8 +88,8 @@ const PRETTY_OPTIONS = {
 
 /**
  * JSON lines for machines (pipes, files, log collectors, tests, and production whatever its
- * stdout), readable lines for a person at a terminal in development. The logger redacts before it
- * serialises, so the pretty printer only ever sees redacted lines.
+ * stdout), readable lines for a person at a terminal in development. Lines are masked before they
+ * are logged, so the pretty printer only ever sees masked lines.
  */
 export function logDestination(config: Pick<AppConfig, 'env'>, out: LogOutput = process.stdout, loadPretty = loadPrettyFactory): DestinationStream {
   const prettyFactory = out.isTTY === true && config.env !== 'production' ? loadPretty() : undefined;
@@ -151,11 +151,18 @@ function isClientAbort(error: Error & { code?: string }): boolean {
   return error.code === 'ECONNRESET' || error.message === 'aborted';
 }
 
-/** Credentials under headers other than the redacted ones (a key pasted into the wrong header). */
-function maskHeaders(headers: FastifyRequest['headers']): Record<string, unknown> {
+/**
+ * A failed request's headers as logged: credential headers replaced whole, and an API key masked
+ * wherever else it appears (a key pasted into the wrong header).
+ */
+export function maskHeaders(headers: FastifyRequest['headers']): Record<string, unknown> {
   const masked: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(headers)) {
-    masked[name] = typeof value === 'string' ? value.replace(API_KEY_SHAPE, `$1${REDACTION_MARKER}`) : value;
+    masked[name] = SECRET_HEADERS.has(name) ? REDACTION_MARKER : Array.isArray(value) ? value.map(maskKeys) : typeof value === 'string' ? maskKeys(value) : value;
   }
   return masked;
+}
+
+function maskKeys(value: string): string {
+  return value.replace(API_KEY_SHAPE, `$1${REDACTION_MARKER}`);
 }
