@@ -2,12 +2,14 @@ import { Check, Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColum
 
 /**
  * One account of the double-entry ledger: a merchant's `available` or `reserved` money in one
- * currency, or one of the platform's (see `PlatformAccount`). `balance` is the sum of the
- * account's entries (credits positive), kept in step in the transaction that posts them.
- * A merchant's accounts can never go below zero.
+ * currency, or one of the platform's (see `PlatformAccount`). A merchant account's `balance` is
+ * the sum of its entries (credits positive), kept in step in the transaction that posts them, and
+ * never below zero. A platform account keeps none (NULL): every merchant's postings touch it, and a
+ * kept balance would make its row a lock they all queue on. Its balance is the sum of its entries.
  */
 @Entity({ name: 'ledger_accounts' })
 @Check('chk_ledger_accounts_merchant_not_negative', `merchant_id IS NULL OR balance >= 0`)
+@Check('chk_ledger_accounts_balance_kept', `(merchant_id IS NULL) = (balance IS NULL)`)
 export class LedgerAccountEntity {
   /** `<merchant id or "platform">:<kind>:<currency>`, derived, so posting never looks an account up. */
   @PrimaryColumn({ type: 'text' })
@@ -22,9 +24,9 @@ export class LedgerAccountEntity {
   @Column({ type: 'text' })
   currency: string;
 
-  /** Minor units. */
-  @Column({ type: 'bigint', default: 0 })
-  balance: string;
+  /** Minor units; NULL for a platform account. */
+  @Column({ type: 'bigint', nullable: true })
+  balance: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

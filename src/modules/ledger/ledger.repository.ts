@@ -48,18 +48,24 @@ export class LedgerRepository {
 
   /**
    * Posts one ledger transaction in two statements. The first creates the accounts at first use
-   * and locks them in id order, so concurrent postings never deadlock (a row proposed with its
-   * final balance would meet the CHECK before ON CONFLICT could turn it into an update, so they
-   * are proposed at zero). The second moves the balances and writes the transaction, its entries
-   * and the merchant's balance transactions. A merchant account that would go below zero is not
-   * moved: the answer is false and the caller's transaction must roll back (the CHECK constraint
-   * stands behind this, but an expected refusal should not be a database error).
+   * and locks the merchant's in id order, so concurrent postings never deadlock (a row proposed
+   * with its final balance would meet the CHECK before ON CONFLICT could turn it into an update,
+   * so they are proposed at zero). Platform accounts are only created, never locked: they keep no
+   * balance (see `LedgerAccountEntity`). The second moves the merchant balances and writes the
+   * transaction, its entries and the merchant's balance transactions. A merchant account that would
+   * go below zero is not moved: the answer is false and the caller's transaction must roll back
+   * (the CHECK constraint stands behind this, but an expected refusal should not be a database error).
    */
   async post(manager: EntityManager, id: string, type: string, sourceId: string, currency: string, accounts: AccountDelta[], balanceTransactions: NewBalanceTransaction[]): Promise<boolean> {
     const ids = accounts.map((a) => a.id);
     await manager.query(
-      `INSERT INTO ledger_accounts (id, merchant_id, kind, currency)
-       SELECT a.id, a.merchant_id, a.kind, $4 FROM unnest($1::text[], $2::text[], $3::text[]) AS a(id, merchant_id, kind) ORDER BY a.id
+      `WITH platform AS (
+         INSERT INTO ledger_accounts (id, merchant_id, kind, currency, balance)
+         SELECT a.id, NULL, a.kind, $4, NULL FROM unnest($1::text[], $2::text[], $3::text[]) AS a(id, merchant_id, kind) WHERE a.merchant_id IS NULL
+         ON CONFLICT (id) DO NOTHING
+       )
+       INSERT INTO ledger_accounts (id, merchant_id, kind, currency, balance)
+       SELECT a.id, a.merchant_id, a.kind, $4, 0 FROM unnest($1::text[], $2::text[], $3::text[]) AS a(id, merchant_id, kind) WHERE a.merchant_id IS NOT NULL ORDER BY a.id
        ON CONFLICT (id) DO UPDATE SET updated_at = now()`,
       [ids, accounts.map((a) => a.merchantId), accounts.map((a) => a.kind), currency],
     );
@@ -68,7 +74,7 @@ export class LedgerRepository {
          INSERT INTO ledger_transactions (id, type, source_id) VALUES ($1, $2, $3)
        ), moved AS (
          UPDATE ledger_accounts a SET balance = a.balance + d.delta FROM unnest($5::text[], $6::bigint[]) AS d(id, delta)
-          WHERE a.id = d.id AND (a.merchant_id IS NULL OR a.balance + d.delta >= 0)
+          WHERE a.id = d.id AND a.merchant_id IS NOT NULL AND a.balance + d.delta >= 0
          RETURNING 1
        ), entries AS (
          INSERT INTO ledger_entries (transaction_id, account_id, amount)
@@ -91,7 +97,7 @@ export class LedgerRepository {
         balanceTransactions.map((b) => String(b.amount)),
       ],
     );
-    return moved === accounts.length;
+    return moved === accounts.filter((a) => a.merchantId !== null).length;
   }
 
   async balances(merchantId: string, currency: string): Promise<{ kind: string; balance: string }[]> {
@@ -114,7 +120,7 @@ export class LedgerRepository {
     const [unbalancedTransactions, driftedAccounts, negativeMerchantAccounts, balanceTransactionMismatches] = await Promise.all([
       ids(`SELECT t.id FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id LEFT JOIN ledger_accounts a ON a.id = e.account_id
             GROUP BY t.id, a.currency HAVING COALESCE(sum(e.amount), 0) <> 0 OR count(e.id) = 0`),
-      ids(`SELECT a.id FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.id HAVING a.balance <> COALESCE(sum(e.amount), 0)`),
+      ids(`SELECT a.id FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id WHERE a.balance IS NOT NULL GROUP BY a.id HAVING a.balance <> COALESCE(sum(e.amount), 0)`),
       ids(`SELECT id FROM ledger_accounts WHERE merchant_id IS NOT NULL AND balance < 0`),
       ids(`SELECT a.id FROM ledger_accounts a
              LEFT JOIN (SELECT merchant_id, currency, sum(amount) AS total FROM balance_transactions GROUP BY merchant_id, currency) b

@@ -49,9 +49,10 @@ export function accountId(account: AccountRef, currency: string): string {
 
 /**
  * The double-entry ledger: every movement of money is one balanced transaction, posted in the
- * caller's database transaction together with the change that causes it. Balances are kept in
- * step by the same statement, under row locks taken in account order; a merchant's never goes
- * below zero (the posting refuses it, and a CHECK constraint stands behind that).
+ * caller's database transaction together with the change that causes it. A merchant's balances
+ * are kept in step by the same statement, under row locks taken in account order, and never go
+ * below zero (the posting refuses it, and a CHECK constraint stands behind that). Platform
+ * accounts keep no balance and are never locked (see `LedgerAccountEntity`).
  */
 @Injectable()
 export class LedgerService {
