@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 import { BRIDGE_RAIL_RATES } from '../../sandbox/bridge-rail/bridge-rail.server';
 import { spawnApi } from './support/api-process';
 import { launchBrowser } from './support/browser';
@@ -21,7 +22,7 @@ import {
   verifiedBusiness,
 } from './support/international';
 import { balanceOf, fundedMerchant, ledgerVerify, newKey, post } from './support/money-stack';
-import { eventually } from './support/poll';
+import { eventually, sleep } from './support/poll';
 import { createBusiness, http } from './support/test-app';
 
 const run = promisify(execFile);
@@ -230,6 +231,29 @@ describe('International payment intents', () => {
       const { poboUserId } = await createBusiness(stack.t, apiKey, { businessName: 'Unverified Ltd' });
       const unverified = await createQuote(stack.t, apiKey, { poboUserId });
       await expectRefused(intentBody(unverified), 409, 'kyb_not_verified');
+    });
+
+    it('a KYB rejection in flight while the intent is created: the creation waits for it and is refused', async () => {
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+      const before = await quietBalance(stack, apiKey);
+      const kyb = new Client({ connectionString: stack.db.url });
+      await kyb.connect();
+      try {
+        // The KYB decision is written but not yet committed when the request arrives.
+        await kyb.query('BEGIN');
+        await kyb.query(`UPDATE pobo_businesses SET kyb_status = 'declined' WHERE id = $1`, [business]);
+        let answered = false;
+        const creating = post(stack.t, apiKey, INTENTS, intentBody(quote)).finally(() => (answered = true));
+        await sleep(300);
+        expect(answered).toBe(false);
+        await kyb.query('COMMIT');
+        expectErrorBody(await creating, 409, 'kyb_not_verified');
+        expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+      } finally {
+        await kyb.query('ROLLBACK');
+        await kyb.query(`UPDATE pobo_businesses SET kyb_status = 'verified' WHERE id = $1`, [business]);
+        await kyb.end();
+      }
     });
 
     it('insufficient funds', async () => {

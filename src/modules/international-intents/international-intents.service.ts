@@ -37,7 +37,8 @@ export class InternationalIntentsService {
   ) {}
 
   /**
-   * One transaction: the quote is locked and checked, the intent written, the quote marked used,
+   * One transaction: the quote is locked and checked, the business's KYB status read under a share
+   * lock (a KYB decision landing meanwhile is waited for), the intent written, the quote marked used,
    * `sourceAmount` reserved from the available balance, the pipeline's first job put in the
    * outbox and the Idempotency-Key's answer stored. A refusal (any of the checks, or insufficient
    * funds) rolls all of it back: nothing is reserved and the quote stays usable.
@@ -78,7 +79,7 @@ export class InternationalIntentsService {
     if (!quote || !option) throw new QuoteNotFoundError();
     if (quote.usedByIntentId !== null) throw new QuoteAlreadyUsedError();
     if (quote.expired) throw new QuoteExpiredError();
-    const business = await this.businesses.findOwned(merchantId, quote.poboUserId);
+    const business = await this.businesses.findOwnedForShare(manager, merchantId, quote.poboUserId);
     if (business.kybStatus !== 'verified') throw new KybNotVerifiedError();
 
     const intent = manager.create(InternationalIntentEntity, {

@@ -39,6 +39,12 @@ export class PoboBusinessesRepository {
     return rows[0];
   }
 
+  /** `findOwned` in `manager`'s transaction, the row share-locked until it ends. */
+  async findOwnedForShare(manager: EntityManager, merchantId: string, id: string): Promise<PoboBusinessRow | undefined> {
+    const rows = await manager.query<PoboBusinessRow[]>(`SELECT ${POBO_BUSINESS_COLUMNS} FROM pobo_businesses WHERE id = $1 AND merchant_id = $2 FOR SHARE`, [id, merchantId]);
+    return rows[0];
+  }
+
   /**
    * Inserts a business, and `with` (the agreement link, built by its owner) in the same
    * statement: one round trip, atomic. Returns the business as the read paths do. In `manager`'s

@@ -63,6 +63,17 @@ export class PoboBusinessesService {
     return row;
   }
 
+  /**
+   * `findOwned` for a transaction that acts on what it reads (an international payment checks the
+   * KYB status): the row is share-locked until `manager`'s transaction ends, so its status cannot
+   * change in between, and a change in flight is waited for and seen.
+   */
+  async findOwnedForShare(manager: EntityManager, merchantId: string, id: string): Promise<PoboBusinessRow> {
+    const row = isId('pobo', id) ? await this.repository.findOwnedForShare(manager, merchantId, id) : undefined;
+    if (!row) throw new PoboBusinessNotFoundError();
+    return row;
+  }
+
   /** A business by id alone, for the worker, which acts for no merchant. Never for a merchant's request. */
   findById(id: string): Promise<PoboBusinessEntity | null> {
     return this.dataSource.getRepository(PoboBusinessEntity).findOneBy({ id });
