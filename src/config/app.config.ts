@@ -229,6 +229,12 @@ class EnvironmentVariables {
 
   @Transform(toInt)
   @IsInt()
+  @Min(10)
+  @Max(5_000)
+  RATE_LIMIT_REDIS_TIMEOUT_MS = 100;
+
+  @Transform(toInt)
+  @IsInt()
   @Min(100)
   BODY_IDLE_TIMEOUT_MS = 10_000;
 
@@ -330,6 +336,8 @@ export interface AppConfig {
     burst: number;
     /** Failed authentications per second per client IP. */
     authFailuresPerSecond: number;
+    /** Past this, a limiter's Redis call gives way to the in-process count (a hung Redis must not hang requests). */
+    redisTimeoutMs: number;
   };
   /** A request body that sends nothing for `idleTimeoutMs`, or less than `minBytesPerSecond` after that long, gets 408. */
   body: { idleTimeoutMs: number; minBytesPerSecond: number };
@@ -435,6 +443,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       perSecond: parsed.RATE_LIMIT_PER_SECOND,
       burst: Math.max(parsed.RATE_LIMIT_BURST, parsed.RATE_LIMIT_PER_SECOND),
       authFailuresPerSecond: parsed.AUTH_FAILURE_LIMIT_PER_SECOND,
+      redisTimeoutMs: parsed.RATE_LIMIT_REDIS_TIMEOUT_MS,
     },
     body: { idleTimeoutMs: parsed.BODY_IDLE_TIMEOUT_MS, minBytesPerSecond: parsed.BODY_MIN_BYTES_PER_SECOND },
     shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT_MS,

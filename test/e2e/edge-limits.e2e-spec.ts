@@ -33,6 +33,10 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
       RATE_LIMIT_PER_SECOND: String(PER_SECOND),
       RATE_LIMIT_BURST: String(BURST),
       AUTH_FAILURE_LIMIT_PER_SECOND: String(AUTH_FAILURES_PER_SECOND),
+      // Both apps run on this process's one event loop, which a burst of 80 keeps busy: a Redis
+      // answer that waits behind the others past the production budget (100 ms) would hand the
+      // count to each app's in-process fallback, which is what the outage test below is for.
+      RATE_LIMIT_REDIS_TIMEOUT_MS: '2000',
     };
     a = await startTestApp(db.url, env);
     b = await startTestApp(db.url, env);

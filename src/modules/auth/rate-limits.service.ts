@@ -6,11 +6,6 @@ import { REDIS } from '../../redis/redis.module';
 import { RateLimitedError } from './auth.errors';
 import { LimitState } from './rate-limit-state';
 
-/**
- * A hung Redis must not hang requests: past this budget the call falls back to the in-process
- * limiter, like a Redis that is down.
- */
-const REDIS_BUDGET_MS = 100;
 /** The burst allowance (RATE_LIMIT_BURST − RATE_LIMIT_PER_SECOND) refills over this window. */
 const BURST_WINDOW_SECONDS = 10;
 
@@ -33,14 +28,16 @@ export class RateLimitsService {
   private readonly authFailuresPerSecond: number;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(REDIS) redis: Redis) {
-    const { perSecond, burst, authFailuresPerSecond } = config.rateLimit;
+    // A hung Redis must not hang requests: past `redisTimeoutMs` the call falls back to the
+    // in-process limiter, like a Redis that is down.
+    const { perSecond, burst, authFailuresPerSecond, redisTimeoutMs } = config.rateLimit;
     this.perSecond = perSecond;
     this.authFailuresPerSecond = authFailuresPerSecond;
     const limiter = (name: string, points: number, duration: number) => {
       const keyPrefix = `${config.queuePrefix}:rate-limit:${name}`;
       return new RLWrapperTimeouts({
         limiter: new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration }),
-        timeoutMs: REDIS_BUDGET_MS,
+        timeoutMs: redisTimeoutMs,
         insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
       });
     };
