@@ -121,6 +121,8 @@ export interface PipelineRun {
   /** Rail events the API recorded for these intents, by rail, and the rails' callback deliveries by HTTP status. */
   railEvents: Record<string, number>;
   callbackDeliveries: { bridge: Record<string, number>; payout: Record<string, number> };
+  /** Create requests each rail received (replays of one reference included) and legs it created: requests above creations are repeated calls. */
+  railCreates: { bridge: RailCreates; payout: RailCreates };
   /** Job failures and stalls the workers logged during the run. */
   workerLog: { jobFailed: number; jobStalled: number; lastFailure?: string };
   /**
@@ -312,6 +314,7 @@ async function pipelineRun(
   const outboxRows = Number((await pg.query<{ n: string }>(`SELECT count(*) AS n FROM outbox`)).rows[0].n);
   const eventsBefore = await railEventCounts(pg);
   const deliveriesBefore = await Promise.all([deliveries(input.bridgeRailUrl), deliveries(input.payoutRailUrl)]);
+  const createsBefore = await Promise.all([railCreates(input.bridgeRailUrl), railCreates(input.payoutRailUrl)]);
 
   // 2. Hold every outbox row: relays claim with SKIP LOCKED, so the workers boot and idle.
   const gate = new Client({ connectionString: input.databaseUrl });
@@ -435,6 +438,7 @@ async function pipelineRun(
     await sleep(1_200); // backends report their counters at most once a second
     const statsAfter = await postgresStats(pg);
     const deliveriesAfter = await Promise.all([deliveries(input.bridgeRailUrl), deliveries(input.payoutRailUrl)]);
+    const createsAfter = await Promise.all([railCreates(input.bridgeRailUrl), railCreates(input.payoutRailUrl)]);
     const verified = await input.verifyLedger();
     const ledgerOk = verified.code === 0 && (verified.report as { ok?: unknown } | null)?.ok === true;
 
@@ -452,6 +456,7 @@ async function pipelineRun(
       callbackFollowUps: outboxSeqAfter - outboxSeqBefore,
       railEvents: { bridge_rail: (events.bridge_rail ?? 0) - (eventsBefore.bridge_rail ?? 0), payout_rail: (events.payout_rail ?? 0) - (eventsBefore.payout_rail ?? 0) },
       callbackDeliveries: { bridge: diffCounts(deliveriesAfter[0], deliveriesBefore[0]), payout: diffCounts(deliveriesAfter[1], deliveriesBefore[1]) },
+      railCreates: { bridge: createsBetween(createsBefore[0], createsAfter[0]), payout: createsBetween(createsBefore[1], createsAfter[1]) },
       workerLog,
       cores: {
         workers: workerS.map((s) => s / wallS),
@@ -504,7 +509,8 @@ async function pipelineRun(
     log(
       `    ` +
         `callback follow-up jobs ${run.callbackFollowUps}; rail events ${JSON.stringify(run.railEvents)}; deliveries bridge ${JSON.stringify(run.callbackDeliveries.bridge)} ` +
-        `payout ${JSON.stringify(run.callbackDeliveries.payout)}; worker log: ${run.workerLog.jobFailed} failed, ${run.workerLog.jobStalled} stalled`,
+        `payout ${JSON.stringify(run.callbackDeliveries.payout)}; create requests / legs created: bridge ${run.railCreates.bridge.createRequests} / ${run.railCreates.bridge.created}, ` +
+        `payout ${run.railCreates.payout.createRequests} / ${run.railCreates.payout.created}; worker log: ${run.workerLog.jobFailed} failed, ${run.workerLog.jobStalled} stalled`,
     );
     if (run.workerLog.lastFailure) log(`    last failed job: ${run.workerLog.lastFailure}`);
     log(`    ledger:verify exit ${verified.code} ${JSON.stringify(verified.report)}`);
@@ -590,6 +596,21 @@ async function railEventCounts(pg: Client): Promise<Record<string, number>> {
 async function outboxSequence(pg: Client): Promise<number> {
   const { rows } = await pg.query<{ n: string }>(`SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END AS n FROM outbox_id_seq`);
   return Number(rows[0].n);
+}
+
+interface RailCreates {
+  createRequests: number;
+  created: number;
+}
+
+/** A rail's create requests and creations so far, over every reference. */
+async function railCreates(railUrl: string): Promise<RailCreates> {
+  const response = await fetch(`${railUrl}/_sandbox/calls`, { signal: AbortSignal.timeout(10_000) });
+  return (await response.json()) as RailCreates;
+}
+
+function createsBetween(before: RailCreates, after: RailCreates): RailCreates {
+  return { createRequests: after.createRequests - before.createRequests, created: after.created - before.created };
 }
 
 /** A rail's callback deliveries so far, by HTTP status (`null`: not reached). */
