@@ -3,7 +3,10 @@ import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
+import { Outbox } from '../../src/jobs';
+import { BRIDGE_RAIL, BridgeRail, PAYOUT_RAIL, PayoutRail } from '../../src/modules/cross-border-rails';
+import { INTERNATIONAL_JOBS } from '../../src/modules/international-intents/international-intents.jobs';
 import { BRIDGE_RAIL_RATES } from '../../sandbox/bridge-rail/bridge-rail.server';
 import { spawnApi } from './support/api-process';
 import { launchBrowser } from './support/browser';
@@ -158,6 +161,46 @@ describe('International payment intents', () => {
       const listed = await http(stack.t.baseUrl, 'GET', INTENTS, { apiKey });
       expect(listed.status).toBe(200);
       expect(listed.body.response[0]).toEqual(settled);
+    });
+
+    it("a rail's callback that lands while the worker is still calling it adds no job: that worker carries the intent on", async () => {
+      const outbox = stack.t.app.get(Outbox, { strict: false });
+      const enqueue = jest.spyOn(outbox, 'enqueue');
+      // The worker gets each rail's answer only once that rail's callback has moved the intent
+      // (real rails, real signed callbacks): the order a busy worker sees.
+      const reads = new Pool({ connectionString: stack.db.url, max: 4 });
+      const statusOf = async (id: string) => (await reads.query<{ status: string }>('SELECT status FROM international_payment_intents WHERE id = $1', [id])).rows[0].status;
+      const answerAfterCallback = <T extends { reference: string }>(call: (...args: any[]) => Promise<T>) =>
+        async (...args: any[]): Promise<T> => {
+          const before = await statusOf(args[0].reference);
+          const answer = await call(...args);
+          await eventually(() => statusOf(answer.reference), (status) => status !== before, 10_000, 20);
+          return answer;
+        };
+      const bridge = stack.worker!.get<BridgeRail>(BRIDGE_RAIL, { strict: false });
+      const payouts = stack.worker!.get<PayoutRail>(PAYOUT_RAIL, { strict: false });
+      const [realTransfer, realPayout] = [bridge.createTransfer.bind(bridge), payouts.createPayout.bind(payouts)];
+      const createTransfer = jest.spyOn(bridge, 'createTransfer').mockImplementation(answerAfterCallback(realTransfer));
+      const createPayout = jest.spyOn(payouts, 'createPayout').mockImplementation(answerAfterCallback(realPayout));
+      await Promise.all([stack.bridgeRail.setSettlementStep(0), stack.payoutRail.setSettlementStep(0)]);
+      try {
+        const ids: string[] = [];
+        for (let i = 0; i < 4; i++) ids.push((await createInternationalIntent(stack.t, apiKey, intentBody(await createQuote(stack.t, apiKey, { poboUserId: business })))).intentId);
+        for (const id of ids) expect((await pollIntent(stack.t, apiKey, id, isFinal)).at(-1).status).toBe('settled');
+        expect(createTransfer).toHaveBeenCalledTimes(ids.length);
+        expect(createPayout).toHaveBeenCalledTimes(ids.length);
+        // Every leg was moved by its callback, and the only job of each intent is its first.
+        const history = await stack.pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM international_payment_intent_status_history WHERE intent_id = ANY($1)`, [ids]);
+        expect(history.rows[0].n).toBe(ids.length * (PIPELINE.length - 1));
+        const advances = enqueue.mock.calls.filter(([, job, payload]) => job.name === INTERNATIONAL_JOBS.advance.name && ids.includes(payload.intentId));
+        expect(advances.map(([, , payload]) => payload)).toEqual(ids.map((intentId) => ({ intentId, from: 'pending' })));
+      } finally {
+        enqueue.mockRestore();
+        createTransfer.mockRestore();
+        createPayout.mockRestore();
+        await reads.end();
+        await Promise.all([stack.bridgeRail.setSettlementStep(150), stack.payoutRail.setSettlementStep(150)]);
+      }
     });
 
     it('is rejected at processing by compliance screening (account ending 0000), releasing the funds once', async () => {

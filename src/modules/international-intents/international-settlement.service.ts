@@ -85,7 +85,7 @@ export class InternationalSettlementService {
     }
   }
 
-  /** A bridge rail callback, in the caller's transaction: recorded, and the next step enqueued when it moved the intent to one. */
+  /** A bridge rail callback, in the caller's transaction: recorded, and the next step enqueued when it is due (see `followUp`). */
   async onBridgeEvent(manager: EntityManager, transfer: BridgeTransfer): Promise<void> {
     await this.followUp(manager, transfer.reference, await this.recordBridge(manager, transfer));
   }
@@ -235,8 +235,15 @@ export class InternationalSettlementService {
     });
   }
 
+  /**
+   * A job for the next step, when a callback moved the intent to one out of a waiting state. A
+   * callback that lands while the worker is calling the rail (the intent still in `processing` or
+   * `bridge_confirmed`) enqueues nothing: the job making that call records its answer next and goes
+   * on from where the callback left the intent (`advance`); had its worker died, the stalled job
+   * and `resume` take over.
+   */
   private async followUp(manager: EntityManager, intentId: string, recorded: Recorded | undefined): Promise<void> {
-    if (recorded && recorded.after !== recorded.before && ACTIONABLE.has(recorded.after)) {
+    if (recorded && WAITING.has(recorded.before) && ACTIONABLE.has(recorded.after)) {
       await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.advance, { intentId, from: recorded.after });
     }
   }
