@@ -37,6 +37,35 @@ export interface LedgerProblems {
 
 const BTX_COLUMNS = 'id, type, amount, currency, source_id, created_at';
 
+/**
+ * `LedgerRepository.post`'s statement. $5/$6: every account and its delta; $11: the merchant
+ * accounts among them, in id order. `locked` is materialised and sorted before it locks, so the
+ * rows are locked in that order, each before the UPDATE reaches it (the UPDATE's balance check
+ * then sees the latest committed balance). Nothing is written unless every account exists.
+ */
+const POST_SQL = `WITH present AS (
+    SELECT count(*)::int AS n FROM ledger_accounts WHERE id = ANY($5::text[])
+  ), complete AS (
+    SELECT (SELECT n FROM present) = cardinality($5::text[]) AS ok
+  ), locked AS MATERIALIZED (
+    SELECT id FROM ledger_accounts WHERE id = ANY($11::text[]) AND (SELECT ok FROM complete) ORDER BY id FOR UPDATE
+  ), moved AS (
+    UPDATE ledger_accounts a SET balance = a.balance + d.delta
+      FROM unnest($5::text[], $6::bigint[]) AS d(id, delta), locked l
+     WHERE l.id = d.id AND a.id = d.id AND a.balance + d.delta >= 0
+    RETURNING 1
+  ), tx AS (
+    INSERT INTO ledger_transactions (id, type, source_id) SELECT $1, $2, $3 WHERE (SELECT ok FROM complete)
+  ), entries AS (
+    INSERT INTO ledger_entries (transaction_id, account_id, amount)
+    SELECT $1, e.account_id, e.amount FROM unnest($5::text[], $6::bigint[]) AS e(account_id, amount) WHERE (SELECT ok FROM complete)
+  ), balance_transactions AS (
+    INSERT INTO balance_transactions (id, merchant_id, type, amount, currency, source_id, ledger_transaction_id)
+    SELECT b.id, b.merchant_id, b.type, b.amount, $4, $3, $1 FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[]) AS b(id, merchant_id, type, amount)
+     WHERE (SELECT ok FROM complete)
+  )
+  SELECT (SELECT n FROM present) AS present, (SELECT count(*)::int FROM moved) AS moved`;
+
 /** SQL of the ledger's tables. */
 @Injectable()
 export class LedgerRepository {
@@ -47,57 +76,44 @@ export class LedgerRepository {
   }
 
   /**
-   * Posts one ledger transaction in two statements. The first creates the accounts at first use
-   * and locks the merchant's in id order, so concurrent postings never deadlock (a row proposed
-   * with its final balance would meet the CHECK before ON CONFLICT could turn it into an update,
-   * so they are proposed at zero). Platform accounts are only created, never locked: they keep no
-   * balance (see `LedgerAccountEntity`). The second moves the merchant balances and writes the
-   * transaction, its entries and the merchant's balance transactions. A merchant account that would
-   * go below zero is not moved: the answer is false and the caller's transaction must roll back
-   * (the CHECK constraint stands behind this, but an expected refusal should not be a database error).
+   * Posts one ledger transaction in one statement, the caller's commit right behind it, so a
+   * merchant's accounts stay locked for as short a time as a posting allows. It locks the
+   * merchant's accounts in id order (concurrent postings never deadlock), moves their balances,
+   * and writes the transaction, its entries and the merchant's balance transactions. Platform
+   * accounts are never locked: they keep no balance (see `LedgerAccountEntity`). A merchant account
+   * that would go below zero is not moved: the answer is false and the caller's transaction must
+   * roll back (the CHECK constraint stands behind this, but an expected refusal should not be a
+   * database error). An account's first posting finds it missing and writes nothing; the accounts
+   * are then created (at zero: a row proposed with its final balance would meet the CHECK before
+   * ON CONFLICT could turn it into an update) and the statement runs again.
    */
   async post(manager: EntityManager, id: string, type: string, sourceId: string, currency: string, accounts: AccountDelta[], balanceTransactions: NewBalanceTransaction[]): Promise<boolean> {
-    const ids = accounts.map((a) => a.id);
-    await manager.query(
-      `WITH platform AS (
-         INSERT INTO ledger_accounts (id, merchant_id, kind, currency, balance)
-         SELECT a.id, NULL, a.kind, $4, NULL FROM unnest($1::text[], $2::text[], $3::text[]) AS a(id, merchant_id, kind) WHERE a.merchant_id IS NULL
-         ON CONFLICT (id) DO NOTHING
-       )
-       INSERT INTO ledger_accounts (id, merchant_id, kind, currency, balance)
-       SELECT a.id, a.merchant_id, a.kind, $4, 0 FROM unnest($1::text[], $2::text[], $3::text[]) AS a(id, merchant_id, kind) WHERE a.merchant_id IS NOT NULL ORDER BY a.id
-       ON CONFLICT (id) DO UPDATE SET updated_at = now()`,
-      [ids, accounts.map((a) => a.merchantId), accounts.map((a) => a.kind), currency],
-    );
-    const [{ moved }] = await manager.query<{ moved: number }[]>(
-      `WITH tx AS (
-         INSERT INTO ledger_transactions (id, type, source_id) VALUES ($1, $2, $3)
-       ), moved AS (
-         UPDATE ledger_accounts a SET balance = a.balance + d.delta FROM unnest($5::text[], $6::bigint[]) AS d(id, delta)
-          WHERE a.id = d.id AND a.merchant_id IS NOT NULL AND a.balance + d.delta >= 0
-         RETURNING 1
-       ), entries AS (
-         INSERT INTO ledger_entries (transaction_id, account_id, amount)
-         SELECT $1, e.account_id, e.amount FROM unnest($5::text[], $6::bigint[]) AS e(account_id, amount)
-       ), balance_transactions AS (
-         INSERT INTO balance_transactions (id, merchant_id, type, amount, currency, source_id, ledger_transaction_id)
-         SELECT b.id, b.merchant_id, b.type, b.amount, $4, $3, $1 FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[]) AS b(id, merchant_id, type, amount)
-       )
-       SELECT count(*)::int AS moved FROM moved`,
-      [
-        id,
-        type,
-        sourceId,
-        currency,
-        ids,
-        accounts.map((a) => String(a.delta)),
-        balanceTransactions.map((b) => b.id),
-        balanceTransactions.map((b) => b.merchantId),
-        balanceTransactions.map((b) => b.type),
-        balanceTransactions.map((b) => String(b.amount)),
-      ],
-    );
-    return moved === accounts.filter((a) => a.merchantId !== null).length;
+    const merchantAccounts = accounts.filter((a) => a.merchantId !== null).map((a) => a.id);
+    const values = [
+      id,
+      type,
+      sourceId,
+      currency,
+      accounts.map((a) => a.id),
+      accounts.map((a) => String(a.delta)),
+      balanceTransactions.map((b) => b.id),
+      balanceTransactions.map((b) => b.merchantId),
+      balanceTransactions.map((b) => b.type),
+      balanceTransactions.map((b) => String(b.amount)),
+      merchantAccounts,
+    ];
+    let [outcome] = await manager.query<{ present: number; moved: number }[]>(POST_SQL, values);
+    if (outcome.present < accounts.length) {
+      await manager.query(
+        `INSERT INTO ledger_accounts (id, merchant_id, kind, currency, balance)
+         SELECT a.id, a.merchant_id, a.kind, $4, CASE WHEN a.merchant_id IS NULL THEN NULL ELSE 0 END
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS a(id, merchant_id, kind)
+         ON CONFLICT (id) DO NOTHING`,
+        [accounts.map((a) => a.id), accounts.map((a) => a.merchantId), accounts.map((a) => a.kind), currency],
+      );
+      [outcome] = await manager.query<{ present: number; moved: number }[]>(POST_SQL, values);
+    }
+    return outcome.moved === merchantAccounts.length;
   }
 
   async balances(merchantId: string, currency: string): Promise<{ kind: string; balance: string }[]> {
