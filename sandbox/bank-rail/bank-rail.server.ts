@@ -1,10 +1,10 @@
-import { randomBytes, randomInt } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import { randomInt } from 'node:crypto';
 import { fastify, FastifyInstance } from 'fastify';
 import { isValidNuban, nubanFor } from '../../src/common/banking/nuban';
+import { EventLog, newSandboxId } from '../common/event-log';
 import { installSandboxCommon, registerControlRoutes } from '../common/faults';
 import { isNonEmptyString, isRecord, requireIdempotencyKey, ValidationIssue } from '../common/validation';
-import { callbackUrlProblem, CallbackSender, DEFAULT_BANK_RAIL_WEBHOOK_SECRET, parseWebhookPatch, RailEvent, RailEventType } from './rail-callbacks';
+import { callbackUrlProblem, DEFAULT_BANK_RAIL_WEBHOOK_SECRET, RailEventType } from './rail-callbacks';
 
 export {
   DEFAULT_BANK_RAIL_WEBHOOK_SECRET,
@@ -231,26 +231,6 @@ function nonNegativeInteger(name: string, value: number | undefined, fallback: n
   return value;
 }
 
-const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
-
-/**
- * Runs `start` once the answer to this request has been written (or the client went away), so
- * a callback never overtakes the answer that caused it nor waits for a slow client.
- */
-function afterAnswer(response: ServerResponse, start: () => void): void {
-  if (response.writableFinished || response.destroyed) {
-    setImmediate(start);
-    return;
-  }
-  const once = () => {
-    response.off('finish', once);
-    response.off('close', once);
-    setImmediate(start);
-  };
-  response.once('finish', once);
-  response.once('close', once);
-}
-
 export function createBankRailServer(options: BankRailServerOptions): FastifyInstance {
   const payoutDelayMs = nonNegativeInteger('payoutDelayMs', options.payoutDelayMs, DEFAULT_PAYOUT_DELAY_MS);
   const deliveryRetryMs = nonNegativeInteger('deliveryRetryMs', options.deliveryRetryMs, DEFAULT_DELIVERY_RETRY_MS);
@@ -276,9 +256,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
   const payoutTimers = new Set<NodeJS.Timeout>();
   let payoutRequests = 0;
 
-  const events: RailEvent[] = [];
-  const eventPositions = new Map<string, number>();
-  const callbacks = new CallbackSender({ secret: options.webhookSecret ?? DEFAULT_BANK_RAIL_WEBHOOK_SECRET, url: callbackUrl, retryMs: deliveryRetryMs });
+  const events = new EventLog<RailEventType>({ secret: options.webhookSecret ?? DEFAULT_BANK_RAIL_WEBHOOK_SECRET, url: callbackUrl, retryMs: deliveryRetryMs });
 
   const clearPayoutTimers = () => {
     for (const timer of payoutTimers) clearTimeout(timer);
@@ -289,7 +267,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
     apiKey: options.apiKey,
     onReset: () => {
       clearPayoutTimers();
-      callbacks.reset();
+      events.reset();
       accounts.clear();
       accountsByKey.clear();
       accountsByNumber.clear();
@@ -301,29 +279,14 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
       payouts.clear();
       payoutsByKey.clear();
       payoutRequests = 0;
-      events.length = 0;
-      eventPositions.clear();
     },
   });
 
   app.addHook('preClose', (done) => {
     clearPayoutTimers();
-    callbacks.close();
+    events.close();
     done();
   });
-
-  /**
-   * Records an event (listed at once) and, unless dropped, delivers it: after `answered`'s
-   * answer when a request caused it, right away when a timer did.
-   */
-  const emit = <T>(type: RailEventType, data: T, answered?: ServerResponse): void => {
-    const event: RailEvent<T> = { id: newId('evt'), type, created_at: new Date().toISOString(), data };
-    eventPositions.set(event.id, events.length);
-    events.push(event);
-    if (!callbacks.claim()) return;
-    if (answered) afterAnswer(answered, () => callbacks.deliver(event));
-    else callbacks.deliver(event);
-  };
 
   const newAccountNumber = (): string => {
     for (;;) {
@@ -349,7 +312,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
 
     const { reference, accountName, type, amount, expiresAt } = result.value;
     const account: StoredAccount = {
-      id: newId('va'),
+      id: newSandboxId('va'),
       reference,
       account_number: newAccountNumber(),
       bank_code: SANDBOX_BANK_CODE,
@@ -389,7 +352,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
 
     const { accountNumber, amount, senderBankName, senderAccountNumber, senderName } = result.value;
     const transfer: TransferView = {
-      id: newId('trf'),
+      id: newSandboxId('trf'),
       virtual_account_id: accountsByNumber.get(accountNumber) as string,
       account_number: accountNumber,
       amount,
@@ -402,7 +365,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
     };
     transfers.set(transfer.id, transfer);
     transfersByKey.set(idempotencyKey, transfer.id);
-    emit('transfer.received', { ...transfer }, reply.raw);
+    events.emit('transfer.received', { ...transfer }, reply.raw);
     return reply.code(201).send({ ...transfer });
   });
 
@@ -421,7 +384,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
     if (existing) return reply.code(200).header('idempotent-replayed', 'true').send({ ...existing });
 
     const transferReturn: TransferReturnView = {
-      id: newId('ret'),
+      id: newSandboxId('ret'),
       transfer_id: transfer.id,
       amount: transfer.amount,
       currency: 'NGN',
@@ -431,7 +394,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
     };
     returnsByTransfer.set(transfer.id, transferReturn);
     transfer.status = 'returned';
-    emit('transfer.returned', { ...transferReturn }, reply.raw);
+    events.emit('transfer.returned', { ...transferReturn }, reply.raw);
     return reply.code(201).send({ ...transferReturn });
   });
 
@@ -439,7 +402,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
     payout.status = status;
     payout.failure_code = failureCode;
     payout.updated_at = new Date().toISOString();
-    emit(`payout.${status}` as RailEventType, payoutView(payout));
+    events.emit(`payout.${status}` as RailEventType, payoutView(payout));
   };
 
   const afterPayoutDelay = (run: () => void) => {
@@ -474,7 +437,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
 
     const now = new Date().toISOString();
     const payout: StoredPayout = {
-      id: newId('po'),
+      id: newSandboxId('po'),
       ...result.value,
       currency: 'NGN',
       status: 'processing',
@@ -503,23 +466,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
     return { payouts: [...payouts.values()].filter((payout) => payout.reference === reference).map(payoutView) };
   });
 
-  app.get<{ Querystring: Record<string, unknown> }>('/v1/events', async (request, reply) => {
-    const { after, limit: rawLimit } = request.query;
-    let limit = 100;
-    if (rawLimit !== undefined) {
-      if (typeof rawLimit !== 'string' || !/^\d{1,3}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 100) {
-        return reply.code(400).send({ error: 'bad_request', message: 'limit must be an integer from 1 to 100' });
-      }
-      limit = Number(rawLimit);
-    }
-    let start = 0;
-    if (after !== undefined) {
-      const position = typeof after === 'string' ? eventPositions.get(after) : undefined;
-      if (position === undefined) return reply.code(400).send({ error: 'bad_request', message: 'after is not the id of an event' });
-      start = position + 1;
-    }
-    return { events: events.slice(start, start + limit), has_more: events.length > start + limit };
-  });
+  events.registerListRoute(app);
 
   registerControlRoutes(app, (control) => {
     control.get('/_sandbox/accounts', () => ({
@@ -538,22 +485,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
       payouts: [...payouts.values()].map((payout) => ({ ...payout })),
     }));
 
-    control.get('/_sandbox/events', () => ({ events }));
-
-    control.get('/_sandbox/webhook', () => callbacks.state);
-
-    control.post('/_sandbox/webhook', (request, reply) => {
-      const result = parseWebhookPatch(request.body);
-      if ('issues' in result) return reply.code(400).send({ error: 'invalid_webhook', details: result.issues });
-      return callbacks.configure(result.patch);
-    });
-
-    control.post<{ Params: { eventId: string } }>('/_sandbox/deliver/:eventId', async (request, reply) => {
-      const position = eventPositions.get(request.params.eventId);
-      if (position === undefined) return reply.code(404).send({ error: 'not_found' });
-      if (!callbacks.hasUrl) return reply.code(409).send({ error: 'no_callback_url', message: 'set a callback URL with POST /_sandbox/webhook first' });
-      return { status: await callbacks.sendOnce(events[position]) };
-    });
+    events.registerControlRoutes(control);
   });
 
   return app;

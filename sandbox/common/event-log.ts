@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAnswer, CallbackSender, parseWebhookPatch, SandboxEvent } from './callbacks';
 
 /**
- * The events of a sandbox rail: kept in order, listed by `GET /v1/events`, posted as signed
- * callbacks, and inspected or re-sent through `/_sandbox/{events,webhook,deliver}`. Behaves as the
- * bank rail's (see the "Events" section of the bank rail in sandbox/README.md).
+ * The events of a sandbox rail (the bank rail's and the cross-border rails'): kept in order,
+ * listed by `GET /v1/events`, posted as signed callbacks, and inspected or re-sent through
+ * `/_sandbox/{events,webhook,deliver}` (see the "Events" section of the bank rail in sandbox/README.md).
  */
 
 export interface EventLogOptions {
