@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { sleep } from './poll';
 
-/** The API as its own process (`src/main.ts`), as production runs it. */
+/** The API (`src/main.ts`) or the worker (`src/worker.ts`) as its own process, as production runs it. */
 export interface ApiProcess {
   baseUrl: string;
   child: ChildProcess;
@@ -21,56 +21,43 @@ async function freePort(): Promise<number> {
 
 export async function spawnApi(databaseUrl: string, env: Record<string, string>): Promise<ApiProcess> {
   const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
-    cwd: `${__dirname}/../../..`,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  while (!(await fetch(`${baseUrl}/health/live`).then((r) => r.ok, () => false))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`API process did not start: ${output}`);
-    }
-    await sleep(100);
-  }
-  return {
-    baseUrl,
-    child,
-    output: () => output,
-    kill: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
+  const ready = () => fetch(`${baseUrl}/health/live`).then((r) => r.ok, () => false);
+  return spawnProcess('API process', 'src/main.ts', { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, PORT: String(port), ...env }, baseUrl, ready, 100);
 }
 
 /** The worker as its own process (`src/worker.ts`), as production runs it; ready once it logs that it started. */
 export async function spawnWorker(databaseUrl: string, env: Record<string, string>): Promise<ApiProcess> {
+  return spawnProcess('worker process', 'src/worker.ts', { LOG_LEVEL: 'info', DATABASE_URL: databaseUrl, ...env }, '', (output) => output.includes('worker started'), 50);
+}
+
+/** Runs `entry` in its own Node process and waits up to 30 s, every `pollMs`, for `ready`. */
+async function spawnProcess(
+  what: string,
+  entry: string,
+  env: Record<string, string>,
+  baseUrl: string,
+  ready: (output: string) => boolean | Promise<boolean>,
+  pollMs: number,
+): Promise<ApiProcess> {
   let output = '';
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/worker.ts'], {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
     cwd: `${__dirname}/../../..`,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: databaseUrl, ...env },
+    env: { ...process.env, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 30_000;
-  while (!output.includes('worker started')) {
+  while (!(await ready(output))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`worker process did not start: ${output}`);
+      throw new Error(`${what} did not start: ${output}`);
     }
-    await sleep(50);
+    await sleep(pollMs);
   }
   return {
-    baseUrl: '',
+    baseUrl,
     child,
     output: () => output,
     kill: async () => {
