@@ -18,14 +18,14 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type autocannon from 'autocannon';
-import { Client, Pool } from 'pg';
+import { Client } from 'pg';
 import { OUTBOX_CHANNEL } from '../src/jobs/outbox.repository';
 import { InternationalIntentsRepository } from '../src/modules/international-intents/international-intents.repository';
 import { INTERNATIONAL_INTENTS_PATH } from '../src/modules/international-intents/international-intents.service';
 import { QUOTES_PATH } from '../src/modules/international-intents/quotes.service';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
-import { apiClient, fundBalance, MeasuredRun } from './money';
-import { intentFindOwnedQuery } from './reference-server';
+import { apiClient, fundBalance, MeasuredRun, Target } from './money';
+import { intentFindOwnedQuery, statementSent } from './reference-server';
 
 export const INTERNATIONAL_TARGETS = {
   /** API req/s ÷ reference req/s for GET one international payment intent. */
@@ -91,13 +91,6 @@ export interface InternationalBenchInput {
   clockTicks: number;
   checkAborted: () => void;
   log: (message: string) => void;
-}
-
-interface Target {
-  name: string;
-  target: string;
-  measured: string;
-  pass: boolean;
 }
 
 export interface PipelineRun {
@@ -729,15 +722,8 @@ function diffCounts(after: Record<string, number>, before: Record<string, number
 // ---------------------------------------------------------------------------------------------
 
 async function checkEquivalence(input: InternationalBenchInput, id: string): Promise<number> {
-  let captured: unknown;
-  const capturingPool = {
-    query: (config: unknown) => {
-      captured = config;
-      return Promise.resolve({ rows: [] });
-    },
-  } as unknown as Pool;
-  await new InternationalIntentsRepository(capturingPool).findOwned(input.merchantId, id);
-  if (!isDeepStrictEqual(captured, intentFindOwnedQuery(input.merchantId, id))) {
+  const sent = await statementSent((pool) => new InternationalIntentsRepository(pool).findOwned(input.merchantId, id));
+  if (!isDeepStrictEqual(sent, intentFindOwnedQuery(input.merchantId, id))) {
     throw new Error('the reference server no longer sends the statement InternationalIntentsRepository.findOwned sends');
   }
   const get = async (url: string, headers: Record<string, string>) => {

@@ -68,7 +68,8 @@ export interface MoneyBenchInput {
   log: (message: string) => void;
 }
 
-interface Target {
+/** One line of the bench's verdict: what was measured against which target (every part reports these). */
+export interface Target {
   name: string;
   target: string;
   measured: string;

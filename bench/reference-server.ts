@@ -12,7 +12,7 @@
 import fastify from 'fastify';
 import { Pool, QueryConfig } from 'pg';
 import { isId } from '../src/common/ids/ids';
-import { InternationalIntentRecord, mapInternationalIntent } from '../src/modules/international-intents/international-intent.mapper';
+import { INTERNATIONAL_INTENT_COLUMNS, InternationalIntentRecord, mapInternationalIntent } from '../src/modules/international-intents/international-intent.mapper';
 import { mapPoboBusiness, POBO_BUSINESS_COLUMNS, PoboBusinessRecord } from '../src/modules/pobo-businesses/pobo-business.mapper';
 
 /** The statement `PoboBusinessesRepository.findOwned` sends (the bench checks they agree). */
@@ -24,25 +24,26 @@ export function findOwnedQuery(merchantId: string, id: string): QueryConfig<stri
   };
 }
 
-/**
- * The select list of `InternationalIntentsRepository` (not exported there), copied: run.ts checks
- * before measuring that `intentFindOwnedQuery` is still exactly the statement the API sends.
- */
-const INTENT_COLUMNS = `id, pobo_user_id AS "poboUserId", quote_id AS "quoteId", quote_option_id AS "quoteOptionId", route_type AS "routeType",
-  destination_country AS "destinationCountry", amount, currency, source_amount AS "sourceAmount", source_currency AS "sourceCurrency",
-  converted_amount AS "convertedAmount", fee, exchange_rate AS "exchangeRate", quote_expires_at AS "quoteExpiresAt",
-  recipient_full_name AS "recipientFullName", recipient_email AS "recipientEmail", bank_code_type AS "bankCodeType", bank_code AS "bankCode",
-  account_number AS "accountNumber", purpose_of_transfer AS "purposeOfTransfer", payment_reference AS "paymentReference", status,
-  admin_note AS "adminNote", receipt_token AS "receiptToken", processed_at AS "processedAt", settled_at AS "settledAt",
-  created_at AS "createdAt", updated_at AS "updatedAt"`;
-
 /** The statement `InternationalIntentsRepository.findOwned` sends (the bench checks they agree). */
 export function intentFindOwnedQuery(merchantId: string, id: string): QueryConfig<string[]> {
   return {
     name: 'ipi_find_owned',
-    text: `SELECT ${INTENT_COLUMNS} FROM international_payment_intents WHERE id = $1 AND merchant_id = $2`,
+    text: `SELECT ${INTERNATIONAL_INTENT_COLUMNS} FROM international_payment_intents WHERE id = $1 AND merchant_id = $2`,
     values: [id, merchantId],
   };
+}
+
+/** The statement `send` gives its pool (a stand-in that only records it): what a repository method sends. */
+export async function statementSent(send: (pool: Pool) => Promise<unknown>): Promise<unknown> {
+  let captured: unknown;
+  const capturingPool = {
+    query: (config: unknown) => {
+      captured = config;
+      return Promise.resolve({ rows: [] });
+    },
+  } as unknown as Pool;
+  await send(capturingPool);
+  return captured;
 }
 
 /** `INTERNATIONAL_INTENTS_PATH` (not imported: its module loads the whole service); run.ts requests both servers at the API's. */

@@ -18,7 +18,7 @@ import { generateMnemonic } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
-import { Client, Pool } from 'pg';
+import { Client } from 'pg';
 import { BRIDGE_RAIL_CALLBACK_PATH, DEV_WALLET_MNEMONIC, loadConfig, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH } from '../src/config/app.config';
 import { dropDatabase } from '../src/database/ensure-database';
 import { prepareDatabase } from '../src/database/migrate';
@@ -26,9 +26,9 @@ import { PoboBusinessesRepository } from '../src/modules/pobo-businesses/pobo-bu
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
 import { KYB_TARGETS, runKybBench } from './kyb';
 import { KYB_WORKER_TARGETS, runKybWorkerBench } from './kyb-worker';
-import { MONEY_TARGETS, MoneyScenario, runMoneyBench } from './money';
+import { MONEY_TARGETS, MoneyScenario, runMoneyBench, Target } from './money';
 import { INTERNATIONAL_TARGETS, InternationalBenchResult, InternationalScenario, runInternationalBench, WORKER_LOG_COUNTS } from './international';
-import { findOwnedQuery } from './reference-server';
+import { findOwnedQuery, statementSent } from './reference-server';
 
 // ---------------------------------------------------------------------------------------------
 // Settings. The defaults are the issue's; the environment overrides exist for quick local tries.
@@ -143,13 +143,6 @@ interface Summary {
   rpsVsReference: number;
   /** CPU µs/request of this row divided by the reference's GET-one CPU µs/request. */
   cpuVsReference: number;
-}
-
-interface Target {
-  name: string;
-  target: string;
-  measured: string;
-  pass: boolean;
 }
 
 interface Started {
@@ -736,15 +729,8 @@ async function seed(databaseUrl: string, merchantId: string): Promise<string[]> 
 
 /** Fails the run unless the reference runs the API's exact statement and answers the same JSON. */
 async function checkEquivalence(apiUrl: string, refUrl: string, apiKey: string, merchantId: string, id: string): Promise<void> {
-  let captured: unknown;
-  const capturingPool = {
-    query: (config: unknown) => {
-      captured = config;
-      return Promise.resolve({ rows: [] });
-    },
-  } as unknown as Pool;
-  await new PoboBusinessesRepository(capturingPool).findOwned(merchantId, id);
-  if (!isDeepStrictEqual(captured, findOwnedQuery(merchantId, id))) {
+  const sent = await statementSent((pool) => new PoboBusinessesRepository(pool).findOwned(merchantId, id));
+  if (!isDeepStrictEqual(sent, findOwnedQuery(merchantId, id))) {
     throw new Error('the reference server no longer sends the statement PoboBusinessesRepository.findOwned sends');
   }
 

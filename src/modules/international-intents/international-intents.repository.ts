@@ -4,18 +4,11 @@ import { EntityManager } from 'typeorm';
 import { PG_POOL } from '../../database/database.module';
 import { KeysetList } from '../../database/keyset-list';
 import type { InternationalIntentEntity } from './international-intent.entity';
-import type { InternationalIntentRecord } from './international-intent.mapper';
+import { INTERNATIONAL_INTENT_COLUMNS, InternationalIntentRecord } from './international-intent.mapper';
 import type { InternationalIntentStatus } from './international-intent.states';
 import type { QuoteEntity } from './quote.entity';
 import type { QuoteRecord } from './quote.mapper';
 
-const INTENT_COLUMNS = `id, pobo_user_id AS "poboUserId", quote_id AS "quoteId", quote_option_id AS "quoteOptionId", route_type AS "routeType",
-  destination_country AS "destinationCountry", amount, currency, source_amount AS "sourceAmount", source_currency AS "sourceCurrency",
-  converted_amount AS "convertedAmount", fee, exchange_rate AS "exchangeRate", quote_expires_at AS "quoteExpiresAt",
-  recipient_full_name AS "recipientFullName", recipient_email AS "recipientEmail", bank_code_type AS "bankCodeType", bank_code AS "bankCode",
-  account_number AS "accountNumber", purpose_of_transfer AS "purposeOfTransfer", payment_reference AS "paymentReference", status,
-  admin_note AS "adminNote", receipt_token AS "receiptToken", processed_at AS "processedAt", settled_at AS "settledAt",
-  created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 const QUOTE_COLUMNS = `id, pobo_user_id AS "poboUserId", destination_country AS "destinationCountry", currency, amount, options,
   expires_at AS "expiresAt", created_at AS "createdAt"`;
@@ -35,13 +28,13 @@ export class InternationalIntentsRepository {
   private readonly pages: KeysetList<InternationalIntentRecord>;
 
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {
-    this.pages = new KeysetList(pool, 'ipi', { table: 'international_payment_intents', alias: 'i' }, INTENT_COLUMNS);
+    this.pages = new KeysetList(pool, 'ipi', { table: 'international_payment_intents', alias: 'i' }, INTERNATIONAL_INTENT_COLUMNS);
   }
 
   async findOwned(merchantId: string, id: string): Promise<InternationalIntentRecord | undefined> {
     const { rows } = await this.pool.query<InternationalIntentRecord>({
       name: 'ipi_find_owned',
-      text: `SELECT ${INTENT_COLUMNS} FROM international_payment_intents WHERE id = $1 AND merchant_id = $2`,
+      text: `SELECT ${INTERNATIONAL_INTENT_COLUMNS} FROM international_payment_intents WHERE id = $1 AND merchant_id = $2`,
       values: [id, merchantId],
     });
     return rows[0];
@@ -54,7 +47,7 @@ export class InternationalIntentsRepository {
 
   async findByReceiptToken(token: string): Promise<ReceiptRecord | undefined> {
     const { rows } = await this.pool.query<ReceiptRecord>(
-      `SELECT ${INTENT_COLUMNS}, merchant_id AS "merchantId", bridge_transfer_id AS "bridgeTransferId", payout_id AS "payoutId",
+      `SELECT ${INTERNATIONAL_INTENT_COLUMNS}, merchant_id AS "merchantId", bridge_transfer_id AS "bridgeTransferId", payout_id AS "payoutId",
               payout_confirmation AS "payoutConfirmation"
          FROM international_payment_intents WHERE receipt_token = $1`,
       [token],
