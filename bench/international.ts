@@ -178,7 +178,7 @@ export async function runInternationalBench(input: InternationalBenchInput): Pro
     );
 
     // The NGN balance for every run, funded once the way a merchant's money arrives.
-    const probe = await postJson(input, QUOTES_PATH, { poboUserId, destinationCountry: 'US', currency: 'USD', amount: AMOUNT_USD });
+    const probe = await api.post(QUOTES_PATH, JSON.stringify({ poboUserId, destinationCountry: 'US', currency: 'USD', amount: AMOUNT_USD }));
     if (probe.status !== 201) throw new Error(`creating a quote answered ${probe.status}: ${probe.text}`);
     const sourceAmountNgn = (probe.json as QuoteAnswer).response.options[0].sourceAmount;
     const fundedNgn = Math.ceil(sourceAmountNgn * input.intents * input.workerCounts.length * 1.01) + 1_000;
@@ -523,14 +523,14 @@ async function createIntents(input: InternationalBenchInput, poboUserId: string,
   const ids: string[] = new Array<string>(input.intents);
   let next = 0;
   const started = Date.now();
+  const api = apiClient(input.apiUrl, input.apiKey);
   const one = async (n: number) => {
-    const quote = await postJson(input, QUOTES_PATH, { poboUserId, destinationCountry: 'US', currency: 'USD', amount: AMOUNT_USD });
+    const quote = await api.post(QUOTES_PATH, JSON.stringify({ poboUserId, destinationCountry: 'US', currency: 'USD', amount: AMOUNT_USD }));
     if (quote.status !== 201) throw new Error(`creating quote ${n} answered ${quote.status}: ${quote.text}`);
     const { quoteId, options } = (quote.json as QuoteAnswer).response;
-    const intent = await postJson(
-      input,
+    const intent = await api.post(
       INTERNATIONAL_INTENTS_PATH,
-      {
+      JSON.stringify({
         quoteId,
         quoteOptionId: options[0].quoteOptionId,
         recipientFullName: 'Jane Doe',
@@ -540,7 +540,7 @@ async function createIntents(input: InternationalBenchInput, poboUserId: string,
         purposeOfTransfer: 'Information Service Charges',
         recipientEmail: 'jane@example.com',
         paymentReference: `bench-ipi-${tag}-${n}`,
-      },
+      }),
       `bench-ipi-${tag}-${n}`,
     );
     const id = (intent.json as { response?: { intentId?: string } } | undefined)?.response?.intentId;
@@ -556,20 +556,6 @@ async function createIntents(input: InternationalBenchInput, poboUserId: string,
     }),
   );
   return { ids, ms: Date.now() - started };
-}
-
-async function postJson(input: Pick<InternationalBenchInput, 'apiUrl' | 'apiKey'>, path: string, body: unknown, key?: string) {
-  const headers: Record<string, string> = { 'x-api-key': input.apiKey, 'content-type': 'application/json' };
-  if (key !== undefined) headers['idempotency-key'] = key;
-  const response = await fetch(`${input.apiUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, text, json };
 }
 
 async function statusCounts(pg: Client, ids: string[]): Promise<Record<string, number>> {

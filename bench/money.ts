@@ -419,7 +419,7 @@ export function apiClient(apiUrl: string, apiKey: string) {
     return { status: response.status, headers: response.headers, text, json };
   };
   return {
-    post: (path: string, body: string, key: string) => send('POST', path, body, key),
+    post: (path: string, body: string, key?: string) => send('POST', path, body, key),
     get: (path: string) => send('GET', path),
     /** The merchant's NGN balance, in naira. */
     async balance(): Promise<{ available: number; reserved: number }> {
