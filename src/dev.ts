@@ -1,12 +1,12 @@
-import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { BRIDGE_RAIL_CALLBACK_PATH, ConfigError, loadConfig, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH } from './config/app.config';
 import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
+import { superviseRoles } from './startup/supervisor';
 
 /**
  * `npm start`: the whole service on one machine with development defaults. Creates the database
- * and applies migrations once, then runs each role as its own process, as production does.
- * If any role dies, everything stops, so a broken start is never mistaken for a running one.
+ * and applies migrations once, then runs each role as its own process, as production does,
+ * restarted with back-off when one exits (`superviseRoles`).
  */
 const ROLES: Record<string, string> = {
   api: join(__dirname, 'main.js'),
@@ -36,46 +36,31 @@ async function main(): Promise<void> {
   const roles = config.env === 'production' ? ROLES : { ...SANDBOXES, ...ROLES };
   process.stderr.write(`database ready; starting ${Object.keys(roles).join(', ')}\n`);
 
-  const children: ChildProcess[] = [];
-  let stopping = false;
-  const stop = (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    process.exitCode = code;
+  const env = {
+    ...process.env,
+    SANDBOX_VERIFICATION_PORT: String(config.sandbox.verificationPort),
+    SANDBOX_BANK_RAIL_PORT: String(config.sandbox.bankRailPort),
+    SANDBOX_REVIEW_DELAY_MS: String(config.sandbox.reviewDelayMs),
+    SANDBOX_PAYOUT_DELAY_MS: String(config.sandbox.payoutDelayMs),
+    BANK_RAIL_WEBHOOK_SECRET: config.bankRail.webhookSecret,
+    // The sandbox rails call the API back here; the API listens on every interface.
+    SANDBOX_BANK_RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}${RAIL_CALLBACK_PATH}`,
+    SANDBOX_BRIDGE_RAIL_PORT: String(config.sandbox.bridgeRailPort),
+    SANDBOX_PAYOUT_RAIL_PORT: String(config.sandbox.payoutRailPort),
+    SANDBOX_SETTLEMENT_STEP_MS: String(config.sandbox.settlementStepMs),
+    BRIDGE_RAIL_API_KEY: config.bridgeRail.apiKey,
+    BRIDGE_RAIL_WEBHOOK_SECRET: config.bridgeRail.webhookSecret,
+    PAYOUT_RAIL_API_KEY: config.payoutRail.apiKey,
+    PAYOUT_RAIL_WEBHOOK_SECRET: config.payoutRail.webhookSecret,
+    SANDBOX_BRIDGE_RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}${BRIDGE_RAIL_CALLBACK_PATH}`,
+    SANDBOX_PAYOUT_RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}${PAYOUT_RAIL_CALLBACK_PATH}`,
   };
-  for (const [role, script] of Object.entries(roles)) {
-    const child = fork(script, [], {
-      execArgv: NODE_ARGS[role] ?? [],
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        SANDBOX_VERIFICATION_PORT: String(config.sandbox.verificationPort),
-        SANDBOX_BANK_RAIL_PORT: String(config.sandbox.bankRailPort),
-        SANDBOX_REVIEW_DELAY_MS: String(config.sandbox.reviewDelayMs),
-        SANDBOX_PAYOUT_DELAY_MS: String(config.sandbox.payoutDelayMs),
-        BANK_RAIL_WEBHOOK_SECRET: config.bankRail.webhookSecret,
-        // The sandbox rails call the API back here; the API listens on every interface.
-        SANDBOX_BANK_RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}${RAIL_CALLBACK_PATH}`,
-        SANDBOX_BRIDGE_RAIL_PORT: String(config.sandbox.bridgeRailPort),
-        SANDBOX_PAYOUT_RAIL_PORT: String(config.sandbox.payoutRailPort),
-        SANDBOX_SETTLEMENT_STEP_MS: String(config.sandbox.settlementStepMs),
-        BRIDGE_RAIL_API_KEY: config.bridgeRail.apiKey,
-        BRIDGE_RAIL_WEBHOOK_SECRET: config.bridgeRail.webhookSecret,
-        PAYOUT_RAIL_API_KEY: config.payoutRail.apiKey,
-        PAYOUT_RAIL_WEBHOOK_SECRET: config.payoutRail.webhookSecret,
-        SANDBOX_BRIDGE_RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}${BRIDGE_RAIL_CALLBACK_PATH}`,
-        SANDBOX_PAYOUT_RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}${PAYOUT_RAIL_CALLBACK_PATH}`,
-      },
-    });
-    child.on('exit', (code, signal) => {
-      if (!stopping) process.stderr.write(`${role} exited (${signal ?? code}); stopping\n`);
-      stop(code ?? 1);
-    });
-    children.push(child);
-  }
-  process.on('SIGINT', () => stop(0));
-  process.on('SIGTERM', () => stop(0));
+  const supervisor = superviseRoles(
+    Object.fromEntries(Object.entries(roles).map(([role, script]) => [role, { script, execArgv: NODE_ARGS[role] ?? [] }])),
+    env,
+  );
+  process.on('SIGINT', () => supervisor.stop(0));
+  process.on('SIGTERM', () => supervisor.stop(0));
 }
 
 main().catch((err: unknown) => {

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
+import { exitOnCrash } from './common/logging/crash';
 import { ConfigError, loadConfig } from './config/app.config';
 import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
 
@@ -14,6 +15,7 @@ setFlagsFromString('--heap-growing-percent=100');
 
 /** HTTP API entrypoint (`npm run start:api`). Migrations are applied by `npm start` / `npm run migration:run`. */
 async function main(): Promise<void> {
+  exitOnCrash('api');
   const config = loadConfig();
   await assertDependenciesReachable(config);
   // Loaded only once the services answer: Nest and every module take seconds to load, and a

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
+import { exitOnCrash } from './common/logging/crash';
 import { ConfigError, loadConfig } from './config/app.config';
 import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
 
 /** Worker entrypoint (`npm run start:worker`): an application context with queue processors, no HTTP server. */
 async function main(): Promise<void> {
+  exitOnCrash('worker');
   const config = loadConfig();
   await assertDependenciesReachable(config);
   // Loaded only once the services answer, so a missing one is reported within the probe timeout.

@@ -27,8 +27,15 @@ export const PG_POOL = Symbol('PG_POOL');
       inject: [DataSource],
       useFactory: (dataSource: DataSource): Pool => {
         const pool = (dataSource.driver as PostgresDriver).master as Pool;
-        // PostgreSQL answered a new connection: an outage, if one was being logged, is over.
-        pool.on('connect', () => dependencyOutages.recovered('database'));
+        pool.on('connect', (client) => {
+          // PostgreSQL answered a new connection: an outage, if one was being logged, is over.
+          dependencyOutages.recovered('database');
+          // pg-pool listens for a client's errors only while it is idle, and a checked-out client
+          // whose backend is terminated between statements emits 'error' at once: without a
+          // listener of its own, that would end the process. Its holder sees the failure on its
+          // next statement (a 503, a retried job), and the pool drops the client when it is released.
+          client.on('error', (err) => dependencyOutages.failed({ dependency: 'database', reason: err.message.split('\n', 1)[0].slice(0, 200) }));
+        });
         return pool;
       },
     },

@@ -88,6 +88,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       if (this.listener !== client) return;
       this.listener = undefined;
       client.removeAllListeners();
+      // A dying connection may still emit 'error' (while ending, or a second time): unheard, that
+      // would end the process.
+      client.on('error', () => undefined);
       void client.end().catch(() => undefined);
       if (!this.stopped) setTimeout(() => void this.listen(), RECONNECT_MS).unref();
     };

@@ -5,6 +5,7 @@ import { acceptAgreementDirectly, kybApplication } from './support/kyb-fixtures'
 import { eventually, sleep } from './support/poll';
 import { spawnApi } from './support/api-process';
 import { createIntent, ledgerVerify, MoneyStack, newKey, post, startMoneyStack } from './support/money-stack';
+import { asResult, RawConnection, requestHead } from './support/raw-http';
 import { TcpProxy } from './support/tcp-proxy';
 import { http, startTestApp, TestApp } from './support/test-app';
 
@@ -59,6 +60,24 @@ describe('Idempotency-Key', () => {
       }
       expect(status).toBe(400);
       expect(code).toBe('idempotency_key_invalid');
+      expect(await intents(sent.merchantReference)).toEqual([]);
+    });
+
+    it('refuses two Idempotency-Key headers with 400 idempotency_key_invalid, never merging them into one key', async () => {
+      const sent = body();
+      const json = JSON.stringify(sent);
+      for (const keys of [[newKey(), newKey()], [newKey(), '']]) {
+        const connection = new RawConnection(Number(new URL(t.baseUrl).port));
+        const headers: Array<[string, string]> = [['x-api-key', apiKey], ['content-type', 'application/json'], ['content-length', String(Buffer.byteLength(json))], ...keys.map((k): [string, string] => ['Idempotency-Key', k])];
+        await connection.write(requestHead('POST', PI, headers) + json);
+        const answer = asResult(await connection.answer);
+        connection.destroy();
+        expect(answer.status).toBe(400);
+        expect(answer.body.error.code).toBe('idempotency_key_invalid');
+        // Nothing ran under either key, nor under the two joined.
+        expect(await keyRow(keys.join(', '))).toBeUndefined();
+        expect(await keyRow(keys[0])).toBeUndefined();
+      }
       expect(await intents(sent.merchantReference)).toEqual([]);
     });
 

@@ -51,4 +51,11 @@ describe('toErrorResponse', () => {
     expect(dependencyFailure(new Error('syntax error at or near'))).toBeUndefined();
     expect(toErrorResponse(new Error('boom'), 'r').dependencyFailure).toBeUndefined();
   });
+
+  it("treats a connection lost under a transaction (TypeORM's released runner, pg's dead client) as the database being down", async () => {
+    const { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } = await import('typeorm');
+    for (const lost of [new QueryRunnerAlreadyReleasedError(), new QueryRunnerProviderAlreadyReleasedError(), new Error('Client has encountered a connection error and is not queryable')]) {
+      expect(toErrorResponse(lost, 'r')).toMatchObject({ status: 503, headers: { 'Retry-After': '1' }, unexpected: false, dependencyFailure: { dependency: 'database' } });
+    }
+  });
 });

@@ -46,11 +46,17 @@ const DEPENDENCY_DOWN_CODES = new Set([
   '08006',
 ]);
 const DEPENDENCY_DOWN_MESSAGE =
-  /timeout exceeded when trying to connect|Connection terminated|Connection is closed|enableOfflineQueue|ECONNREFUSED|Reached the max retries per request/i;
+  /timeout exceeded when trying to connect|Connection terminated|Connection is closed|enableOfflineQueue|ECONNREFUSED|Reached the max retries per request|is not queryable/i;
+/**
+ * TypeORM's refusals on a query runner whose connection was lost: the driver releases the runner
+ * when its connection errors (a backend terminated mid-transaction, say), and the next statement,
+ * commit or rollback on it throws these instead of a connection error.
+ */
+const RELEASED_CONNECTION_ERRORS = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
 /** ioredis's refusals while it has no connection; the rest of the list is pg's or the network's under it. */
 const REDIS_DOWN_MESSAGE = /Connection is closed|enableOfflineQueue|Reached the max retries per request/i;
 
-type ErrorLike = { code?: unknown; syscall?: unknown; message?: unknown; driverError?: unknown; errors?: unknown[] };
+type ErrorLike = { name?: unknown; code?: unknown; syscall?: unknown; message?: unknown; driverError?: unknown; errors?: unknown[] };
 
 /** Which dependency was unreachable behind a failure; undefined for anything else (bugs among them). */
 export function dependencyFailure(err: unknown): DependencyFailure | undefined {
@@ -59,6 +65,9 @@ export function dependencyFailure(err: unknown): DependencyFailure | undefined {
     const message = typeof candidate.message === 'string' ? candidate.message : '';
     if ((typeof candidate.code === 'string' && DEPENDENCY_DOWN_CODES.has(candidate.code)) || DEPENDENCY_DOWN_MESSAGE.test(message)) {
       return { dependency: REDIS_DOWN_MESSAGE.test(message) ? 'redis' : 'database', reason: failureReason(candidate, message) };
+    }
+    if (typeof candidate.name === 'string' && RELEASED_CONNECTION_ERRORS.has(candidate.name)) {
+      return { dependency: 'database', reason: `${candidate.name}: the connection was lost` };
     }
     for (const inner of Array.isArray(candidate.errors) ? candidate.errors : []) {
       const found = dependencyFailure(inner);

@@ -22,6 +22,9 @@ function hasBody(request: FastifyRequest): boolean {
   return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
 }
 
+/** Methods whose body Fastify never reads (its `bodyless` methods): the watch drains it itself. */
+const UNREAD_BODY_METHODS = new Set(['GET', 'HEAD', 'TRACE']);
+
 /**
  * Bounds how long a request body may take on every route, so that a client that stalls or
  * trickles (slowloris) cannot hold a connection, an upload slot or a shutdown: a body that sends
@@ -29,18 +32,27 @@ function hasBody(request: FastifyRequest): boolean {
  * arriving that long, is answered 408 `request_timeout` and its connection closed.
  *
  * Installed as the first preParsing hook, so the routes that read their body inside a hook (the
- * KYB upload) are watched too.
+ * KYB upload) are watched too. A body that nobody reads (a GET's) is drained by the watch under
+ * the same deadline, and a client that goes away at any point ends the watch: the watch's own
+ * stream has an error listener, so neither can ever raise an unhandled 'error' that ends the
+ * process.
  */
 export function installBodyDeadline(fastify: FastifyInstance, options: BodyDeadlineOptions): void {
   const checkEveryMs = Math.max(50, Math.min(1_000, Math.floor(options.idleTimeoutMs / 4)));
   fastify.addHook('preParsing', (request: FastifyRequest, reply: FastifyReply, payload: Readable, done: (err: Error | null, body?: Readable) => void) => {
-    if (!hasBody(request)) return done(null, payload);
+    // A client gone before this hook (during authentication) has nothing left to watch.
+    if (!hasBody(request) || request.raw.destroyed) return done(null, payload);
     const watched = new PassThrough();
+    // Fastify's body reader listens for errors on `watched`; when nothing reads it (a GET's body,
+    // a request answered or aborted before its body) the cut's error still has a listener here.
+    watched.on('error', () => undefined);
+    if (UNREAD_BODY_METHODS.has(request.method)) watched.resume();
     const startedAt = Date.now();
     let lastDataAt = startedAt;
     let received = 0;
 
     const timer = setInterval(() => {
+      if (request.raw.destroyed) return stop();
       const now = Date.now();
       if (now - lastDataAt >= options.idleTimeoutMs) return cut(`No request body data for ${options.idleTimeoutMs} ms`);
       const elapsed = now - startedAt;
@@ -53,8 +65,10 @@ export function installBodyDeadline(fastify: FastifyInstance, options: BodyDeadl
     const cut = (message: string) => {
       stop();
       payload.unpipe(watched);
-      // The socket goes once the 408 is out: nothing more of this body is read.
-      reply.raw.once('finish', () => request.raw.destroy());
+      // The socket goes once the 408 is out (at once when the route has already answered):
+      // nothing more of this body is read.
+      if (reply.raw.writableFinished) request.raw.destroy();
+      else reply.raw.once('finish', () => request.raw.destroy());
       watched.destroy(new RequestTimeoutError(message));
     };
 
@@ -68,6 +82,7 @@ export function installBodyDeadline(fastify: FastifyInstance, options: BodyDeadl
       stop();
       watched.destroy(err);
     });
+    request.raw.once('close', stop);
     reply.raw.once('close', stop);
     payload.pipe(watched);
     done(null, watched);

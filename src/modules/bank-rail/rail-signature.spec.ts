@@ -25,4 +25,21 @@ describe('verifyRailSignature', () => {
       expect(verifyRailSignature(SECRET, header, body, now)).toBe(false);
     }
   });
+
+  it('accepts several v1 values (a rail rotating its secret) when any verifies, in either order', () => {
+    const valid = sign(t, body).split(',')[1];
+    const other = sign(t, body, 'the-rails-new-secret').split(',')[1];
+    const zeros = `v1=${'0'.repeat(64)}`;
+    expect(verifyRailSignature(SECRET, `t=${t},${valid},${zeros}`, body, now)).toBe(true);
+    expect(verifyRailSignature(SECRET, `t=${t},${zeros},${valid}`, body, now)).toBe(true);
+    expect(verifyRailSignature(SECRET, `t=${t},${other},${valid}`, body, now)).toBe(true);
+    expect(verifyRailSignature(SECRET, `t=${t},${other},${zeros}`, body, now)).toBe(false);
+  });
+
+  it('refuses two timestamps, a malformed v1 beside a valid one, and a flood of v1 values', () => {
+    const valid = sign(t, body).split(',')[1];
+    expect(verifyRailSignature(SECRET, `t=${t},t=${t - 1000},${valid}`, body, now)).toBe(false);
+    expect(verifyRailSignature(SECRET, `t=${t},${valid},v1=xyz`, body, now)).toBe(false);
+    expect(verifyRailSignature(SECRET, `t=${t},${Array(9).fill(valid).join(',')}`, body, now)).toBe(false);
+  });
 });

@@ -2,7 +2,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { IdempotencyKeyInvalidError, IdempotencyKeyRequiredError } from './idempotency.errors';
 import { requestFingerprint } from './idempotency.fingerprint';
-import { parseIdempotencyKey } from './idempotency.key';
+import { idempotencyKeyHeader, parseIdempotencyKey } from './idempotency.key';
 import { newId } from '../../common/ids/ids';
 import { IdempotencyClaim, IdempotencyService } from './idempotency.service';
 import { IDEMPOTENCY_ROUTE, IdempotencyRoute } from './idempotent.decorator';
@@ -50,12 +50,12 @@ export function installIdempotency(app: INestApplication, fastify: FastifyInstan
 
   const claimKey = (route: IdempotencyRoute) => async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.merchant) return;
-    const header = request.headers['idempotency-key'];
+    const header = idempotencyKeyHeader(request.raw.rawHeaders);
     if (header === undefined) {
       if (route.mode === 'required') throw new IdempotencyKeyRequiredError();
       return;
     }
-    const key = typeof header === 'string' ? parseIdempotencyKey(header) : undefined;
+    const key = header === null ? undefined : parseIdempotencyKey(header);
     if (key === undefined) throw new IdempotencyKeyInvalidError();
     const body = request.idempotencyExtra === undefined ? request.body : { body: request.body, extra: request.idempotencyExtra };
     const fingerprint = requestFingerprint(request.method, request.routeOptions.url ?? '', request.params, body);

@@ -11,3 +11,17 @@ export function parseIdempotencyKey(header: string): string | undefined {
   if (key.length < MIN_KEY_LENGTH || key.length > MAX_KEY_LENGTH || !PRINTABLE_ASCII.test(key)) return undefined;
   return key;
 }
+
+/**
+ * The request's one `Idempotency-Key` value: undefined without one, null when it came twice or
+ * more (Node would join them into "a, b", a key nobody sent).
+ */
+export function idempotencyKeyHeader(rawHeaders: readonly string[]): string | null | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].toLowerCase() !== 'idempotency-key') continue;
+    if (found !== undefined) return null;
+    found = rawHeaders[i + 1];
+  }
+  return found;
+}

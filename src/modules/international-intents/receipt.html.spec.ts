@@ -108,7 +108,8 @@ describe('renderReceiptPage', () => {
       'United States (US)',
       'SWIFT / BIC',
       'CHASUS33',
-      '000123456789',
+      // The account masked to its last four characters: the link is all it takes to open the page.
+      '<td class="mono">•••• 6789</td>',
       // Amounts, to the kobo and cent.
       '<td>1,500.00 USD</td>',
       '<p class="total">1,500.00 USD</p>',
@@ -138,6 +139,13 @@ describe('renderReceiptPage', () => {
       expect(page).toContain(`<th scope="row">${label}</th>`);
     }
     expect(page).toContain(`<title>Payment receipt ipi_5c4b3a29181706f5e4d3c2b1 – \u2068Adaeze Textiles Ltd\u2069</title>`);
+    expect(page).not.toContain('000123456789');
+  });
+
+  it('masks an IBAN, which is the account itself, to its last four characters', () => {
+    const page = renderReceiptPage({ intent: intent({ accountNumber: null, bankCodeType: 'iban', bankCode: 'GB82WEST12345698765432' }), sender });
+    expect(page).toContain('<tr><th scope="row">IBAN</th><td class="mono">•••• 5432</td></tr>');
+    expect(page).not.toContain('12345698765432');
   });
 
   it('is self-contained and printable on A4', () => {

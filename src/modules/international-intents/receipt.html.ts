@@ -153,6 +153,17 @@ function row(label: string, value: string | SafeHtml | null, mono = false): Safe
   return html`<tr><th scope="row">${label}</th><td${mono ? new SafeHtml(' class="mono"') : ''}>${shown}</td></tr>\n`;
 }
 
+/**
+ * The receipt is a page anyone holding its link can open, so the recipient's account is shown as
+ * its last four characters, as card and bank receipts do; the telex, a bank's payout
+ * confirmation, keeps it whole. An IBAN is the account itself, so it is masked the same way.
+ */
+export function maskAccount(value: string | null): string | null {
+  if (value === null) return null;
+  const compact = value.replace(/\s+/g, '');
+  return `•••• ${compact.slice(-4)}`;
+}
+
 function section(title: string, rows: SafeHtml[]): SafeHtml {
   return html`<h2>${title}</h2>
 <table>
@@ -176,8 +187,8 @@ ${section('Recipient', [
   row('Email', intent.recipientEmail),
   row('Country', countryName(intent.destinationCountry)),
   row('Bank code type', BANK_CODE_TYPES[intent.bankCodeType] ?? intent.bankCodeType),
-  row('Bank code', intent.bankCode, true),
-  row(intent.bankCodeType === 'iban' ? 'Account number (in the IBAN)' : 'Account number', intent.accountNumber, true),
+  row(intent.bankCodeType === 'iban' ? 'IBAN' : 'Bank code', intent.bankCodeType === 'iban' ? maskAccount(intent.bankCode) : intent.bankCode, true),
+  row(intent.bankCodeType === 'iban' ? 'Account number (in the IBAN)' : 'Account number', maskAccount(intent.accountNumber), true),
 ])}
 ${section('Amounts', [
   row('Recipient amount', recipientAmount),
