@@ -14,14 +14,31 @@ import { installBodyDeadline, installShutdownBudget } from './common/http/body-d
 import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors';
 import { generateRequestId } from './common/http/request-id';
 import { installSecurityHeaders } from './common/http/security-headers';
-import { AppConfig, RAIL_CALLBACK_PATHS } from './config/app.config';
+import { AppConfig, BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATHS } from './config/app.config';
 import { installAgreementPageErrors } from './modules/agreement-page';
-import { installReceiptPageErrors } from './modules/international-intents';
+import { AGREEMENT_PAGE_PATH } from './modules/agreements';
+import { installReceiptPageErrors, RECEIPTS_PATH } from './modules/international-intents';
 import { installMerchantAuthentication } from './modules/auth';
 import { installIdempotency } from './modules/idempotency';
 import { installKybUploadHooks } from './modules/kyb';
 
 const DOCS_PATH = 'docs';
+
+/**
+ * Routes anyone may call, limited per client IP: the agreement page, receipt and telex pages,
+ * readiness (it asks PostgreSQL and Redis) and the OpenAPI document with its viewer. Liveness is
+ * not limited: an orchestrator's probe must never be refused.
+ */
+function isPublicRoute(url: string): boolean {
+  return (
+    url.startsWith(`${AGREEMENT_PAGE_PATH}/`) ||
+    url.startsWith(`${RECEIPTS_PATH}/`) ||
+    url === '/health/ready' ||
+    url.startsWith('/openapi.') ||
+    url === `/${DOCS_PATH}` ||
+    url.startsWith(`/${DOCS_PATH}/`)
+  );
+}
 
 /** Default JSON body limit. Routes that take documents raise their own limit. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -57,8 +74,16 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     void reply.header('X-Request-Id', request.id);
     done();
   });
-  // First after the request id: nothing else runs for a merchant route without a valid key.
-  installMerchantAuthentication(app, fastify);
+  // First after the request id: nothing else runs for a merchant route without a valid key, or
+  // for a public route over its client's limit.
+  installMerchantAuthentication(app, fastify, {
+    isPublic: isPublicRoute,
+    railSecrets: new Map([
+      [RAIL_CALLBACK_PATH, config.bankRail.webhookSecret],
+      [BRIDGE_RAIL_CALLBACK_PATH, config.bridgeRail.webhookSecret],
+      [PAYOUT_RAIL_CALLBACK_PATH, config.payoutRail.webhookSecret],
+    ]),
+  });
   fastify.addHook('onRequest', (request, _reply, done) => {
     // Compressed bodies are not accepted: refused before reading rather than misread.
     const encoding = request.headers['content-encoding'];

@@ -229,6 +229,16 @@ class EnvironmentVariables {
 
   @Transform(toInt)
   @IsInt()
+  @Min(1)
+  PUBLIC_RATE_LIMIT_PER_SECOND = 20;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  PUBLIC_RATE_LIMIT_BURST = 40;
+
+  @Transform(toInt)
+  @IsInt()
   @Min(10)
   @Max(5_000)
   RATE_LIMIT_REDIS_TIMEOUT_MS = 100;
@@ -334,8 +344,11 @@ export interface AppConfig {
     perSecond: number;
     /** Most requests per API key in one second; the excess over `perSecond` refills every 10 s. */
     burst: number;
-    /** Failed authentications per second per client IP. */
+    /** Failed authentications (and rail callbacks failing their signature) per second per client IP. */
     authFailuresPerSecond: number;
+    /** Requests per second per client IP to the public pages and documents, and the burst above it (as per key). */
+    publicPerSecond: number;
+    publicBurst: number;
     /** Past this, a limiter's Redis call gives way to the in-process count (a hung Redis must not hang requests). */
     redisTimeoutMs: number;
   };
@@ -443,6 +456,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       perSecond: parsed.RATE_LIMIT_PER_SECOND,
       burst: Math.max(parsed.RATE_LIMIT_BURST, parsed.RATE_LIMIT_PER_SECOND),
       authFailuresPerSecond: parsed.AUTH_FAILURE_LIMIT_PER_SECOND,
+      publicPerSecond: parsed.PUBLIC_RATE_LIMIT_PER_SECOND,
+      publicBurst: Math.max(parsed.PUBLIC_RATE_LIMIT_BURST, parsed.PUBLIC_RATE_LIMIT_PER_SECOND),
       redisTimeoutMs: parsed.RATE_LIMIT_REDIS_TIMEOUT_MS,
     },
     body: { idleTimeoutMs: parsed.BODY_IDLE_TIMEOUT_MS, minBytesPerSecond: parsed.BODY_MIN_BYTES_PER_SECOND },

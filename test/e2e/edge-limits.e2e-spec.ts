@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { signRailPayload } from '../../sandbox/common/callbacks';
+import { BRIDGE_RAIL_CALLBACK_PATH, DEV_BRIDGE_RAIL_WEBHOOK_SECRET } from '../../src/config/app.config';
 import { expectErrorBody } from './support/contract';
 import { sleep } from './support/poll';
 import { asResult, RawConnection, requestHead } from './support/raw-http';
@@ -33,6 +36,8 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
       RATE_LIMIT_PER_SECOND: String(PER_SECOND),
       RATE_LIMIT_BURST: String(BURST),
       AUTH_FAILURE_LIMIT_PER_SECOND: String(AUTH_FAILURES_PER_SECOND),
+      PUBLIC_RATE_LIMIT_PER_SECOND: String(PER_SECOND),
+      PUBLIC_RATE_LIMIT_BURST: String(BURST),
       // Both apps run on this process's one event loop, which a burst of 80 keeps busy: a Redis
       // answer that waits behind the others past the production budget (100 ms) would hand the
       // count to each app's in-process fallback, which is what the outage test below is for.
@@ -104,10 +109,64 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
       await sleep(1_100);
     });
 
-    it('does not limit the health routes', async () => {
-      const results = await Promise.all(Array.from({ length: 60 }, () => http(a.baseUrl, 'GET', '/health/live')));
-      expect(results.every((r) => r.status === 200)).toBe(true);
-      expect(results[0].headers.get('ratelimit-limit')).toBeNull();
+    it('limits the public routes per client IP across API processes, never /health/live', async () => {
+      await sleep(1_100);
+      const started = performance.now();
+      const results = await Promise.all(Array.from({ length: 80 }, (_, i) => http(i % 2 ? a.baseUrl : b.baseUrl, 'GET', i % 4 < 2 ? '/health/ready' : '/openapi.json')));
+      const elapsedSeconds = (performance.now() - started) / 1000;
+      const served = results.filter((r) => r.status === 200);
+      const limited = results.filter((r) => r.status === 429);
+      expect(served.length + limited.length).toBe(80);
+      expect(served.length).toBeGreaterThanOrEqual(BURST);
+      expect(served.length).toBeLessThanOrEqual(BURST + PER_SECOND * Math.floor(elapsedSeconds));
+      for (const result of limited) expectRateLimited(result, PER_SECOND);
+
+      const live = await Promise.all(Array.from({ length: 60 }, () => http(a.baseUrl, 'GET', '/health/live')));
+      expect(live.every((r) => r.status === 200)).toBe(true);
+      expect(live[0].headers.get('ratelimit-limit')).toBeNull();
+    });
+
+    it('answers a page over the limit with an HTML 429 page and Retry-After', async () => {
+      const { apiKey } = await a.createMerchant('Page merchant');
+      const business = await createBusiness(a, apiKey);
+      const pages = await Promise.all(Array.from({ length: 60 }, () => fetch(business.agreement.url.replace(/^http:\/\/[^/]+/, a.baseUrl))));
+      const limited = pages.filter((r) => r.status === 429);
+      expect(limited.length).toBeGreaterThan(0);
+      expect(pages.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+      expect(limited[0].headers.get('content-type')).toMatch(/^text\/html/);
+      expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await limited[0].text()).toContain('Too many requests');
+      await sleep(1_100);
+    });
+
+    it('counts rail callbacks failing their signature as failed authentications of the IP, and never limits valid ones', async () => {
+      const path = BRIDGE_RAIL_CALLBACK_PATH;
+      const callback = (signature: string | undefined, body: string) =>
+        http(a.baseUrl, 'POST', path, { body, headers: signature === undefined ? {} : { 'x-rail-signature': signature } });
+      const event = () => JSON.stringify({ id: `evt_${randomBytes(12).toString('hex')}`, type: 'transfer.updated', created_at: new Date().toISOString(), data: { id: 'tr_x', reference: 'ipi_x', status: 'pending' } });
+      const now = () => Math.floor(Date.now() / 1000);
+      let limitedAfterFailures = false;
+      for (let round = 0; round < 3 && !limitedAfterFailures; round++) {
+        await sleep(1_100);
+        const answers: HttpResult[] = [];
+        for (let i = 0; i < AUTH_FAILURES_PER_SECOND + 1; i++) {
+          const body = event();
+          answers.push(await callback(signRailPayload('not-the-rails-secret', now(), body), body));
+        }
+        const body = event();
+        const valid = await callback(signRailPayload(DEV_BRIDGE_RAIL_WEBHOOK_SECRET, now(), body), body);
+        // A valid callback from an IP that used up its failures is still taken.
+        expect(valid.status).toBe(200);
+        if (answers.slice(0, AUTH_FAILURES_PER_SECOND).some((r) => r.status !== 401) || answers.at(-1)!.status !== 429) continue;
+        for (const failure of answers.slice(0, AUTH_FAILURES_PER_SECOND)) {
+          expectErrorBody(failure, 401, 'unauthorized');
+          expect(failure.headers.get('ratelimit-limit')).toBe(String(AUTH_FAILURES_PER_SECOND));
+        }
+        expectRateLimited(answers.at(-1)!, AUTH_FAILURES_PER_SECOND);
+        limitedAfterFailures = true;
+      }
+      expect(limitedAfterFailures).toBe(true);
+      await sleep(1_100);
     });
 
     it('keeps serving when Redis is down, limiting per process until it is back', async () => {

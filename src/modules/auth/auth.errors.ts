@@ -9,6 +9,13 @@ export class UnauthorizedError extends AppError {
   }
 }
 
+/** A rail callback whose signature does not hold. */
+export class InvalidSignatureError extends AppError {
+  constructor(headers: Record<string, string> = {}) {
+    super('unauthorized', 'The callback signature is missing, invalid or outside the five-minute window', [], headers);
+  }
+}
+
 export class RateLimitedError extends AppError {
   constructor(state: LimitState) {
     super('rate_limited', 'Too many requests, retry later', [], { ...rateLimitHeaders(state), 'Retry-After': String(state.resetSeconds) });

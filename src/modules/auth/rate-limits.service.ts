@@ -14,23 +14,26 @@ const BURST_WINDOW_SECONDS = 10;
  *
  * When Redis is down or slow, each limiter falls back to an in-process counter with the same
  * limits (rate-limiter-flexible's insurance limiter): the API stays up, and a merchant is limited
- * per process instead of across processes until Redis is back. That holds for both route classes
- * that are limited: authenticated merchant routes and failed authentications. Neither fails
+ * per process instead of across processes until Redis is back. That holds for every limit:
+ * authenticated merchant routes, failed authentications and public routes per IP. None fails
  * closed, because refusing every request while Redis is down would turn a cache outage into an
- * API outage; neither fails open, because the failed-auth limit is what keeps a key-guessing
- * flood off the database.
+ * API outage; none fails open, because the failed-auth limit is what keeps a key-guessing
+ * flood off the database, and the public limit a page flood off PostgreSQL and Redis.
  */
 @Injectable()
 export class RateLimitsService {
   private readonly perKey: BurstyRateLimiter;
   private readonly authFailures: RateLimiterAbstract;
+  private readonly publicByIp: BurstyRateLimiter;
+  private readonly publicPerSecond: number;
   private readonly perSecond: number;
   private readonly authFailuresPerSecond: number;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(REDIS) redis: Redis) {
     // A hung Redis must not hang requests: past `redisTimeoutMs` the call falls back to the
     // in-process limiter, like a Redis that is down.
-    const { perSecond, burst, authFailuresPerSecond, redisTimeoutMs } = config.rateLimit;
+    const { perSecond, burst, authFailuresPerSecond, publicPerSecond, publicBurst, redisTimeoutMs } = config.rateLimit;
+    this.publicPerSecond = publicPerSecond;
     this.perSecond = perSecond;
     this.authFailuresPerSecond = authFailuresPerSecond;
     const limiter = (name: string, points: number, duration: number) => {
@@ -46,6 +49,19 @@ export class RateLimitsService {
       limiter('key-burst', Math.max(burst - perSecond, 0), BURST_WINDOW_SECONDS),
     );
     this.authFailures = limiter('auth-failure', authFailuresPerSecond, 1);
+    this.publicByIp = new BurstyRateLimiter(
+      limiter('public-ip', publicPerSecond, 1),
+      limiter('public-ip-burst', Math.max(publicBurst - publicPerSecond, 0), BURST_WINDOW_SECONDS),
+    );
+  }
+
+  /** Counts one request of a client IP to a public route; throws `rate_limited` past the limit. */
+  async consumeForPublicRoute(ip: string): Promise<LimitState> {
+    try {
+      return this.state(this.publicPerSecond, await this.publicByIp.consume(ip));
+    } catch (rejection) {
+      throw this.refusal(this.publicPerSecond, rejection);
+    }
   }
 
   /** Counts one request of an API key; throws `rate_limited` past the limit. */

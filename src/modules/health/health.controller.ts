@@ -34,9 +34,9 @@ export class HealthController {
   @ApiPublicOperation({
     operationId: 'getReadiness',
     summary: 'PostgreSQL and Redis answer',
-    description: 'Load balancers route traffic to the process only while this answers 200. No key, no rate limit.',
+    description: 'Load balancers route traffic to the process only while this answers 200. No key; limited per client IP like every public route, since it asks PostgreSQL and Redis.',
     success: { status: 200, description: '`{ "status": "ok", "info": { … } }`', example: { status: 'ok', info: { database: { status: 'up' }, redis: { status: 'up' } } } },
-    errors: ['bad_request', 'service_unavailable'],
+    errors: ['bad_request', 'rate_limited', 'service_unavailable'],
   })
   async ready(): Promise<unknown> {
     try {

@@ -2,3 +2,4 @@
 export { InternationalIntentsModule } from './international-intents.module';
 export { InternationalSettlementService } from './international-settlement.service';
 export { installReceiptPageErrors } from './receipts.controller';
+export { RECEIPTS_PATH } from './international-intent.mapper';

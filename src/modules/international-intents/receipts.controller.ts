@@ -61,7 +61,7 @@ const HTML = { 'text/html': { schema: { type: 'string', description: 'A whole HT
 
 /**
  * A page outside the merchant API, documented as such: HTML on success and on the failures the
- * page answers (404, 503), JSON only for what Fastify's router refuses before any route (400, 414).
+ * page answers (404, 429, 503), JSON only for what Fastify's router refuses before any route (400, 414).
  */
 function ApiReceiptPage(spec: { operationId: string; summary: string; description: string; success: string }): MethodDecorator {
   return applyDecorators(
@@ -72,6 +72,12 @@ function ApiReceiptPage(spec: { operationId: string; summary: string; descriptio
       status: 404,
       description: 'An HTML page, the same for an unknown or malformed token and for a payment not at that stage yet',
       headers: REQUEST_ID_HEADER,
+      content: HTML,
+    }),
+    ApiResponse({
+      status: 429,
+      description: 'An HTML page: too many requests from this client IP (public routes are limited per IP); retry after `Retry-After` seconds',
+      headers: { ...REQUEST_ID_HEADER, 'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } } },
       content: HTML,
     }),
     ApiResponse({

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AppError, ValidationFailedError } from '../../common/errors/app-error';
+import { ValidationFailedError } from '../../common/errors/app-error';
 import { ProviderError } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler } from '../../jobs';
-import { BANK_RAIL, BankRail, RailEvent, verifyRailSignature } from '../bank-rail';
+import { BANK_RAIL, BankRail, RailEvent } from '../bank-rail';
 import { BRIDGE_RAIL, BridgeEvent, BridgeRail, PAYOUT_RAIL, PayoutEvent, PayoutRail } from '../cross-border-rails';
 import { InternationalSettlementService } from '../international-intents';
 import { PaymentIntentCollectionsService } from '../payment-intents';
@@ -19,12 +19,6 @@ const NO_EFFECT = (): Promise<void> => Promise.resolve();
 
 /** The rails that call us back; each signs with its own secret. */
 export type RailName = 'bank_rail' | 'bridge_rail' | 'payout_rail';
-
-export class InvalidRailSignatureError extends AppError {
-  constructor() {
-    super('unauthorized', 'The callback signature is missing, invalid or outside the five-minute window');
-  }
-}
 
 /** An event of any rail, reduced to what the log needs and the effect it has. */
 interface InboundEvent {
@@ -52,10 +46,8 @@ export class RailEventsService {
     private readonly settlement: InternationalSettlementService,
   ) {}
 
-  /** A callback: the signature over its exact bytes first, then the event. True when it was new. */
-  async receive(rail: RailName, rawBody: string, signature: string | undefined): Promise<boolean> {
-    const secret = { bank_rail: this.config.bankRail, bridge_rail: this.config.bridgeRail, payout_rail: this.config.payoutRail }[rail].webhookSecret;
-    if (!verifyRailSignature(secret, signature, rawBody)) throw new InvalidRailSignatureError();
+  /** A callback whose signature held (checked at the edge, with the other callers' authentication). True when it was new. */
+  async receive(rail: RailName, rawBody: string): Promise<boolean> {
     let event: InboundEvent;
     try {
       const body: unknown = JSON.parse(rawBody);

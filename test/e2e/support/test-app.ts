@@ -19,7 +19,13 @@ export interface TestApp {
  * Suites send far more than a merchant would, from one IP and in parallel: the limits are raised
  * unless a suite sets its own (the rate-limit suite does).
  */
-export const TEST_LIMITS = { RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', AUTH_FAILURE_LIMIT_PER_SECOND: '1000000' };
+export const TEST_LIMITS = {
+  RATE_LIMIT_PER_SECOND: '1000000',
+  RATE_LIMIT_BURST: '1000000',
+  AUTH_FAILURE_LIMIT_PER_SECOND: '1000000',
+  PUBLIC_RATE_LIMIT_PER_SECOND: '1000000',
+  PUBLIC_RATE_LIMIT_BURST: '1000000',
+};
 
 /** The real application on a real port, against the given database and the local Redis. */
 export async function startTestApp(databaseUrl: string, env: Record<string, string> = {}): Promise<TestApp> {
