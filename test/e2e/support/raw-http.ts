@@ -20,13 +20,14 @@ export class RawConnection {
   private received = '';
   private readonly openedAt = Date.now();
 
-  constructor(port: number) {
+  /** `headOnly`: the answer to a HEAD request, whose Content-Length announces no body. */
+  constructor(port: number, options: { headOnly?: boolean } = {}) {
     this.socket = connect({ host: '127.0.0.1', port });
     this.socket.on('error', () => {});
     this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()));
     this.answer = new Promise((resolve, reject) => {
       const tryParse = () => {
-        const parsed = parseResponse(this.received);
+        const parsed = parseResponse(this.received, options.headOnly ?? false);
         if (parsed) {
           this.socket.off('data', onData);
           resolve({ ...parsed, elapsedMs: Date.now() - this.openedAt });
@@ -73,7 +74,7 @@ export function requestHead(method: string, path: string, headers: Array<[string
   return `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
 }
 
-function parseResponse(text: string): Omit<RawResponse, 'elapsedMs'> | undefined {
+function parseResponse(text: string, headOnly: boolean): Omit<RawResponse, 'elapsedMs'> | undefined {
   const end = text.indexOf('\r\n\r\n');
   if (end < 0) return undefined;
   const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
@@ -83,6 +84,7 @@ function parseResponse(text: string): Omit<RawResponse, 'elapsedMs'> | undefined
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   const rest = text.slice(end + 4);
+  if (headOnly) return { status: Number(statusLine.split(' ')[1]), headers, body: '' };
   if (headers['transfer-encoding'] === 'chunked') {
     let body = '';
     let at = 0;
