@@ -43,6 +43,8 @@ import { amountRefusalViolation, bodyKey, idTarget, invalidAmount, KeyPlan, keyA
 import { createInternationalIntent, createQuote, intentBody, INTENTS, InternationalStack, isFinal, pollIntent, QUOTES, startInternationalStack, verifiedBusiness } from './support/international';
 import { acceptAgreementDirectly, harborApplication, kybApplication } from './support/kyb-fixtures';
 import { createIntent, fundedMerchant, fundIntent, ledgerVerify, MoneyStack, post, startMoneyStack } from './support/money-stack';
+import { sleep } from './support/poll';
+import { RawConnection, requestHead } from './support/raw-http';
 import { createBusiness, http, startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
@@ -380,6 +382,82 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       },
       { runs: Math.ceil(RUNS / 2) },
     );
+  });
+
+  /**
+   * The request edge on every documented route: any method with a body (JSON, junk after it, a
+   * body that never finishes, an unfinished chunked one), headers sent twice (credentials, the
+   * Idempotency-Key, the content type, a rail signature), and clients that leave before the headers
+   * end, mid-body or right after the body. An answered request keeps the contract; whatever the
+   * clients did, the process is still there to answer afterwards (an app of its own with a short
+   * body deadline, so every abandoned body's deadline passes within the test).
+   */
+  it('any route and method: bodies on every method, duplicate headers, and clients leaving at any point', async () => {
+    const idleMs = 300;
+    const edge = await startTestApp(db.url, { BODY_IDLE_TIMEOUT_MS: String(idleMs) });
+    try {
+      const document = (await (await fetch(`${edge.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+      const paths = Object.keys(document.paths).map((path) => path.replace(/\{[^}]+\}/g, linkBusiness));
+      const framings: Array<{ headers: Array<[string, string]>; parts: [string, string] }> = [
+        { headers: [['content-type', 'application/json'], ['content-length', '2']], parts: ['{', '}'] },
+        { headers: [['content-type', 'application/json'], ['content-length', '2']], parts: ['{}', 'GARBAGE \x00\xff\r\n\r\n'] },
+        { headers: [['content-type', 'application/json'], ['content-length', '64']], parts: ['{"a":', '1'] },
+        { headers: [['content-type', 'application/json'], ['transfer-encoding', 'chunked']], parts: ['2\r\n{}\r\n', ''] },
+        { headers: [], parts: ['', ''] },
+      ];
+      const twice: Record<string, [string, string]> = {
+        'idempotency-key': ['fuzz-key-aaaaaaaaaaaa', 'fuzz-key-bbbbbbbbbbbb'],
+        'x-api-key': [apiKey, otherKey],
+        authorization: [`Bearer ${apiKey}`, `Bearer ${apiKey}`],
+        'content-type': ['application/json', 'text/plain'],
+        'x-rail-signature': ['t=1,v1=00', `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`],
+      };
+      const plan = fc.record({
+        path: fc.constantFrom(...paths),
+        method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
+        framing: fc.nat(framings.length - 1),
+        duplicated: fc.subarray(Object.keys(twice)),
+        leave: fc.constantFrom('never', 'never', 'mid-headers', 'mid-body', 'after-body'),
+      });
+      const port = Number(new URL(edge.baseUrl).port);
+      await fc.assert(
+        fc.asyncProperty(fc.array(plan, { minLength: CONCURRENCY, maxLength: CONCURRENCY }), async (batch) => {
+          await Promise.all(
+            batch.map(async ({ path, method, framing, duplicated, leave }) => {
+              const { headers, parts } = framings[framing];
+              const sentHeaders: Array<[string, string]> = [['x-api-key', apiKey], ...headers];
+              for (const name of duplicated) {
+                const kept = sentHeaders.filter(([header]) => header !== name);
+                sentHeaders.splice(0, sentHeaders.length, ...kept, [name, twice[name][0]], [name, twice[name][1]]);
+              }
+              const head = requestHead(method, path, sentHeaders);
+              const connection = new RawConnection(port, { headOnly: method === 'HEAD' });
+              try {
+                if (leave === 'mid-headers') return void (await connection.write(head.slice(0, head.length - 7)));
+                await connection.write(head + parts[0]);
+                if (leave === 'mid-body') return;
+                await connection.write(parts[1]);
+                if (leave === 'after-body') return;
+                const answer = await Promise.race([connection.answer.catch(() => undefined), sleep(idleMs * 10).then(() => undefined)]);
+                if (answer === undefined) throw new Error(`${method} ${path} with ${JSON.stringify(sentHeaders.slice(1))}: no answer`);
+                const html = HTML_PAGES.some((prefix) => path.startsWith(prefix)) || path === '/docs';
+                const violation = contractViolation({ status: answer.status, headers: answer.headers, text: answer.body }, { html });
+                if (method === 'HEAD' ? answer.status >= 500 : violation) throw new Error(`${method} ${path} with ${JSON.stringify(sentHeaders.slice(1))}, ${JSON.stringify(parts)}\n→ ${violation ?? answer.status}`);
+              } finally {
+                connection.destroy();
+              }
+            }),
+          );
+        }),
+        { numRuns: Math.ceil(RUNS / 4 / CONCURRENCY), seed: SEED },
+      );
+      // Every abandoned body's deadline has passed: the app still answers, with and without a key.
+      await sleep(idleMs * 4);
+      expect((await http(edge.baseUrl, 'GET', '/health/live')).status).toBe(200);
+      expect((await http(edge.baseUrl, 'GET', USERS, { apiKey })).status).toBe(200);
+    } finally {
+      await edge.close();
+    }
   });
 
   /**
