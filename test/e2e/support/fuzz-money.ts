@@ -219,13 +219,14 @@ export const optionalBodyKey: fc.Arbitrary<KeyPlan> = fc.oneof(
 );
 
 /**
- * What the server must make of these header lines: Node trims the whitespace around a value and
- * joins a repeated header's values with ", "; one pair of double quotes around the key is not
- * part of it; a key is 16 to 255 printable ASCII characters.
+ * What the server must make of these header lines: a repeated header is malformed, whatever its
+ * values (never joined into one key); Node trims the whitespace around a value; one pair of double
+ * quotes around the key is not part of it; a key is 16 to 255 printable ASCII characters.
  */
 export function keyVerdict(values: string[]): 'absent' | 'valid' | 'invalid' {
   if (values.length === 0) return 'absent';
-  const header = values.map((v) => v.replace(/^[ \t]+|[ \t]+$/g, '')).join(', ');
+  if (values.length > 1) return 'invalid';
+  const header = values[0].replace(/^[ \t]+|[ \t]+$/g, '');
   const key = header.length >= 2 && header.startsWith('"') && header.endsWith('"') ? header.slice(1, -1) : header;
   return key.length >= 16 && key.length <= 255 && /^[\x20-\x7e]+$/.test(key) ? 'valid' : 'invalid';
 }
