@@ -438,6 +438,10 @@ describe('International payment intents', () => {
         for (const shown of ['Globex Exports Ltd', 'Ada <b>Lovelace</b>', 'NWBKGB2L', '250.50', 'GBP', '2085.4', created.intentId, quote.quoteId]) expect(text).toContain(shown);
         expect(text).toContain(settled.sourceAmount.toLocaleString('en-US', { minimumFractionDigits: 2 }));
         expect(await page.locator('b').count()).toBe(0);
+        // The link is all it takes to open the receipt: the account shows its last four characters only.
+        expect(settled.accountNumber.length).toBeGreaterThan(4);
+        expect(text).toContain(`•••• ${settled.accountNumber.slice(-4)}`);
+        expect(text).not.toContain(settled.accountNumber);
         const screenshot = join(SCREENSHOT_DIR, 'international-receipt-1024.png');
         await page.screenshot({ path: screenshot, fullPage: true });
         expect((await stat(screenshot)).size).toBeGreaterThan(10_000);
@@ -448,6 +452,8 @@ describe('International payment intents', () => {
         expect(telex?.status()).toBe(200);
         const mt103 = await page.locator('body').innerText();
         for (const tag of [':20:', ':23B:CRED', ':32A:', 'GBP250,50', ':50K:', ':57A:NWBKGB2L', ':59:', ':70:', ':71A:OUR']) expect(mt103).toContain(tag);
+        // The telex, a bank's payout confirmation, keeps it whole.
+        expect(mt103).toContain(settled.accountNumber);
         await page.screenshot({ path: join(SCREENSHOT_DIR, 'international-telex-1024.png'), fullPage: true });
 
         // Any other token, a pending intent's token, and a telex of a non-SWIFT payment: the same 404 page.

@@ -208,7 +208,8 @@ describe('ReceiptsController over HTTP', () => {
       expect(operation.responses['200']).toMatchObject({ content: { 'text/html': { schema: { type: 'string' } } } });
       expect(operation.responses['404']).toMatchObject({ content: { 'text/html': { schema: { type: 'string' } } } });
       expect(operation.responses['503']).toMatchObject({ content: { 'text/html': expect.anything() } });
-      expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '414', '503']);
+      expect(operation.responses['429']).toMatchObject({ content: { 'text/html': expect.anything() } });
+      expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '414', '429', '503']);
       expect(operation.parameters).toEqual([expect.objectContaining({ name: 'token', in: 'path', required: true })]);
     }
   });
