@@ -48,6 +48,26 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
     port = Number(new URL(a.baseUrl).port);
   });
 
+  /**
+   * 80 requests at once, alternating between the two apps, against one limit of PER_SECOND with
+   * bursts to BURST: one shared count lets the burst through in the first one-second window and
+   * the rate in each further window the requests reached (a loaded machine can stretch 80 requests
+   * over several). Counted per process, the two would have let 40 or more through in the first
+   * window alone.
+   */
+  async function burstOverBothApps(send: (app: TestApp, i: number) => Promise<HttpResult>): Promise<{ served: HttpResult[] }> {
+    const started = performance.now();
+    const results = await Promise.all(Array.from({ length: 80 }, (_, i) => send(i % 2 ? a : b, i)));
+    const elapsedSeconds = (performance.now() - started) / 1000;
+    const served = results.filter((r) => r.status === 200);
+    const limited = results.filter((r) => r.status === 429);
+    expect(served.length + limited.length).toBe(80);
+    expect(served.length).toBeGreaterThanOrEqual(BURST);
+    expect(served.length).toBeLessThanOrEqual(BURST + PER_SECOND * Math.floor(elapsedSeconds));
+    for (const result of limited) expectRateLimited(result, PER_SECOND);
+    return { served };
+  }
+
   afterAll(async () => {
     await a?.close();
     await b?.close();
@@ -57,18 +77,7 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
   describe('rate limits', () => {
     it('limits each API key across API processes, with the burst on top of the rate, and says so in headers', async () => {
       const { apiKey } = await a.createMerchant('Busy merchant');
-      const started = performance.now();
-      const results = await Promise.all(Array.from({ length: 80 }, (_, i) => http(i % 2 ? a.baseUrl : b.baseUrl, 'GET', LIST, { apiKey })));
-      const elapsedSeconds = (performance.now() - started) / 1000;
-      const served = results.filter((r) => r.status === 200);
-      const limited = results.filter((r) => r.status === 429);
-      expect(served.length + limited.length).toBe(80);
-      // One shared count: the burst (20) in the first one-second window, and the rate (10) for each
-      // further window the requests reached; a loaded machine can stretch 80 requests over several.
-      // Counted per process, the two would have let 40 or more through in the first window alone.
-      expect(served.length).toBeGreaterThanOrEqual(BURST);
-      expect(served.length).toBeLessThanOrEqual(BURST + PER_SECOND * Math.floor(elapsedSeconds));
-      for (const result of limited) expectRateLimited(result, PER_SECOND);
+      const { served } = await burstOverBothApps((app) => http(app.baseUrl, 'GET', LIST, { apiKey }));
       for (const result of served) {
         expect(result.headers.get('ratelimit-limit')).toBe(String(PER_SECOND));
         expect(Number(result.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
@@ -111,15 +120,7 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
 
     it('limits the public routes per client IP across API processes, never /health/live', async () => {
       await sleep(1_100);
-      const started = performance.now();
-      const results = await Promise.all(Array.from({ length: 80 }, (_, i) => http(i % 2 ? a.baseUrl : b.baseUrl, 'GET', i % 4 < 2 ? '/health/ready' : '/openapi.json')));
-      const elapsedSeconds = (performance.now() - started) / 1000;
-      const served = results.filter((r) => r.status === 200);
-      const limited = results.filter((r) => r.status === 429);
-      expect(served.length + limited.length).toBe(80);
-      expect(served.length).toBeGreaterThanOrEqual(BURST);
-      expect(served.length).toBeLessThanOrEqual(BURST + PER_SECOND * Math.floor(elapsedSeconds));
-      for (const result of limited) expectRateLimited(result, PER_SECOND);
+      await burstOverBothApps((app, i) => http(app.baseUrl, 'GET', i % 4 < 2 ? '/health/ready' : '/openapi.json'));
 
       const live = await Promise.all(Array.from({ length: 60 }, () => http(a.baseUrl, 'GET', '/health/live')));
       expect(live.every((r) => r.status === 200)).toBe(true);
