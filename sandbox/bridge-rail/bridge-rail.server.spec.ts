@@ -8,6 +8,7 @@ import {
   createBridgeRailServer,
   DEFAULT_BRIDGE_RAIL_WEBHOOK_SECRET,
   EURO_AREA_COUNTRIES,
+  REVIEW_HELD_SUFFIX,
   signRailPayload,
 } from './bridge-rail.server';
 
@@ -291,6 +292,18 @@ describe('bridge rail sandbox', () => {
       await restart({ settlementStepMs: 0 });
       const res = await create(transferRequest({ destination_currency: 'GBP', recipient: recipient({ country: 'GB', bank_code_type: 'other', bank_code: '20 00 00', account_number: '55779911' }) }));
       expect(res.statusCode).toBe(201);
+    });
+
+    it(`holds a recipient ending ${REVIEW_HELD_SUFFIX} in compliance review for ever, with no event, whatever the step`, async () => {
+      for (const step of [STEP_MS, 0]) {
+        await restart({ settlementStepMs: step });
+        const res = await create(transferRequest({ recipient: recipient({ account_number: `5678${REVIEW_HELD_SUFFIX}` }) }));
+        expect(res.statusCode).toBe(201);
+        expect(res.json()).toMatchObject({ status: 'in_review', failure_code: null });
+        await sleep(STEP_MS + 50);
+        expect((await get('/v1/transfers/iin_1')).json().status).toBe('in_review');
+        expect(await events()).toEqual([]);
+      }
     });
 
     it('passes an account that only contains 0000', async () => {

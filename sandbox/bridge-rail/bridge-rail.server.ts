@@ -33,6 +33,8 @@ export const DEFAULT_BRIDGE_RAIL_WEBHOOK_SECRET = 'sandbox-bridge-rail-webhook-s
 export const COMPLIANCE_REJECTED_SUFFIX = '0000';
 export const COMPLIANCE_REJECTED_CODE = 'compliance_rejected';
 export const COMPLIANCE_REJECTED_MESSAGE = 'The recipient did not pass compliance screening';
+/** A recipient whose account number (or IBAN) ends with this stays `in_review`: a compliance review that never ends. */
+export const REVIEW_HELD_SUFFIX = '1111';
 
 export type BridgeRouteType = 'ngn' | 'usdc';
 export const BRIDGE_ROUTE_TYPES: readonly BridgeRouteType[] = ['ngn', 'usdc'];
@@ -95,7 +97,8 @@ export function corridorRoutes(country: string, currency: string): RouteRateView
   return corridor.countries.includes(country) ? corridor.routes.map((route) => ({ ...route })) : [];
 }
 
-export type BridgeTransferStatus = 'pending' | 'completed' | 'rejected';
+/** `in_review`: held by compliance review before the conversion starts (`REVIEW_HELD_SUFFIX`). */
+export type BridgeTransferStatus = 'in_review' | 'pending' | 'completed' | 'rejected';
 export type BridgeEventType = 'transfer.completed' | 'transfer.rejected';
 
 export interface BridgeTransferView {
@@ -170,7 +173,9 @@ export function createBridgeRailServer(options: BridgeRailServerOptions): Fastif
     // Screening happens when the transfer is created: a rejection is its outcome at once, whatever the step.
     create: (request, settlementStepMs) => {
       const now = new Date().toISOString();
-      const rejected = recipientAccount(request.recipient).endsWith(COMPLIANCE_REJECTED_SUFFIX);
+      const account = recipientAccount(request.recipient);
+      const rejected = account.endsWith(COMPLIANCE_REJECTED_SUFFIX);
+      const held = account.endsWith(REVIEW_HELD_SUFFIX);
       return {
         id: newSandboxId('btr'),
         reference: request.reference,
@@ -181,7 +186,7 @@ export function createBridgeRailServer(options: BridgeRailServerOptions): Fastif
         destination_amount: request.destination_amount,
         rate: request.rate,
         recipient: request.recipient,
-        status: rejected ? 'rejected' : settlementStepMs === 0 ? 'completed' : 'pending',
+        status: rejected ? 'rejected' : held ? 'in_review' : settlementStepMs === 0 ? 'completed' : 'pending',
         failure_code: rejected ? COMPLIANCE_REJECTED_CODE : null,
         failure_message: rejected ? COMPLIANCE_REJECTED_MESSAGE : null,
         created_at: now,
@@ -192,6 +197,7 @@ export function createBridgeRailServer(options: BridgeRailServerOptions): Fastif
       transfer.status = 'completed';
       transfer.updated_at = new Date().toISOString();
     },
+    holds: (transfer) => transfer.status === 'in_review',
     view: (transfer) => ({ ...transfer, recipient: { ...transfer.recipient } }),
     routes: (app) => {
       app.get<{ Querystring: Record<string, unknown> }>('/v1/rates', async (request, reply) => {

@@ -60,6 +60,11 @@ export interface CrossBorderRail<TRequest extends { reference: string }, TResour
   create(request: TRequest, settlementStepMs: number): TResource;
   /** Moves an unsettled resource to its outcome. */
   settle(resource: TResource): void;
+  /**
+   * A resource held where it was created, for ever (a sandbox magic value): never settled, no
+   * event, so a person or a test can act while it waits (an operator's rejection, say).
+   */
+  holds?(resource: TResource): boolean;
   /** A copy to answer or raise: the stored resource keeps changing after it was sent. */
   view(resource: TResource): TResource;
   /** The rail's other `/v1` routes (faults and auth apply to them too). */
@@ -121,7 +126,9 @@ export function createCrossBorderRailServer<TRequest extends { reference: string
     calls.created(reference);
     // An outcome reached in this request is posted after its answer; one reached by the timer, at once.
     const raise = (answered?: ServerResponse) => events.emit(`${rail.eventPrefix}.${resource.status}`, rail.view(resource), answered);
-    if (resource.status !== rail.unsettled) {
+    if (rail.holds?.(resource)) {
+      // Waits for ever; its status stays as created.
+    } else if (resource.status !== rail.unsettled) {
       raise(reply.raw);
     } else if (settlementStepMs === 0) {
       rail.settle(resource);

@@ -5,6 +5,7 @@ import {
   createPayoutRailServer,
   DEFAULT_PAYOUT_RAIL_WEBHOOK_SECRET,
   formatMinorAmount,
+  PAYOUT_HELD_SUFFIX,
   PAYOUT_RAIL_CURRENCIES,
   PayoutRailServerOptions,
 } from './payout-rail.server';
@@ -142,6 +143,18 @@ describe('payout rail sandbox', () => {
       expect(failed).toMatchObject({ status: 'failed', failure_code: 'beneficiary_account_closed', failure_message: expect.any(String), confirmation: null });
       expect(await events()).toEqual([expect.objectContaining({ type: 'payout.failed', data: failed })]);
     });
+  });
+
+  it(`keeps a payout to an account ending ${PAYOUT_HELD_SUFFIX} processing for ever, with no event, whatever the step`, async () => {
+    for (const step of [STEP_MS, 0]) {
+      await restart({ settlementStepMs: step });
+      const res = await create(payoutRequest({ recipient: recipient({ account_number: `5555${PAYOUT_HELD_SUFFIX}` }) }));
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toMatchObject({ status: 'processing' });
+      await sleep(STEP_MS + 50);
+      expect((await get('/v1/payouts/iin_1')).json()).toMatchObject({ status: 'processing', confirmation: null });
+      expect(await events()).toEqual([]);
+    }
   });
 
   it('with a step of 0 answers the outcome at once, a failure included, and raises its event', async () => {

@@ -24,6 +24,8 @@ export const DEFAULT_PAYOUT_RAIL_WEBHOOK_SECRET = 'sandbox-payout-rail-webhook-s
 export const ACCOUNT_CLOSED_SUFFIX = '9999';
 export const ACCOUNT_CLOSED_CODE = 'beneficiary_account_closed';
 export const ACCOUNT_CLOSED_MESSAGE = "The beneficiary's bank reports the account closed";
+/** A payout to an account number (or IBAN) ending with this stays `processing` for ever: a payout that never completes. */
+export const PAYOUT_HELD_SUFFIX = '2222';
 
 /** Currencies the rail pays out in, with their decimal places. */
 export const PAYOUT_RAIL_CURRENCIES: Readonly<Record<string, number>> = { USD: 2, GBP: 2, EUR: 2, GHS: 2, KES: 2 };
@@ -171,6 +173,7 @@ export function createPayoutRailServer(options: PayoutRailServerOptions): Fastif
       return { id: newSandboxId('fpo'), ...request, status: 'processing', failure_code: null, failure_message: null, confirmation: null, created_at: now, updated_at: now };
     },
     settle: decide,
+    holds: (payout) => payout.status === 'processing' && recipientAccount(payout.recipient).endsWith(PAYOUT_HELD_SUFFIX),
     view: (payout) => ({
       ...payout,
       recipient: { ...payout.recipient },

@@ -8,8 +8,10 @@ import { assertDependenciesReachable, DependenciesUnavailableError } from '../st
 
 /**
  * `npm run ledger:verify`: every ledger transaction balances, every account's balance is the sum
- * of its entries, no merchant account is negative, and each merchant's balance transactions add
- * up to its available balance. Prints one line of JSON; exits 0 only when all hold.
+ * of its entries, no merchant account is negative, each merchant's balance transactions add up to
+ * its available balance, and no receivable (money a rail owes back after a late rejection) has been
+ * open longer than `LEDGER_RECEIVABLE_MAX_AGE_HOURS`. Prints one line of JSON with every open
+ * receivable; exits 0 only when all hold.
  */
 async function main(): Promise<void> {
   console.log = console.error;
@@ -20,9 +22,12 @@ async function main(): Promise<void> {
     { logger: false },
   );
   try {
-    const problems = await app.get(LedgerService).problems();
+    const ledger = app.get(LedgerService);
+    const openReceivables = await ledger.openReceivables();
+    const overdueReceivables = openReceivables.filter((r) => Date.now() - Date.parse(r.openedAt) > config.receivableMaxAgeMs).map((r) => r.sourceId);
+    const problems = { ...(await ledger.problems()), overdueReceivables };
     const ok = Object.values(problems).every((ids: string[]) => ids.length === 0);
-    process.stdout.write(`${JSON.stringify({ ok, ...problems })}\n`);
+    process.stdout.write(`${JSON.stringify({ ok, ...problems, openReceivables })}\n`);
     process.exitCode = ok ? 0 : 1;
   } finally {
     await app.close();

@@ -274,6 +274,12 @@ class EnvironmentVariables {
   @Min(24)
   IDEMPOTENCY_RETENTION_HOURS = 24;
 
+  /** `ledger:verify` fails once a receivable (money a rail owes back) has been open this long. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  LEDGER_RECEIVABLE_MAX_AGE_HOURS = 72;
+
   /** Flat fee per withdrawal, in kobo. */
   @Transform(toInt)
   @IsInt()
@@ -314,6 +320,8 @@ export interface AppConfig {
    * takes over a key whose holder died once it runs out. `retentionMs`: how long answers replay.
    */
   idempotency: { lockMs: number; retentionMs: number };
+  /** How long a receivable may stay open before `ledger:verify` fails. */
+  receivableMaxAgeMs: number;
   /** Flat fee of a withdrawal, in kobo. */
   withdrawalFeeMinor: number;
   /** Budget of one provider call from the worker (each attempt). */
@@ -435,6 +443,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       webhookSecret: secret('PAYOUT_RAIL_WEBHOOK_SECRET', DEV_PAYOUT_RAIL_WEBHOOK_SECRET),
     },
     idempotency: { lockMs: parsed.IDEMPOTENCY_LOCK_MS, retentionMs: parsed.IDEMPOTENCY_RETENTION_HOURS * 3_600_000 },
+    receivableMaxAgeMs: parsed.LEDGER_RECEIVABLE_MAX_AGE_HOURS * 3_600_000,
     withdrawalFeeMinor: parsed.WITHDRAWAL_FEE_KOBO,
     providerTimeoutMs: parsed.PROVIDER_TIMEOUT_MS,
     kybRefreshTimeoutMs: parsed.KYB_REFRESH_TIMEOUT_MS,

@@ -699,6 +699,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       console.log(`Money after fuzzing: ${JSON.stringify(money)} (kobo)`);
       expect(money.withdrawals).toBeGreaterThan(1);
       expect(money.available).toBe(money.confirmed - money.withdrawn);
+      // In flight: the whole source amount is reserved until the bridge leg starts, the fee alone after.
       expect(money.reserved).toBe(money.in_flight);
       expect(await ledgerVerify(stack.db.url)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
     });
@@ -988,7 +989,8 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       const { rows } = await stack.pg.query<Record<string, string>>(
         `SELECT (SELECT COALESCE(sum(amount), 0) FROM payment_intents WHERE merchant_id = $1 AND status = 'succeeded') AS confirmed,
                 (SELECT COALESCE(sum(source_amount), 0) FROM international_payment_intents WHERE merchant_id = $1 AND status <> 'rejected') AS paid,
-                (SELECT COALESCE(sum(source_amount), 0) FROM international_payment_intents WHERE merchant_id = $1 AND status NOT IN ('settled', 'rejected')) AS in_flight,
+                (SELECT COALESCE(sum(CASE WHEN status IN ('pending', 'processing') THEN source_amount ELSE fee END), 0)
+                   FROM international_payment_intents WHERE merchant_id = $1 AND status NOT IN ('settled', 'rejected')) AS in_flight,
                 (SELECT count(*) FROM international_payment_intents WHERE merchant_id = $1) AS intents,
                 (SELECT count(*) FROM international_payment_intents WHERE merchant_id = $1 AND status = 'settled') AS settled,
                 (SELECT count(*) FROM international_payment_intents WHERE merchant_id = $1 AND status = 'rejected') AS rejected,
@@ -1010,6 +1012,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       // Three were seeded: the fuzzing created more.
       expect(money.intents).toBeGreaterThan(3);
       expect(money.available).toBe(money.confirmed - money.paid);
+      // In flight: the whole source amount is reserved until the bridge leg starts, the fee alone after.
       expect(money.reserved).toBe(money.in_flight);
       expect(await ledgerVerify(stack.db.url)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
     });

@@ -52,6 +52,18 @@ async function quietBalance(stack: InternationalStack, key: string): Promise<{ a
   return balanceOf(stack.t, key);
 }
 
+/** Where an intent's money is, by ledger account kind (the merchant's and the platform's): the sum of its postings' lines, in kobo. */
+async function positionsOf(stack: InternationalStack, intentId: string): Promise<Record<string, number>> {
+  const { rows } = await stack.pg.query<{ kind: string; amount: string }>(
+    `SELECT a.kind, sum(e.amount)::text AS amount FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id JOIN ledger_transactions t ON t.id = e.transaction_id
+      WHERE t.source_id = $1 GROUP BY a.kind HAVING sum(e.amount) <> 0`,
+    [intentId],
+  );
+  return Object.fromEntries(rows.map((row) => [row.kind, Number(row.amount)]));
+}
+
+const kobo = (amount: number) => Math.round(amount * 100);
+
 async function balanceTransactions(stack: InternationalStack, apiKey: string, sourceId: string): Promise<any[]> {
   const result = await http(stack.t.baseUrl, 'GET', '/api/merchant/balance-transactions?limit=100', { apiKey });
   expect(result.status).toBe(200);
@@ -128,8 +140,8 @@ describe('International payment intents', () => {
       });
       expect(created).not.toHaveProperty('receiptUrl');
       expect(created).not.toHaveProperty('adminNote');
-      const reservedNow = await balanceOf(stack.t, apiKey);
-      expect(reservedNow.reserved).toBeCloseTo(before.reserved + option.sourceAmount, 2);
+      // The whole source amount leaves available at once (the worker may already have moved the converted part on to the bridge rail).
+      expect((await balanceOf(stack.t, apiKey)).available).toBeCloseTo(before.available - option.sourceAmount, 2);
 
       const seen = await pollIntent(stack.t, apiKey, created.intentId, isFinal);
       expectForwardOnly(seen);
@@ -152,6 +164,22 @@ describe('International payment intents', () => {
       expect(moves.map((m) => [m.type, m.amount]).sort()).toEqual([
         ['fee', -option.fee],
         ['international_payment', Number((-(option.sourceAmount - option.fee)).toFixed(2))],
+      ]);
+      // The ledger followed the money: the converted amount went through each rail's position to the
+      // recipient, the fee to revenue; nothing is left reserved or on its way.
+      expect(await positionsOf(stack, created.intentId)).toEqual({
+        available: -kobo(option.sourceAmount),
+        paid_abroad: kobo(option.sourceAmount - option.fee),
+        fee_revenue: kobo(option.fee),
+      });
+      const kinds = (await stack.pg.query(`SELECT type FROM ledger_transactions WHERE source_id = $1 ORDER BY created_at`, [created.intentId])).rows.map((r) => r.type);
+      expect(kinds).toEqual([
+        'international_reserved',
+        'international_bridge_initiated',
+        'international_bridge_confirmed',
+        'international_withdrawal_initiated',
+        'international_withdrawal_confirmed',
+        'international_settled',
       ]);
       // Each rail created its leg once.
       expect(await stack.bridgeRail.calls(created.intentId)).toMatchObject({ created: 1 });
@@ -237,7 +265,17 @@ describe('International payment intents', () => {
       expect(await balanceOf(stack.t, apiKey)).toEqual(before);
       const reversals = (await balanceTransactions(stack, apiKey, created.intentId)).filter((m) => m.type === 'international_payment_reversal');
       expect(reversals).toHaveLength(1);
-      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+      // The merchant is whole at once; the converted amount is still at the payout rail, and the
+      // platform, which advanced it, holds a receivable on that rail that ledger:verify lists.
+      const converted = kobo(quote.options[1].sourceAmount - quote.options[1].fee);
+      expect(await positionsOf(stack, created.intentId)).toEqual({ payout_rail_in_transit: converted, receivable_payout_rail: -converted });
+      const verified = await ledgerVerify(stack.db.url);
+      expect(verified.code).toBe(0);
+      expect(verified.report.openReceivables).toContainEqual(expect.objectContaining({ sourceId: created.intentId, owedBy: 'payout_rail', currency: 'NGN', amount: converted / 100 }));
+      // Once older than LEDGER_RECEIVABLE_MAX_AGE_HOURS, an open receivable fails the check.
+      const strict = await run('npm', ['run', '--silent', 'ledger:verify'], { cwd: `${__dirname}/../..`, env: { ...process.env, DATABASE_URL: stack.db.url, LEDGER_RECEIVABLE_MAX_AGE_HOURS: '0' } }).catch((err) => err);
+      expect(strict.code).toBe(1);
+      expect(JSON.parse(strict.stdout)).toMatchObject({ ok: false, overdueReceivables: expect.arrayContaining([created.intentId]) });
     });
   });
 
@@ -382,6 +420,35 @@ describe('International payment intents', () => {
   });
 
   describe('operator rejection', () => {
+    const reject = (id: string, note: string) =>
+      run('npm', ['run', '--silent', 'international:reject', '--', '--intent', id, '--note', note], {
+        cwd: `${__dirname}/../..`,
+        env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url },
+      });
+
+    it.each([
+      ['processing', 'held in compliance review at the bridge rail (account ending 1111)', '000123451111', {}],
+      ['withdrawal_initiated', 'held at the payout rail (account ending 2222)', '000123452222', { payout_rail_in_transit: 1, receivable_payout_rail: -1 }],
+    ])('holds an intent in %s, %s, until an operator rejects it: the merchant whole at once', async (state, _why, accountNumber, positions: Record<string, number>) => {
+      const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
+      const business = await verifiedBusiness(stack, apiKey);
+      const before = await quietBalance(stack, apiKey);
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+      const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber }));
+      await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === state);
+      // Held: several settlement steps later it has not moved.
+      await sleep(600);
+      const held = await http(stack.t.baseUrl, 'GET', `${INTENTS}/${created.intentId}`, { apiKey });
+      expect(held.body.response.status).toBe(state);
+
+      const { stdout } = await reject(created.intentId, 'Held too long');
+      expect(JSON.parse(stdout)).toMatchObject({ intentId: created.intentId, from: state, status: 'rejected' });
+      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+      const converted = kobo(quote.options[0].sourceAmount - quote.options[0].fee);
+      expect(await positionsOf(stack, created.intentId)).toEqual(Object.fromEntries(Object.entries(positions).map(([kind, sign]) => [kind, sign * converted])));
+      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+    });
+
     it('rejects an intent that has not settled with a note, releasing the funds once; rejecting it again is refused', async () => {
       // The bridge leg slow: the intent waits at bridge_initiated.
       await stack.bridgeRail.setSettlementStep(60_000);
@@ -393,11 +460,7 @@ describe('International payment intents', () => {
         const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
         const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote));
         await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === 'bridge_initiated');
-        const cli = (id: string) =>
-          run('npm', ['run', '--silent', 'international:reject', '--', '--intent', id, '--note', 'Recipient failed enhanced due diligence'], {
-            cwd: `${__dirname}/../..`,
-            env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url },
-          });
+        const cli = (id: string) => reject(id, 'Recipient failed enhanced due diligence');
         const { stdout } = await cli(created.intentId);
         expect(JSON.parse(stdout)).toMatchObject({ intentId: created.intentId, from: 'bridge_initiated', status: 'rejected' });
         const [rejected] = (await pollIntent(stack.t, apiKey, created.intentId, isFinal)).slice(-1);
@@ -405,6 +468,9 @@ describe('International payment intents', () => {
         expect(await balanceOf(stack.t, apiKey)).toEqual(before);
         await expect(cli(created.intentId)).rejects.toMatchObject({ code: 1 });
         expect((await balanceTransactions(stack, apiKey, created.intentId)).filter((m) => m.type === 'international_payment_reversal')).toHaveLength(1);
+        // The converted amount had left for the bridge rail: it is still on its way there, owed back to the platform.
+        const converted = kobo(quote.options[0].sourceAmount - quote.options[0].fee);
+        expect(await positionsOf(stack, created.intentId)).toEqual({ bridge_rail_in_transit: converted, receivable_bridge_rail: -converted });
         expect((await ledgerVerify(stack.db.url)).code).toBe(0);
       } finally {
         await stack.bridgeRail.setSettlementStep(150);

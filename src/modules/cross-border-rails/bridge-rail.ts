@@ -27,8 +27,11 @@ export interface BridgeTransferRequest {
   recipient: Recipient;
 }
 
-/** `pending` until the leg completes; `rejected` by the rail's compliance screening (synchronously, when the transfer is created). */
-export type BridgeTransferStatus = 'pending' | 'completed' | 'rejected';
+/**
+ * `in_review` while the rail's compliance review holds it, before any conversion; `pending` until
+ * the leg completes; `rejected` by the rail's compliance screening.
+ */
+export type BridgeTransferStatus = 'in_review' | 'pending' | 'completed' | 'rejected';
 
 export interface BridgeTransfer {
   id: string;

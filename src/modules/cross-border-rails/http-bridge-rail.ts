@@ -4,7 +4,7 @@ import { BridgeEvent, BridgeRail, BridgeTransfer, BridgeTransferRequest, BridgeT
 import { RailResources, recipientBody, resourceBody } from './http-rail-resources';
 import { BRIDGE_RAIL_NAME } from './http-rate-provider';
 
-const TRANSFER_STATUSES: readonly BridgeTransferStatus[] = ['pending', 'completed', 'rejected'];
+const TRANSFER_STATUSES: readonly BridgeTransferStatus[] = ['in_review', 'pending', 'completed', 'rejected'];
 
 class TransferBody extends resourceBody(TRANSFER_STATUSES) {}
 

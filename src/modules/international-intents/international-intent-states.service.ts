@@ -1,16 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Transitions } from '../../common/state-machine/state-machine';
+import { LedgerService } from '../ledger';
 import { InternationalIntentStatusHistoryEntity } from './international-intent-status-history.entity';
 import { InternationalIntentEntity } from './international-intent.entity';
 import { INTERNATIONAL_INTENT_STATES, InternationalIntentStatus } from './international-intent.states';
 import { InternationalIntentStateConflictError } from './international-intents.errors';
+import { transitionPosting } from './international-postings';
 
 type IntentExtra = Partial<Pick<InternationalIntentEntity, 'adminNote' | 'bridgeTransferId' | 'payoutId' | 'payoutConfirmation' | 'processedAt' | 'settledAt'>>;
 
-/** The only code that changes an international payment intent's status: `lock` in the caller's transaction, then `apply`. */
+/**
+ * The only code that changes an international payment intent's status: `lock` in the caller's
+ * transaction, then `apply`, which posts the money of the move (`transitionPosting`) in the same
+ * transaction, so no move happens without its money and no money moves twice.
+ */
 @Injectable()
 export class InternationalIntentStates {
+  constructor(private readonly ledger: LedgerService) {}
+
   private readonly transitions = new Transitions<InternationalIntentEntity, 'status'>({
     entity: InternationalIntentEntity,
     history: InternationalIntentStatusHistoryEntity,
@@ -23,7 +31,11 @@ export class InternationalIntentStates {
     return this.transitions.lock(manager, id);
   }
 
-  apply(manager: EntityManager, intent: InternationalIntentEntity, status: InternationalIntentStatus, cause: string, extra: IntentExtra = {}): Promise<InternationalIntentEntity> {
-    return this.transitions.apply(manager, intent, { status }, cause, extra);
+  async apply(manager: EntityManager, intent: InternationalIntentEntity, status: InternationalIntentStatus, cause: string, extra: IntentExtra = {}): Promise<InternationalIntentEntity> {
+    const from = intent.status;
+    const moved = await this.transitions.apply(manager, intent, { status }, cause, extra);
+    const posting = transitionPosting(moved, from, status);
+    if (posting) await this.ledger.post(manager, posting);
+    return moved;
   }
 }

@@ -17,7 +17,7 @@ import { mapInternationalIntent } from './international-intent.mapper';
 import { INTERNATIONAL_JOBS } from './international-intents.jobs';
 import { InternationalIntentNotFoundError, KybNotVerifiedError, QuoteAlreadyUsedError, QuoteExpiredError, QuoteNotFoundError } from './international-intents.errors';
 import { InternationalIntentsRepository } from './international-intents.repository';
-import { internationalPosting } from './international-postings';
+import { reservationPosting } from './international-postings';
 import { QuoteEntity } from './quote.entity';
 
 export const INTERNATIONAL_INTENTS_PATH = '/api/merchant/international-payment-intents';
@@ -48,7 +48,7 @@ export class InternationalIntentsService {
     return this.reservations.run(merchantId, () =>
       this.idempotency.commit(claim, async (manager) => {
         const intent = await this.insert(manager, id, merchantId, dto);
-        await this.ledger.post(manager, internationalPosting(intent, 'reserved'));
+        await this.ledger.post(manager, reservationPosting(intent));
         await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.advance, { intentId: id, from: 'pending' });
         return envelope('International payment intent created', mapInternationalIntent(intent, this.config.publicBaseUrl));
       }),

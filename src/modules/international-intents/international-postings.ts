@@ -1,57 +1,124 @@
 import { minorFromColumn } from '../../common/money/money';
-import type { Posting } from '../ledger';
+import type { AccountRef, Posting } from '../ledger';
 import type { InternationalIntentEntity } from './international-intent.entity';
+import { InternationalIntentStatus, PIPELINE_ORDER } from './international-intent.states';
 
 type IntentAmounts = Pick<InternationalIntentEntity, 'id' | 'merchantId' | 'sourceAmount' | 'convertedAmount' | 'fee' | 'sourceCurrency'>;
 
 /**
- * The three postings of an international payment intent, in NGN. Until the end the whole
- * `sourceAmount` sits in the merchant's `reserved` account:
- * - `reserved` (creation): it leaves `available`; the merchant sees the payment and its fee;
- * - `settled`: the reservation is consumed, the converted amount to the bridge rail, the fee recognised as revenue;
- * - `released` (rejection, at any stage before `settled`): it goes back to `available`, once.
+ * Where the converted amount of an intent is, from the moment its bridge leg starts: on its way
+ * to the bridge rail, at the bridge rail, on its way through the payout rail, paid to the
+ * recipient. Each is a platform account (credits positive, like the merchant's balances they
+ * come from), so at every moment an intent's `sourceAmount` is the sum of what its postings put
+ * in the merchant's `reserved` account, in these, and in `fee_revenue`.
  */
-export function internationalPosting(intent: IntentAmounts, kind: 'reserved' | 'settled' | 'released'): Posting {
-  const merchantId = intent.merchantId;
+const POSITION_AFTER: Partial<Record<InternationalIntentStatus, AccountRef>> = {
+  bridge_initiated: { platform: 'bridge_rail_in_transit' },
+  bridge_confirmed: { platform: 'at_bridge_rail' },
+  withdrawal_initiated: { platform: 'payout_rail_in_transit' },
+  withdrawal_confirmed: { platform: 'paid_abroad' },
+};
+
+/** The rail that holds (or last held) the converted amount in each state: the one a late rejection is owed by. */
+const RAIL_IN: Partial<Record<InternationalIntentStatus, 'bridge_rail' | 'payout_rail'>> = {
+  bridge_initiated: 'bridge_rail',
+  bridge_confirmed: 'bridge_rail',
+  withdrawal_initiated: 'payout_rail',
+  withdrawal_confirmed: 'payout_rail',
+};
+
+/** Where the converted amount sits while the intent is in `status`: the merchant's reservation before the bridge leg. */
+function positionIn(merchantId: string, status: InternationalIntentStatus): AccountRef {
+  return POSITION_AFTER[status] ?? { merchantId, kind: 'reserved' };
+}
+
+/** True once the converted amount has left the merchant's reservation for a rail. */
+export function hasReachedRail(status: InternationalIntentStatus): boolean {
+  return RAIL_IN[status] !== undefined;
+}
+
+/** The receivable a late rejection leaves on the rail that holds the money, until that rail returns it. */
+export function receivableAccount(status: InternationalIntentStatus): AccountRef | undefined {
+  const rail = RAIL_IN[status];
+  return rail && { platform: rail === 'bridge_rail' ? 'receivable_bridge_rail' : 'receivable_payout_rail' };
+}
+
+/** The reservation, at creation: `sourceAmount` leaves `available`; the merchant sees the payment and its fee. */
+export function reservationPosting(intent: IntentAmounts): Posting {
+  const { merchantId } = intent;
+  const source = minorFromColumn(intent.sourceAmount);
+  return {
+    sourceId: intent.id,
+    currency: intent.sourceCurrency,
+    type: 'international_reserved',
+    lines: [
+      { account: { merchantId, kind: 'available' }, amount: -source },
+      { account: { merchantId, kind: 'reserved' }, amount: source },
+    ],
+    balanceTransactions: [
+      { merchantId, type: 'international_payment', amount: -minorFromColumn(intent.convertedAmount) },
+      { merchantId, type: 'fee', amount: -minorFromColumn(intent.fee) },
+    ],
+  };
+}
+
+/**
+ * The money of one move of the pipeline, posted in the transaction that makes it; undefined for a
+ * move that moves none (`pending → processing`, a settlement without a fee):
+ * - each leg's start and confirmation moves the converted amount on to its next position;
+ * - `settled` only recognises the fee: the converted amount is already paid;
+ * - `rejected` gives the merchant back its whole `sourceAmount` at once, exactly once (the machine
+ *   allows the move once). Once the money has reached a rail, what the merchant gets back that is
+ *   not in its reservation any more is advanced by the platform: a receivable on that rail, cleared
+ *   when the rail returns the money. The position itself stays where it is until then: the rail
+ *   still holds it.
+ */
+export function transitionPosting(intent: IntentAmounts, from: InternationalIntentStatus, to: InternationalIntentStatus): Posting | undefined {
+  const { merchantId } = intent;
   const source = minorFromColumn(intent.sourceAmount);
   const converted = minorFromColumn(intent.convertedAmount);
   const fee = minorFromColumn(intent.fee);
-  const reserved = { merchantId, kind: 'reserved' as const };
-  const available = { merchantId, kind: 'available' as const };
   const base = { sourceId: intent.id, currency: intent.sourceCurrency };
-  switch (kind) {
-    case 'reserved':
-      return {
-        ...base,
-        type: 'international_reserved',
-        lines: [
-          { account: available, amount: -source },
-          { account: reserved, amount: source },
-        ],
-        balanceTransactions: [
-          { merchantId, type: 'international_payment', amount: -converted },
-          { merchantId, type: 'fee', amount: -fee },
-        ],
-      };
-    case 'settled':
-      return {
-        ...base,
-        type: 'international_settled',
-        lines: [
-          { account: reserved, amount: -source },
-          { account: { platform: 'bridge_rail' }, amount: converted },
-          ...(fee === 0 ? [] : [{ account: { platform: 'fee_revenue' as const }, amount: fee }]),
-        ],
-      };
-    case 'released':
-      return {
-        ...base,
-        type: 'international_released',
-        lines: [
-          { account: reserved, amount: -source },
-          { account: available, amount: source },
-        ],
-        balanceTransactions: [{ merchantId, type: 'international_payment_reversal', amount: source }],
-      };
+  const reserved: AccountRef = { merchantId, kind: 'reserved' };
+  const available: AccountRef = { merchantId, kind: 'available' };
+  if (to === 'rejected') {
+    const receivable = receivableAccount(from);
+    return {
+      ...base,
+      type: 'international_released',
+      lines: receivable
+        ? [
+            { account: reserved, amount: -fee },
+            { account: receivable, amount: -converted },
+            { account: available, amount: source },
+          ].filter((line) => line.amount !== 0)
+        : [
+            { account: reserved, amount: -source },
+            { account: available, amount: source },
+          ],
+      balanceTransactions: [{ merchantId, type: 'international_payment_reversal', amount: source }],
+    };
   }
+  if (to === 'settled') {
+    return fee === 0
+      ? undefined
+      : {
+          ...base,
+          type: 'international_settled',
+          lines: [
+            { account: reserved, amount: -fee },
+            { account: { platform: 'fee_revenue' }, amount: fee },
+          ],
+        };
+  }
+  const next = POSITION_AFTER[to];
+  if (!next || PIPELINE_ORDER.indexOf(to) <= PIPELINE_ORDER.indexOf(from)) return undefined;
+  return {
+    ...base,
+    type: `international_${to}`,
+    lines: [
+      { account: positionIn(merchantId, from), amount: -converted },
+      { account: next, amount: converted },
+    ],
+  };
 }

@@ -7,7 +7,6 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler, JobQueues, Outbox } from '../../jobs';
 import { CallOptions } from '../bank-rail';
 import { BRIDGE_RAIL, BridgeRail, BridgeTransfer, ForeignPayout, PAYOUT_RAIL, PayoutRail, Recipient } from '../cross-border-rails';
-import { LedgerService } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { InternationalIntentEntity } from './international-intent.entity';
 import { InternationalIntentStates } from './international-intent-states.service';
@@ -15,7 +14,6 @@ import { InternationalIntentStatus } from './international-intent.states';
 import { INTERNATIONAL_JOBS } from './international-intents.jobs';
 import { InternationalIntentNotFoundError, InternationalIntentStateConflictError } from './international-intents.errors';
 import { InternationalIntentsRepository } from './international-intents.repository';
-import { internationalPosting } from './international-postings';
 
 const RESUME_BATCH = 500;
 
@@ -35,9 +33,10 @@ interface Recorded {
  * lock), so a step whose outcome is recorded is never taken again. The rails are called with the
  * intent id as their idempotency key, fixed before any call: a worker killed after a call and
  * before recording it calls again on resume and gets the same transfer or payout back, never a
- * second one. Callbacks and polls of the rails go through the same `record…` methods; a
- * rejection at any stage releases the reservation in the transaction that moves to `rejected`,
- * which the machine allows once.
+ * second one. Callbacks and polls of the rails go through the same `record…` methods. Every move
+ * posts its money with it (`InternationalIntentStates.apply`): the converted amount follows the
+ * legs from rail to rail, and a rejection at any stage gives the merchant its money back in the
+ * transaction that moves to `rejected`, which the machine allows once.
  */
 @Injectable()
 export class InternationalSettlementService {
@@ -47,7 +46,6 @@ export class InternationalSettlementService {
     @Inject(BRIDGE_RAIL) private readonly bridge: BridgeRail,
     @Inject(PAYOUT_RAIL) private readonly payouts: PayoutRail,
     private readonly states: InternationalIntentStates,
-    private readonly ledger: LedgerService,
     private readonly outbox: Outbox,
     private readonly queues: JobQueues,
     private readonly repository: InternationalIntentsRepository,
@@ -123,7 +121,6 @@ export class InternationalSettlementService {
       case 'withdrawal_confirmed':
         return this.moveFrom(intent.id, 'withdrawal_confirmed', async (manager, locked) => {
           await this.states.apply(manager, locked, 'settled', 'settled', { settledAt: new Date() });
-          await this.ledger.post(manager, internationalPosting(locked, 'settled'));
         });
       // settled, rejected: nothing left to do.
     }
@@ -197,6 +194,8 @@ export class InternationalSettlementService {
       }
       return { before, after: intent.status };
     }
+    // Under the rail's compliance review nothing has left yet: the intent stays in `processing`.
+    if (transfer.status === 'in_review') return { before, after: intent.status };
     if (intent.status === 'processing') {
       await this.states.apply(manager, intent, 'bridge_initiated', 'bridge_transfer_created', { bridgeTransferId: transfer.id, processedAt: new Date() });
     }
@@ -220,11 +219,13 @@ export class InternationalSettlementService {
     return { before, after: intent.status };
   }
 
-  /** To `rejected` with the note, and the reservation back to available; `processedAt` is set when it leaves `processing`. */
+  /**
+   * To `rejected` with the note; the move gives the merchant its whole `sourceAmount` back
+   * (`transitionPosting`). `processedAt` is set when it leaves `processing`.
+   */
   private async reject(manager: EntityManager, intent: InternationalIntentEntity, cause: string, note: string): Promise<void> {
     const leavesProcessing = intent.status === 'processing';
     await this.states.apply(manager, intent, 'rejected', cause, { adminNote: note, ...(leavesProcessing && { processedAt: new Date() }) });
-    await this.ledger.post(manager, internationalPosting(intent, 'released'));
   }
 
   /** Locks the intent and runs `change` only while it is still `expected`. */

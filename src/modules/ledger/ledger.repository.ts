@@ -35,6 +35,15 @@ export interface LedgerProblems {
   balanceTransactionMismatches: string[];
 }
 
+export interface ReceivableRow {
+  source_id: string;
+  kind: string;
+  currency: string;
+  /** Minor units owed to the platform (positive). */
+  owed: string;
+  opened_at: Date;
+}
+
 const BTX_COLUMNS = 'id, type, amount, currency, source_id, created_at';
 
 /**
@@ -128,6 +137,25 @@ export class LedgerRepository {
   /** A page of the merchant's balance transactions (see `KeysetList`). */
   listBalanceTransactions(merchantId: string, limit: number, afterId?: string): Promise<BalanceTransactionRow[] | undefined> {
     return this.pages.page(merchantId, limit, afterId);
+  }
+
+  /**
+   * Every receivable still open: per payment (the postings' source) and receivable account, what
+   * its entries leave owed, and when the first of them was posted. The platform accounts keep no
+   * balance, so this is summed from their entries.
+   */
+  async openReceivables(): Promise<ReceivableRow[]> {
+    const { rows } = await this.pool.query<ReceivableRow>(
+      `SELECT t.source_id, a.kind, a.currency, (-sum(e.amount))::text AS owed, min(t.created_at) AS opened_at
+         FROM ledger_entries e
+         JOIN ledger_accounts a ON a.id = e.account_id
+         JOIN ledger_transactions t ON t.id = e.transaction_id
+        WHERE a.merchant_id IS NULL AND a.kind LIKE 'receivable\\_%'
+        GROUP BY t.source_id, a.kind, a.currency
+       HAVING sum(e.amount) <> 0
+        ORDER BY min(t.created_at)`,
+    );
+    return rows;
   }
 
   /** Everything `npm run ledger:verify` checks, as lists of offending ids. */

@@ -8,10 +8,24 @@ import { AccountDelta, BalanceTransactionRow, LedgerProblems, LedgerRepository }
 
 /**
  * The platform's own accounts. Credits are positive, so an asset (money we hold at the rail)
- * carries a negative balance: `bank_rail` is minus what the rail holds for us. `bridge_rail` is
- * credited with the NGN of each international payment settled through the bridge rail.
+ * carries a negative balance: `bank_rail` is minus what the rail holds for us, and a receivable
+ * (`receivable_*`: money a rail owes back after a late rejection, which the platform advanced to
+ * the merchant) is negative too. The international positions are credited, like the merchant's
+ * reservation they come from, with the NGN of each payment while it is on its way to the bridge
+ * rail (`bridge_rail_in_transit`), held there (`at_bridge_rail`), on its way through the payout
+ * rail (`payout_rail_in_transit`) and once paid to its recipient (`paid_abroad`).
  */
-export type PlatformAccount = 'bank_rail' | 'bridge_rail' | 'unconfirmed_collections' | 'returns_payable' | 'fee_revenue';
+export type PlatformAccount =
+  | 'bank_rail'
+  | 'unconfirmed_collections'
+  | 'returns_payable'
+  | 'fee_revenue'
+  | 'bridge_rail_in_transit'
+  | 'at_bridge_rail'
+  | 'payout_rail_in_transit'
+  | 'paid_abroad'
+  | 'receivable_bridge_rail'
+  | 'receivable_payout_rail';
 export type MerchantAccount = 'available' | 'reserved';
 
 export type AccountRef = { merchantId: string; kind: MerchantAccount } | { platform: PlatformAccount };
@@ -32,6 +46,19 @@ export interface MerchantBalance {
   currency: string;
   available: number;
   reserved: number;
+}
+
+/** Money a rail owes the platform for a payment (see `PlatformAccount`), as `ledger:verify` lists it. */
+export interface OpenReceivable {
+  /** The payment it is for (an international payment intent). */
+  sourceId: string;
+  /** Who owes it, e.g. `bridge_rail`. */
+  owedBy: string;
+  currency: string;
+  /** Major units. */
+  amount: number;
+  openedAt: string;
+  ageHours: number;
 }
 
 export interface BalanceTransactionView {
@@ -90,6 +117,18 @@ export class LedgerService {
 
   problems(): Promise<LedgerProblems> {
     return this.repository.problems();
+  }
+
+  /** Every receivable still open, oldest first. */
+  async openReceivables(now = Date.now()): Promise<OpenReceivable[]> {
+    return (await this.repository.openReceivables()).map((row) => ({
+      sourceId: row.source_id,
+      owedBy: row.kind.replace(/^receivable_/, ''),
+      currency: row.currency,
+      amount: toMajorUnits(minorFromColumn(row.owed), row.currency),
+      openedAt: row.opened_at.toISOString(),
+      ageHours: Math.floor(((now - row.opened_at.getTime()) / 3_600_000) * 100) / 100,
+    }));
   }
 }
 

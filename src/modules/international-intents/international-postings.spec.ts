@@ -1,0 +1,63 @@
+import { AccountRef, Posting } from '../ledger';
+import { INTERNATIONAL_INTENT_STATES, InternationalIntentStatus, PIPELINE_ORDER } from './international-intent.states';
+import { reservationPosting, transitionPosting } from './international-postings';
+
+// Amounts as their columns hold them: kobo.
+const intent = { id: 'ipi_1', merchantId: 'mer_1', sourceAmount: '157451125', convertedAmount: '155075000', fee: '2376125', sourceCurrency: 'NGN' };
+const SOURCE = 157_451_125;
+const CONVERTED = 155_075_000;
+const FEE = 2_376_125;
+
+const name = (account: AccountRef) => ('platform' in account ? account.platform : account.kind);
+
+/** Balances by account after applying postings (kobo, credits positive). */
+function apply(postings: (Posting | undefined)[]): Record<string, number> {
+  const balances: Record<string, number> = {};
+  for (const posting of postings) {
+    if (!posting) continue;
+    expect(posting.lines.reduce((sum, line) => sum + line.amount, 0)).toBe(0);
+    for (const { account, amount } of posting.lines) balances[name(account)] = (balances[name(account)] ?? 0) + amount;
+  }
+  return Object.fromEntries(Object.entries(balances).filter(([, amount]) => amount !== 0));
+}
+
+/** The postings of the pipeline up to `status`, from the reservation on. */
+function pathTo(status: InternationalIntentStatus): (Posting | undefined)[] {
+  const path = PIPELINE_ORDER.slice(0, PIPELINE_ORDER.indexOf(status) + 1);
+  return [reservationPosting(intent), ...path.slice(1).map((to, i) => transitionPosting(intent, path[i], to))];
+}
+
+describe('international postings', () => {
+  it('follow the converted amount through each rail to the recipient, the fee recognised at settlement', () => {
+    expect(apply(pathTo('pending'))).toEqual({ available: -SOURCE, reserved: SOURCE });
+    expect(apply(pathTo('processing'))).toEqual({ available: -SOURCE, reserved: SOURCE });
+    expect(apply(pathTo('bridge_initiated'))).toEqual({ available: -SOURCE, reserved: FEE, bridge_rail_in_transit: CONVERTED });
+    expect(apply(pathTo('bridge_confirmed'))).toEqual({ available: -SOURCE, reserved: FEE, at_bridge_rail: CONVERTED });
+    expect(apply(pathTo('withdrawal_initiated'))).toEqual({ available: -SOURCE, reserved: FEE, payout_rail_in_transit: CONVERTED });
+    expect(apply(pathTo('withdrawal_confirmed'))).toEqual({ available: -SOURCE, reserved: FEE, paid_abroad: CONVERTED });
+    expect(apply(pathTo('settled'))).toEqual({ available: -SOURCE, paid_abroad: CONVERTED, fee_revenue: FEE });
+  });
+
+  it('give the merchant its whole source amount back on a rejection from any state, the rest a receivable on the rail that holds it', () => {
+    const held: Partial<Record<InternationalIntentStatus, Record<string, number>>> = {
+      pending: {},
+      processing: {},
+      bridge_initiated: { bridge_rail_in_transit: CONVERTED, receivable_bridge_rail: -CONVERTED },
+      bridge_confirmed: { at_bridge_rail: CONVERTED, receivable_bridge_rail: -CONVERTED },
+      withdrawal_initiated: { payout_rail_in_transit: CONVERTED, receivable_payout_rail: -CONVERTED },
+      withdrawal_confirmed: { paid_abroad: CONVERTED, receivable_payout_rail: -CONVERTED },
+    };
+    for (const [from, rest] of Object.entries(held) as [InternationalIntentStatus, Record<string, number>][]) {
+      expect(INTERNATIONAL_INTENT_STATES.can(from, 'rejected')).toBe(true);
+      const rejection = transitionPosting(intent, from, 'rejected')!;
+      // The merchant's available balance is back where it was; nothing stays reserved.
+      expect(apply([...pathTo(from), rejection])).toEqual(rest);
+      expect(rejection.balanceTransactions).toEqual([{ merchantId: 'mer_1', type: 'international_payment_reversal', amount: SOURCE }]);
+    }
+  });
+
+  it('moves nothing for a move without money', () => {
+    expect(transitionPosting(intent, 'pending', 'processing')).toBeUndefined();
+    expect(transitionPosting({ ...intent, fee: '0', sourceAmount: intent.convertedAmount }, 'withdrawal_confirmed', 'settled')).toBeUndefined();
+  });
+});
