@@ -88,6 +88,13 @@ describe('International payment intents', () => {
 
   afterAll(() => stack?.close());
 
+  /** `npm run international:receivable` against the suite's database. */
+  const receivable = (intentId: string, args: string[], note: string) =>
+    run('npm', ['run', '--silent', 'international:receivable', '--', '--intent', intentId, ...args, '--note', note], {
+      cwd: `${__dirname}/../..`,
+      env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url },
+    });
+
   describe('quotes', () => {
     it('prices each route from the rate table, rounding the source amount up to the kobo', async () => {
       const quote = await createQuote(stack.t, apiKey, { poboUserId: business, destinationCountry: 'US', currency: 'USD', amount: 1000 });
@@ -276,6 +283,30 @@ describe('International payment intents', () => {
       const strict = await run('npm', ['run', '--silent', 'ledger:verify'], { cwd: `${__dirname}/../..`, env: { ...process.env, DATABASE_URL: stack.db.url, LEDGER_RECEIVABLE_MAX_AGE_HOURS: '0' } }).catch((err) => err);
       expect(strict.code).toBe(1);
       expect(JSON.parse(strict.stdout)).toMatchObject({ ok: false, overdueReceivables: expect.arrayContaining([created.intentId]) });
+
+      // The operator recovers it by hand, ₦123.45 short: the shortfall is the platform's, the books are closed.
+      const recovered = (converted - 12_345) / 100;
+      const { stdout } = await receivable(created.intentId, ['--recovered', recovered.toFixed(2)], 'Returned by the payout rail by hand');
+      expect(JSON.parse(stdout)).toEqual({
+        intentId: created.intentId,
+        outcome: 'recovered',
+        owedBy: 'payout_rail',
+        currency: 'NGN',
+        owed: converted / 100,
+        recovered,
+        note: 'Returned by the payout rail by hand',
+      });
+      expect(await positionsOf(stack, created.intentId)).toEqual({ bank_rail: 12_345, recovery_differences: -12_345 });
+      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+      const after = await ledgerVerify(stack.db.url);
+      expect(after.code).toBe(0);
+      expect(after.report.openReceivables.map((r: any) => r.sourceId)).not.toContain(created.intentId);
+      const notes = await stack.pg.query(`SELECT note FROM ledger_transactions WHERE source_id = $1 AND type = 'international_receivable_recovered'`, [created.intentId]);
+      expect(notes.rows).toEqual([{ note: 'Returned by the payout rail by hand' }]);
+      // Once cleared, there is nothing left to clear.
+      const again = await receivable(created.intentId, ['--write-off'], 'Twice').catch((err) => err);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/no open receivable/);
     });
   });
 
@@ -472,6 +503,11 @@ describe('International payment intents', () => {
         const converted = kobo(quote.options[0].sourceAmount - quote.options[0].fee);
         expect(await positionsOf(stack, created.intentId)).toEqual({ bridge_rail_in_transit: converted, receivable_bridge_rail: -converted });
         expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+        // It will not come back: written off, the money lost at the rails and the advance an expense.
+        const { stdout: writtenOff } = await receivable(created.intentId, ['--write-off'], 'Bridge rail insolvent');
+        expect(JSON.parse(writtenOff)).toMatchObject({ outcome: 'written_off', owedBy: 'bridge_rail', owed: converted / 100, recovered: 0 });
+        expect(await positionsOf(stack, created.intentId)).toEqual({ lost_at_rails: converted, written_off: -converted });
+        expect((await ledgerVerify(stack.db.url)).report.openReceivables.map((r: any) => r.sourceId)).not.toContain(created.intentId);
       } finally {
         await stack.bridgeRail.setSettlementStep(150);
       }

@@ -42,3 +42,9 @@ export class InternationalIntentStateConflictError extends AppError {
     super('conflict', `Cannot change the international payment intent's status from ${from} to ${to}`);
   }
 }
+
+export class NoOpenReceivableError extends AppError {
+  constructor(id: string) {
+    super('conflict', `International payment intent ${id} has no open receivable`);
+  }
+}

@@ -1,6 +1,6 @@
 import { AccountRef, Posting } from '../ledger';
 import { INTERNATIONAL_INTENT_STATES, InternationalIntentStatus, PIPELINE_ORDER } from './international-intent.states';
-import { reservationPosting, transitionPosting } from './international-postings';
+import { receivableClearing, reservationPosting, transitionPosting } from './international-postings';
 
 // Amounts as their columns hold them: kobo.
 const intent = { id: 'ipi_1', merchantId: 'mer_1', sourceAmount: '157451125', convertedAmount: '155075000', fee: '2376125', sourceCurrency: 'NGN' };
@@ -59,5 +59,38 @@ describe('international postings', () => {
   it('moves nothing for a move without money', () => {
     expect(transitionPosting(intent, 'pending', 'processing')).toBeUndefined();
     expect(transitionPosting({ ...intent, fee: '0', sourceAmount: intent.convertedAmount }, 'withdrawal_confirmed', 'settled')).toBeUndefined();
+  });
+
+  describe('clearing a receivable', () => {
+    /** The platform's accounts after a rejection from `from` (what `platformPositions` reads). */
+    const platformAfter = (from: InternationalIntentStatus) => {
+      const all = apply([...pathTo(from), transitionPosting(intent, from, 'rejected')]);
+      return Object.fromEntries(Object.entries(all).filter(([kind]) => kind !== 'available' && kind !== 'reserved'));
+    };
+
+    it('closes the position and the receivable when the money came back whole', () => {
+      const clearing = receivableClearing(intent, platformAfter('bridge_confirmed'), { kind: 'recovered', amount: CONVERTED }, 'Returned by the bridge rail by hand')!;
+      expect(clearing).toMatchObject({ receivable: 'receivable_bridge_rail', owed: CONVERTED, posting: { type: 'international_receivable_recovered', note: 'Returned by the bridge rail by hand' } });
+      expect(apply([...pathTo('bridge_confirmed'), transitionPosting(intent, 'bridge_confirmed', 'rejected'), clearing.posting])).toEqual({});
+    });
+
+    it("books a shortfall to the platform's recovery differences, never to the merchant", () => {
+      const clearing = receivableClearing(intent, platformAfter('withdrawal_initiated'), { kind: 'recovered', amount: CONVERTED - 12_345 }, 'FX moved')!;
+      expect(clearing.receivable).toBe('receivable_payout_rail');
+      expect(apply([...pathTo('withdrawal_initiated'), transitionPosting(intent, 'withdrawal_initiated', 'rejected'), clearing.posting])).toEqual({ bank_rail: 12_345, recovery_differences: -12_345 });
+    });
+
+    it('writes off: the position lost at the rails, the receivable an expense', () => {
+      const clearing = receivableClearing(intent, platformAfter('bridge_initiated'), { kind: 'written_off' }, 'Rail insolvent')!;
+      expect(clearing.posting.type).toBe('international_receivable_written_off');
+      expect(apply([...pathTo('bridge_initiated'), transitionPosting(intent, 'bridge_initiated', 'rejected'), clearing.posting])).toEqual({ lost_at_rails: CONVERTED, written_off: -CONVERTED });
+    });
+
+    it('finds nothing to clear before the bridge leg, or once cleared', () => {
+      expect(receivableClearing(intent, platformAfter('processing'), { kind: 'written_off' }, 'n')).toBeUndefined();
+      const once = receivableClearing(intent, platformAfter('bridge_initiated'), { kind: 'written_off' }, 'n')!;
+      const platform = apply([...pathTo('bridge_initiated'), transitionPosting(intent, 'bridge_initiated', 'rejected'), once.posting]);
+      expect(receivableClearing(intent, platform, { kind: 'written_off' }, 'n')).toBeUndefined();
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { minorFromColumn } from '../../common/money/money';
-import type { AccountRef, Posting } from '../ledger';
+import type { AccountRef, PlatformAccount, Posting } from '../ledger';
 import type { InternationalIntentEntity } from './international-intent.entity';
 import { InternationalIntentStatus, PIPELINE_ORDER } from './international-intent.states';
 
@@ -120,5 +120,63 @@ export function transitionPosting(intent: IntentAmounts, from: InternationalInte
       { account: positionIn(merchantId, from), amount: -converted },
       { account: next, amount: converted },
     ],
+  };
+}
+
+/** Where a payment's converted amount can be left at the rails. */
+const RAIL_POSITIONS: readonly PlatformAccount[] = ['bridge_rail_in_transit', 'at_bridge_rail', 'payout_rail_in_transit', 'paid_abroad'];
+const RECEIVABLES: readonly PlatformAccount[] = ['receivable_bridge_rail', 'receivable_payout_rail'];
+
+/** What became of money a rail owed: recovered by hand (`amount` in minor units, what actually came back), or lost. */
+export type ReceivableOutcome = { kind: 'recovered'; amount: number } | { kind: 'written_off' };
+
+export interface ReceivableClearing {
+  posting: Posting;
+  /** The receivable account cleared, e.g. `receivable_bridge_rail`. */
+  receivable: PlatformAccount;
+  /** What the platform had advanced (minor units). */
+  owed: number;
+}
+
+/**
+ * An operator clears the open receivable of a rejected intent (`positions`: the platform accounts'
+ * sums over the intent's postings); undefined when none is open. Both outcomes close the receivable
+ * and the rail's position, since the rail holds nothing of it any more:
+ * - `recovered`: the money came back by hand. Had less (or more) come back than was advanced, the
+ *   difference is the platform's (`recovery_differences`, against `bank_rail` where it arrived),
+ *   never the merchant's, who was made whole at the rejection.
+ * - `written_off`: it will not come back. The position becomes money lost at the rails, the
+ *   receivable an expense.
+ */
+export function receivableClearing(
+  intent: Pick<InternationalIntentEntity, 'id' | 'sourceCurrency'>,
+  positions: Partial<Record<PlatformAccount, number>>,
+  outcome: ReceivableOutcome,
+  note: string,
+): ReceivableClearing | undefined {
+  const receivable = RECEIVABLES.find((kind) => (positions[kind] ?? 0) < 0);
+  if (!receivable) return undefined;
+  const owed = -positions[receivable]!;
+  const position = RAIL_POSITIONS.find((kind) => (positions[kind] ?? 0) > 0);
+  if (!position) throw new Error(`ledger: ${intent.id} owes ${owed} on ${receivable} but holds no position at a rail`);
+  const closed = [
+    { account: { platform: receivable }, amount: owed },
+    { account: { platform: position }, amount: -owed },
+  ];
+  const difference = outcome.kind === 'recovered' ? owed - outcome.amount : 0;
+  const lines =
+    outcome.kind === 'recovered'
+      ? [...closed, { account: { platform: 'bank_rail' as const }, amount: difference }, { account: { platform: 'recovery_differences' as const }, amount: -difference }]
+      : [...closed, { account: { platform: 'lost_at_rails' as const }, amount: owed }, { account: { platform: 'written_off' as const }, amount: -owed }];
+  return {
+    receivable,
+    owed,
+    posting: {
+      sourceId: intent.id,
+      currency: intent.sourceCurrency,
+      type: outcome.kind === 'recovered' ? 'international_receivable_recovered' : 'international_receivable_written_off',
+      lines: lines.filter((line) => line.amount !== 0),
+      note,
+    },
   };
 }

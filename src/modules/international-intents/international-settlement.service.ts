@@ -7,12 +7,14 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler, JobQueues, Outbox } from '../../jobs';
 import { CallOptions } from '../bank-rail';
 import { BRIDGE_RAIL, BridgeRail, BridgeTransfer, ForeignPayout, PAYOUT_RAIL, PayoutRail, Recipient } from '../cross-border-rails';
+import { LedgerService } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
+import { ReceivableOutcome, receivableClearing } from './international-postings';
 import { InternationalIntentEntity } from './international-intent.entity';
 import { InternationalIntentStates } from './international-intent-states.service';
 import { InternationalIntentStatus } from './international-intent.states';
 import { INTERNATIONAL_JOBS } from './international-intents.jobs';
-import { InternationalIntentNotFoundError, InternationalIntentStateConflictError } from './international-intents.errors';
+import { InternationalIntentNotFoundError, InternationalIntentStateConflictError, NoOpenReceivableError } from './international-intents.errors';
 import { InternationalIntentsRepository } from './international-intents.repository';
 
 const RESUME_BATCH = 500;
@@ -46,6 +48,7 @@ export class InternationalSettlementService {
     @Inject(BRIDGE_RAIL) private readonly bridge: BridgeRail,
     @Inject(PAYOUT_RAIL) private readonly payouts: PayoutRail,
     private readonly states: InternationalIntentStates,
+    private readonly ledger: LedgerService,
     private readonly outbox: Outbox,
     private readonly queues: JobQueues,
     private readonly repository: InternationalIntentsRepository,
@@ -102,6 +105,21 @@ export class InternationalSettlementService {
       const before = intent.status;
       await this.reject(manager, intent, 'operator_rejected', note);
       return before;
+    });
+  }
+
+  /**
+   * An operator clears the open receivable a late rejection left (see `receivableClearing`): the
+   * money recovered by hand, or written off, with a note. Under the intent's lock, so once.
+   */
+  async clearReceivable(id: string, outcome: ReceivableOutcome, note: string): Promise<{ owedBy: string; owed: number }> {
+    return this.dataSource.transaction(async (manager) => {
+      const intent = await this.states.lock(manager, id);
+      if (!intent) throw new InternationalIntentNotFoundError();
+      const clearing = receivableClearing(intent, await this.ledger.platformPositions(manager, id, intent.sourceCurrency), outcome, note);
+      if (!clearing) throw new NoOpenReceivableError(id);
+      await this.ledger.post(manager, clearing.posting);
+      return { owedBy: clearing.receivable.replace(/^receivable_/, ''), owed: clearing.owed };
     });
   }
 

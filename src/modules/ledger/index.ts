@@ -1,5 +1,5 @@
 /** What other modules may use of the ledger module. */
 export { LedgerModule } from './ledger.module';
 export { LedgerService } from './ledger.service';
-export type { AccountRef, Posting, MerchantBalance, OpenReceivable } from './ledger.service';
+export type { AccountRef, Posting, MerchantBalance, OpenReceivable, PlatformAccount } from './ledger.service';
 export { InsufficientFundsError } from './ledger.errors';

@@ -16,6 +16,10 @@ export class LedgerTransactionEntity {
   @Column({ name: 'source_id', type: 'text' })
   sourceId: string;
 
+  /** Why, for a movement an operator made (a receivable recovered by hand or written off). */
+  @Column({ type: 'text', nullable: true })
+  note: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

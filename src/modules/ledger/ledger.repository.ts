@@ -48,7 +48,7 @@ const BTX_COLUMNS = 'id, type, amount, currency, source_id, created_at';
 
 /**
  * `LedgerRepository.post`'s statement. $5/$6: every account and its delta; $11: the merchant
- * accounts among them, in id order. `locked` is materialised and sorted before it locks, so the
+ * accounts among them, in id order; $12: the operator's note, if any. `locked` is materialised and sorted before it locks, so the
  * rows are locked in that order, each before the UPDATE reaches it (the UPDATE's balance check
  * then sees the latest committed balance). Nothing is written unless every account exists.
  */
@@ -64,7 +64,7 @@ const POST_SQL = `WITH present AS (
      WHERE l.id = d.id AND a.id = d.id AND a.balance + d.delta >= 0
     RETURNING 1
   ), tx AS (
-    INSERT INTO ledger_transactions (id, type, source_id) SELECT $1, $2, $3 WHERE (SELECT ok FROM complete)
+    INSERT INTO ledger_transactions (id, type, source_id, note) SELECT $1, $2, $3, $12 WHERE (SELECT ok FROM complete)
   ), entries AS (
     INSERT INTO ledger_entries (transaction_id, account_id, amount)
     SELECT $1, e.account_id, e.amount FROM unnest($5::text[], $6::bigint[]) AS e(account_id, amount) WHERE (SELECT ok FROM complete)
@@ -96,7 +96,16 @@ export class LedgerRepository {
    * are then created (at zero: a row proposed with its final balance would meet the CHECK before
    * ON CONFLICT could turn it into an update) and the statement runs again.
    */
-  async post(manager: EntityManager, id: string, type: string, sourceId: string, currency: string, accounts: AccountDelta[], balanceTransactions: NewBalanceTransaction[]): Promise<boolean> {
+  async post(
+    manager: EntityManager,
+    id: string,
+    type: string,
+    sourceId: string,
+    currency: string,
+    accounts: AccountDelta[],
+    balanceTransactions: NewBalanceTransaction[],
+    note: string | null,
+  ): Promise<boolean> {
     const merchantAccounts = accounts.filter((a) => a.merchantId !== null).map((a) => a.id);
     const values = [
       id,
@@ -110,6 +119,7 @@ export class LedgerRepository {
       balanceTransactions.map((b) => b.type),
       balanceTransactions.map((b) => String(b.amount)),
       merchantAccounts,
+      note,
     ];
     let [outcome] = await manager.query<{ present: number; moved: number }[]>(POST_SQL, values);
     if (outcome.present < accounts.length) {
@@ -156,6 +166,19 @@ export class LedgerRepository {
         ORDER BY min(t.created_at)`,
     );
     return rows;
+  }
+
+  /** The platform accounts' sums over one payment's postings, in the caller's transaction: where its money is. */
+  async platformPositions(manager: EntityManager, sourceId: string, currency: string): Promise<{ kind: string; amount: string }[]> {
+    return manager.query(
+      `SELECT a.kind, sum(e.amount)::text AS amount
+         FROM ledger_transactions t
+         JOIN ledger_entries e ON e.transaction_id = t.id
+         JOIN ledger_accounts a ON a.id = e.account_id
+        WHERE t.source_id = $1 AND a.merchant_id IS NULL AND a.currency = $2
+        GROUP BY a.kind HAVING sum(e.amount) <> 0`,
+      [sourceId, currency],
+    );
   }
 
   /** Everything `npm run ledger:verify` checks, as lists of offending ids. */

@@ -13,7 +13,11 @@ import { AccountDelta, BalanceTransactionRow, LedgerProblems, LedgerRepository }
  * the merchant) is negative too. The international positions are credited, like the merchant's
  * reservation they come from, with the NGN of each payment while it is on its way to the bridge
  * rail (`bridge_rail_in_transit`), held there (`at_bridge_rail`), on its way through the payout
- * rail (`payout_rail_in_transit`) and once paid to its recipient (`paid_abroad`).
+ * rail (`payout_rail_in_transit`) and once paid to its recipient (`paid_abroad`). When an operator
+ * clears a receivable, money recovered by hand closes the position and the receivable, any shortfall
+ * or excess against what was advanced going to `recovery_differences` (and `bank_rail`, which
+ * received it); a write-off moves the position to `lost_at_rails` and the receivable to the
+ * `written_off` expense.
  */
 export type PlatformAccount =
   | 'bank_rail'
@@ -25,7 +29,10 @@ export type PlatformAccount =
   | 'payout_rail_in_transit'
   | 'paid_abroad'
   | 'receivable_bridge_rail'
-  | 'receivable_payout_rail';
+  | 'receivable_payout_rail'
+  | 'recovery_differences'
+  | 'lost_at_rails'
+  | 'written_off';
 export type MerchantAccount = 'available' | 'reserved';
 
 export type AccountRef = { merchantId: string; kind: MerchantAccount } | { platform: PlatformAccount };
@@ -40,6 +47,8 @@ export interface Posting {
   lines: { account: AccountRef; amount: number }[];
   /** How the merchant sees the change of its available balance. */
   balanceTransactions?: { merchantId: string; type: BalanceTransactionType; amount: number }[];
+  /** Why, for a movement an operator made. */
+  note?: string;
 }
 
 export interface MerchantBalance {
@@ -101,7 +110,9 @@ export class LedgerService {
     const accounts = [...deltas.values()].filter((a) => a.delta !== 0).sort((a, b) => (a.id < b.id ? -1 : 1));
     const balanceTransactions = (posting.balanceTransactions ?? []).filter((b) => b.amount !== 0).map((b) => ({ ...b, id: newId('btx') }));
     // Thrown inside the caller's transaction, which then rolls back what the statement wrote.
-    if (!(await this.repository.post(manager, newId('ltx'), posting.type, posting.sourceId, posting.currency, accounts, balanceTransactions))) throw new InsufficientFundsError();
+    if (!(await this.repository.post(manager, newId('ltx'), posting.type, posting.sourceId, posting.currency, accounts, balanceTransactions, posting.note ?? null))) {
+      throw new InsufficientFundsError();
+    }
   }
 
   async balance(merchantId: string, currency: string): Promise<MerchantBalance> {
@@ -117,6 +128,15 @@ export class LedgerService {
 
   problems(): Promise<LedgerProblems> {
     return this.repository.problems();
+  }
+
+  /**
+   * Where one payment's money is among the platform's accounts (minor units by account, credits
+   * positive), read in the caller's transaction: positions at the rails, receivables.
+   */
+  async platformPositions(manager: EntityManager, sourceId: string, currency: string): Promise<Partial<Record<PlatformAccount, number>>> {
+    const rows = await this.repository.platformPositions(manager, sourceId, currency);
+    return Object.fromEntries(rows.map((row) => [row.kind, minorFromColumn(row.amount)]));
   }
 
   /** Every receivable still open, oldest first. */
