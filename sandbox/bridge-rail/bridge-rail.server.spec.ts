@@ -8,6 +8,7 @@ import {
   createBridgeRailServer,
   DEFAULT_BRIDGE_RAIL_WEBHOOK_SECRET,
   EURO_AREA_COUNTRIES,
+  RETURN_REFUSED_SUFFIX,
   REVIEW_HELD_SUFFIX,
   signRailPayload,
 } from './bridge-rail.server';
@@ -144,6 +145,7 @@ describe('bridge rail sandbox', () => {
         status: 'pending',
         failure_code: null,
         failure_message: null,
+        return: null,
         created_at: expect.any(String),
         updated_at: created.created_at,
       });
@@ -256,6 +258,52 @@ describe('bridge rail sandbox', () => {
       expect(array.statusCode).toBe(422);
       const broken = await sandbox.app.inject({ method: 'POST', url: '/v1/transfers', headers: { ...AUTH, 'idempotency-key': 'k', 'content-type': 'application/json' }, payload: '{' });
       expect(broken.statusCode).toBe(400);
+    });
+  });
+
+  describe('returns', () => {
+    const ask = (reference = 'iin_1') => sandbox.post(`/v1/transfers/${reference}/return`, {}, null, AUTH);
+    const returned = () => waitFor(async () => (await get('/v1/transfers/iin_1')).json(), (transfer) => transfer.return?.status !== 'pending');
+
+    it('returns a completed transfer converted back at the rate less the spread, after the step, raising transfer.returned once', async () => {
+      await create(transferRequest());
+      await waitFor(async () => (await get('/v1/transfers/iin_1')).json(), (transfer) => transfer.status === 'completed');
+      const asked = await ask();
+      expect(asked.statusCode).toBe(202);
+      expect(asked.json()).toMatchObject({ status: 'completed', return: { status: 'pending', amount: null } });
+      const done = await returned();
+      // 1,000.00 USD at 1550.75 less 0.5 %: 1,542,996.25 NGN (rounded down to the kobo).
+      expect(done).toMatchObject({ status: 'returned', return: { status: 'completed', amount: 154_299_625, failure_code: null } });
+      expect((await events()).map((e: { type: string }) => e.type)).toEqual(['transfer.completed', 'transfer.returned']);
+      expect((await events())[1].data).toEqual(done);
+      // A retry answers the return as it is, never a second one.
+      const again = await ask();
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toEqual(done);
+    });
+
+    it('cancels a pending or held transfer and gives back all that was sent; it never completes then', async () => {
+      await create(transferRequest());
+      await create(transferRequest({ reference: 'iin_2', recipient: recipient({ account_number: `9${REVIEW_HELD_SUFFIX}` }) }), 'iin_2');
+      expect((await ask()).statusCode).toBe(202);
+      expect((await ask('iin_2')).statusCode).toBe(202);
+      const done = await returned();
+      expect(done).toMatchObject({ status: 'returned', return: { status: 'completed', amount: 155_075_000 } });
+      await sleep(STEP_MS + 50);
+      expect((await get('/v1/transfers/iin_1')).json().status).toBe('returned');
+      expect((await get('/v1/transfers/iin_2')).json()).toMatchObject({ status: 'returned', return: { amount: 155_075_000 } });
+      expect((await events()).map((e: { type: string }) => e.type).sort()).toEqual(['transfer.returned', 'transfer.returned']);
+    });
+
+    it(`refuses to return a transfer to an account ending ${RETURN_REFUSED_SUFFIX}, raising transfer.return_refused; a rejected transfer holds nothing to return`, async () => {
+      await create(transferRequest({ recipient: recipient({ account_number: `9${RETURN_REFUSED_SUFFIX}` }) }));
+      await ask();
+      const done = await returned();
+      expect(done).toMatchObject({ status: 'pending', return: { status: 'refused', amount: null, failure_code: 'return_refused' } });
+      expect((await events()).map((e: { type: string }) => e.type)).toEqual(['transfer.return_refused']);
+      await create(transferRequest({ reference: 'iin_2', recipient: recipient({ account_number: `9${COMPLIANCE_REJECTED_SUFFIX}` }) }), 'iin_2');
+      expect((await ask('iin_2')).statusCode).toBe(409);
+      expect((await ask('iin_404')).statusCode).toBe(404);
     });
   });
 

@@ -10,7 +10,7 @@ import {
   Validated,
   validateRecipient,
 } from '../common/cross-border';
-import { createCrossBorderRailServer, CrossBorderRailServerOptions } from '../common/cross-border-server';
+import { createCrossBorderRailServer, CrossBorderRailServerOptions, ReturnOutcome, ReturnView } from '../common/cross-border-server';
 import { newSandboxId } from '../common/event-log';
 import { isNonEmptyString, isRecord, ValidationIssue } from '../common/validation';
 
@@ -35,6 +35,14 @@ export const COMPLIANCE_REJECTED_CODE = 'compliance_rejected';
 export const COMPLIANCE_REJECTED_MESSAGE = 'The recipient did not pass compliance screening';
 /** A recipient whose account number (or IBAN) ends with this stays `in_review`: a compliance review that never ends. */
 export const REVIEW_HELD_SUFFIX = '1111';
+/** A transfer to a recipient whose account number (or IBAN) ends with this cannot be returned: the rail refuses. */
+export const RETURN_REFUSED_SUFFIX = '3333';
+export const RETURN_REFUSED_CODE = 'return_refused';
+/**
+ * A completed transfer is converted back to NGN at the route's rate less this spread (basis
+ * points), rounded down to the kobo: what the platform gets back differs from what it sent.
+ */
+export const RETURN_SPREAD_BPS = 50;
 
 export type BridgeRouteType = 'ngn' | 'usdc';
 export const BRIDGE_ROUTE_TYPES: readonly BridgeRouteType[] = ['ngn', 'usdc'];
@@ -97,9 +105,9 @@ export function corridorRoutes(country: string, currency: string): RouteRateView
   return corridor.countries.includes(country) ? corridor.routes.map((route) => ({ ...route })) : [];
 }
 
-/** `in_review`: held by compliance review before the conversion starts (`REVIEW_HELD_SUFFIX`). */
-export type BridgeTransferStatus = 'in_review' | 'pending' | 'completed' | 'rejected';
-export type BridgeEventType = 'transfer.completed' | 'transfer.rejected';
+/** `in_review`: held by compliance review before the conversion starts (`REVIEW_HELD_SUFFIX`); `returned`: its money given back. */
+export type BridgeTransferStatus = 'in_review' | 'pending' | 'completed' | 'rejected' | 'returned';
+export type BridgeEventType = 'transfer.completed' | 'transfer.rejected' | 'transfer.returned' | 'transfer.return_refused';
 
 export interface BridgeTransferView {
   id: string;
@@ -117,8 +125,21 @@ export interface BridgeTransferView {
   status: BridgeTransferStatus;
   failure_code: typeof COMPLIANCE_REJECTED_CODE | null;
   failure_message: string | null;
+  /** The return of its NGN, once asked for; `amount` in kobo. */
+  return: ReturnView | null;
   created_at: string;
   updated_at: string;
+}
+
+/** Kobo back for a transfer: what was sent when nothing was converted yet, else the destination amount converted back (see RETURN_SPREAD_BPS). */
+function returnOutcome(transfer: BridgeTransferView): ReturnOutcome {
+  if (recipientAccount(transfer.recipient).endsWith(RETURN_REFUSED_SUFFIX)) {
+    return { refused: { code: RETURN_REFUSED_CODE, message: 'The bridge rail cannot return these funds' } };
+  }
+  if (transfer.status !== 'completed') return { amount: transfer.source_amount };
+  const [whole, fraction = ''] = transfer.rate.split('.');
+  const kobo = (BigInt(transfer.destination_amount) * BigInt(whole + fraction) * BigInt(10_000 - RETURN_SPREAD_BPS)) / (10n ** BigInt(fraction.length) * 10_000n);
+  return { amount: Number(kobo) };
 }
 
 type TransferRequest = Pick<BridgeTransferView, 'reference' | 'route_type' | 'source_amount' | 'destination_currency' | 'destination_amount' | 'recipient'> & { rate: string };
@@ -189,6 +210,7 @@ export function createBridgeRailServer(options: BridgeRailServerOptions): Fastif
         status: rejected ? 'rejected' : held ? 'in_review' : settlementStepMs === 0 ? 'completed' : 'pending',
         failure_code: rejected ? COMPLIANCE_REJECTED_CODE : null,
         failure_message: rejected ? COMPLIANCE_REJECTED_MESSAGE : null,
+        return: null,
         created_at: now,
         updated_at: now,
       };
@@ -198,7 +220,11 @@ export function createBridgeRailServer(options: BridgeRailServerOptions): Fastif
       transfer.updated_at = new Date().toISOString();
     },
     holds: (transfer) => transfer.status === 'in_review',
-    view: (transfer) => ({ ...transfer, recipient: { ...transfer.recipient } }),
+    // A transfer the rail rejected never took the money.
+    returnable: (transfer) => transfer.status !== 'rejected',
+    returnOutcome,
+    returnedStatus: 'returned',
+    view: (transfer) => ({ ...transfer, recipient: { ...transfer.recipient }, return: transfer.return && { ...transfer.return } }),
     routes: (app) => {
       app.get<{ Querystring: Record<string, unknown> }>('/v1/rates', async (request, reply) => {
         const { country, currency } = request.query;

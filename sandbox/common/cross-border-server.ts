@@ -35,11 +35,30 @@ export interface CrossBorderRailServerOptions {
   deliveryRetryMs?: number;
 }
 
+/**
+ * A return of the money a resource holds, asked for by `POST /v1/<collection>/:reference/return`:
+ * `pending` for the settlement step, then `completed` (with `amount`, in the rail's own unit) or
+ * `refused` (with a failure code).
+ */
+export interface ReturnView {
+  status: 'pending' | 'completed' | 'refused';
+  amount: number | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  requested_at: string;
+  completed_at: string | null;
+}
+
 /** What the server needs of a resource; the rail's view has more. */
 export interface CrossBorderResource {
   reference: string;
   status: string;
+  /** Null until a return is asked for. */
+  return: ReturnView | null;
 }
+
+/** How a return ends: the amount given back, or a refusal. */
+export type ReturnOutcome = { amount: number } | { refused: { code: string; message: string } };
 
 export interface CrossBorderRail<TRequest extends { reference: string }, TResource extends CrossBorderResource> {
   /** Names the rail in errors about its options, e.g. `bridge rail`. */
@@ -65,6 +84,14 @@ export interface CrossBorderRail<TRequest extends { reference: string }, TResour
    * event, so a person or a test can act while it waits (an operator's rejection, say).
    */
   holds?(resource: TResource): boolean;
+  /** Whether the resource holds money that can be returned (a transfer the rail rejected holds none). */
+  returnable(resource: TResource): boolean;
+  /**
+   * How a return asked for now will end, decided when it is asked for (from the resource as it is
+   * then); `returnedStatus` is the resource's status once the money is back.
+   */
+  returnOutcome(resource: TResource): ReturnOutcome;
+  returnedStatus: TResource['status'];
   /** A copy to answer or raise: the stored resource keeps changing after it was sent. */
   view(resource: TResource): TResource;
   /** The rail's other `/v1` routes (faults and auth apply to them too). */
@@ -135,11 +162,40 @@ export function createCrossBorderRailServer<TRequest extends { reference: string
       raise(reply.raw);
     } else {
       timers.after(settlementStepMs, () => {
+        // A return asked for meanwhile cancelled the outcome.
+        if (resource.return) return;
         rail.settle(resource);
         raise();
       });
     }
     return reply.code(201).send(rail.view(resource));
+  });
+
+  // Once per reference, like the create: a retry answers the return as it is now. The outcome is
+  // decided at once and reached after the step (at once with a step of 0), raised as
+  // `<prefix>.returned` or `<prefix>.return_refused`.
+  app.post<{ Params: { reference: string } }>(`/v1/${rail.collection}/:reference/return`, async (request, reply) => {
+    const resource = resources.get(request.params.reference);
+    if (!resource) return reply.code(404).send({ error: 'not_found' });
+    if (resource.return) return reply.code(200).header('idempotent-replayed', 'true').send(rail.view(resource));
+    if (!rail.returnable(resource)) return reply.code(409).send({ error: 'not_returnable', message: `a ${resource.status} resource holds nothing to return` });
+    const outcome = rail.returnOutcome(resource);
+    resource.return = { status: 'pending', amount: null, failure_code: null, failure_message: null, requested_at: new Date().toISOString(), completed_at: null };
+    const finish = (answered?: ServerResponse) => {
+      const ended = resource.return!;
+      ended.completed_at = new Date().toISOString();
+      if ('refused' in outcome) {
+        Object.assign(ended, { status: 'refused', failure_code: outcome.refused.code, failure_message: outcome.refused.message });
+        events.emit(`${rail.eventPrefix}.return_refused`, rail.view(resource), answered);
+      } else {
+        Object.assign(ended, { status: 'completed', amount: outcome.amount });
+        resource.status = rail.returnedStatus;
+        events.emit(`${rail.eventPrefix}.returned`, rail.view(resource), answered);
+      }
+    };
+    if (settlementStepMs === 0) finish(reply.raw);
+    else timers.after(settlementStepMs, () => finish());
+    return reply.code(202).send(rail.view(resource));
   });
 
   app.get<{ Params: { reference: string } }>(`/v1/${rail.collection}/:reference`, async (request, reply) => {

@@ -6,6 +6,7 @@ import {
   DEFAULT_PAYOUT_RAIL_WEBHOOK_SECRET,
   formatMinorAmount,
   PAYOUT_HELD_SUFFIX,
+  RETURN_REFUSED_SUFFIX,
   PAYOUT_RAIL_CURRENCIES,
   PayoutRailServerOptions,
 } from './payout-rail.server';
@@ -83,6 +84,7 @@ describe('payout rail sandbox', () => {
       failure_code: null,
       failure_message: null,
       confirmation: null,
+      return: null,
       created_at: expect.any(String),
       updated_at: created.created_at,
     });
@@ -155,6 +157,36 @@ describe('payout rail sandbox', () => {
       expect((await get('/v1/payouts/iin_1')).json()).toMatchObject({ status: 'processing', confirmation: null });
       expect(await events()).toEqual([]);
     }
+  });
+
+  describe('returns', () => {
+    const ask = (reference = 'iin_1') => sandbox.post(`/v1/payouts/${reference}/return`, {}, null, AUTH);
+    const returned = (reference = 'iin_1') => waitFor(async () => (await get(`/v1/payouts/${reference}`)).json(), (payout) => payout.return?.status !== 'pending');
+
+    it('returns a processing, failed or completed payout whole to the bridge side after the step, raising payout.returned once each', async () => {
+      await create(payoutRequest());
+      await create(payoutRequest({ reference: 'iin_2', recipient: recipient({ account_number: '5559999' }) }), 'iin_2');
+      await settled('iin_2');
+      await create(payoutRequest({ reference: 'iin_3' }), 'iin_3');
+      await settled('iin_3');
+      for (const reference of ['iin_1', 'iin_2', 'iin_3']) expect((await ask(reference)).statusCode).toBe(202);
+      for (const reference of ['iin_1', 'iin_2', 'iin_3']) {
+        expect(await returned(reference)).toMatchObject({ status: 'returned', return: { status: 'completed', amount: 123_450 } });
+      }
+      // The cancelled payout never completes; a retry answers the return as it is.
+      await sleep(STEP_MS + 50);
+      expect((await get('/v1/payouts/iin_1')).json().status).toBe('returned');
+      expect((await ask('iin_1')).statusCode).toBe(200);
+      expect((await events()).filter((e: { type: string }) => e.type === 'payout.returned')).toHaveLength(3);
+    });
+
+    it(`refuses to return a payout to an account ending ${RETURN_REFUSED_SUFFIX}, raising payout.return_refused`, async () => {
+      await restart({ settlementStepMs: 0 });
+      await create(payoutRequest({ recipient: recipient({ account_number: `55${RETURN_REFUSED_SUFFIX}` }) }));
+      expect((await ask()).statusCode).toBe(202);
+      expect((await get('/v1/payouts/iin_1')).json()).toMatchObject({ status: 'completed', return: { status: 'refused', failure_code: 'return_refused', amount: null } });
+      expect((await events()).map((e: { type: string }) => e.type)).toEqual(['payout.completed', 'payout.return_refused']);
+    });
   });
 
   it('with a step of 0 answers the outcome at once, a failure included, and raises its event', async () => {

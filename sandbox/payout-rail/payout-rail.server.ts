@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { COUNTRY_CODE, isMinorAmount, MINOR_AMOUNT_MESSAGE, recipientAccount, RecipientView, Validated, validateRecipient } from '../common/cross-border';
-import { createCrossBorderRailServer, CrossBorderRailServerOptions } from '../common/cross-border-server';
+import { createCrossBorderRailServer, CrossBorderRailServerOptions, ReturnView } from '../common/cross-border-server';
 import { newSandboxId } from '../common/event-log';
 import { isNonEmptyString, isRecord, ValidationIssue } from '../common/validation';
 
@@ -26,6 +26,9 @@ export const ACCOUNT_CLOSED_CODE = 'beneficiary_account_closed';
 export const ACCOUNT_CLOSED_MESSAGE = "The beneficiary's bank reports the account closed";
 /** A payout to an account number (or IBAN) ending with this stays `processing` for ever: a payout that never completes. */
 export const PAYOUT_HELD_SUFFIX = '2222';
+/** A payout to an account number (or IBAN) ending with this cannot be returned: the rail refuses. */
+export const RETURN_REFUSED_SUFFIX = '4444';
+export const RETURN_REFUSED_CODE = 'return_refused';
 
 /** Currencies the rail pays out in, with their decimal places. */
 export const PAYOUT_RAIL_CURRENCIES: Readonly<Record<string, number>> = { USD: 2, GBP: 2, EUR: 2, GHS: 2, KES: 2 };
@@ -34,8 +37,9 @@ export const BANK_OPERATION_CODE = 'CRED';
 /** :71A: of every confirmation: the sender pays all charges, so the beneficiary receives the whole amount. */
 export const DETAILS_OF_CHARGES = 'OUR';
 
-export type PayoutStatus = 'processing' | 'completed' | 'failed';
-export type PayoutEventType = 'payout.completed' | 'payout.failed';
+/** `returned`: the payout cancelled, recalled or failed, its money back at the bridge side. */
+export type PayoutStatus = 'processing' | 'completed' | 'failed' | 'returned';
+export type PayoutEventType = 'payout.completed' | 'payout.failed' | 'payout.returned' | 'payout.return_refused';
 
 /** The fields of the MT103 that paid the recipient. */
 export interface ConfirmationView {
@@ -76,6 +80,8 @@ export interface PayoutView {
   failure_code: typeof ACCOUNT_CLOSED_CODE | null;
   failure_message: string | null;
   confirmation: ConfirmationView | null;
+  /** The return of its money to the bridge side, once asked for; `amount` in minor units of `currency`. */
+  return: ReturnView | null;
   created_at: string;
   updated_at: string;
 }
@@ -170,15 +176,24 @@ export function createPayoutRailServer(options: PayoutRailServerOptions): Fastif
     // Every payout is accepted as processing, a closed account included: the bank finds out later.
     create: (request) => {
       const now = new Date().toISOString();
-      return { id: newSandboxId('fpo'), ...request, status: 'processing', failure_code: null, failure_message: null, confirmation: null, created_at: now, updated_at: now };
+      return { id: newSandboxId('fpo'), ...request, status: 'processing', failure_code: null, failure_message: null, confirmation: null, return: null, created_at: now, updated_at: now };
     },
     settle: decide,
     holds: (payout) => payout.status === 'processing' && recipientAccount(payout.recipient).endsWith(PAYOUT_HELD_SUFFIX),
+    // Whatever became of the payout (processing: cancelled; failed: its money came back; completed:
+    // recalled), its amount goes back to the bridge side, in the payout's currency.
+    returnable: () => true,
+    returnOutcome: (payout) =>
+      recipientAccount(payout.recipient).endsWith(RETURN_REFUSED_SUFFIX)
+        ? { refused: { code: RETURN_REFUSED_CODE, message: 'The payout rail cannot return these funds' } }
+        : { amount: payout.amount },
+    returnedStatus: 'returned',
     view: (payout) => ({
       ...payout,
       recipient: { ...payout.recipient },
       ordering_customer: { ...payout.ordering_customer },
       confirmation: payout.confirmation && { ...payout.confirmation },
+      return: payout.return && { ...payout.return },
     }),
   });
 }
