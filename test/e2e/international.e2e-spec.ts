@@ -95,6 +95,34 @@ describe('International payment intents', () => {
       env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url },
     });
 
+  /** The rail's record of the intent's leg: `transfers` at the bridge rail, `payouts` at the payout rail. */
+  const railRecord = async (collection: 'transfers' | 'payouts', intentId: string): Promise<any> => {
+    const rail = collection === 'transfers' ? stack.bridgeRail : stack.payoutRail;
+    return (await rail.state<any>(`/_sandbox/${collection}`))[collection].find((r: any) => r.reference === intentId);
+  };
+  const railReturn = async (collection: 'transfers' | 'payouts', intentId: string): Promise<any> => (await railRecord(collection, intentId))?.return ?? null;
+
+  /** Where the intent's money is once nothing is left at a rail or owed: waits for the returns to land. */
+  const booksClosed = async (intentId: string): Promise<Record<string, number>> =>
+    eventually(
+      () => positionsOf(stack, intentId),
+      (positions) => Object.keys(positions).every((kind) => !/rail_in_transit|at_bridge_rail|paid_abroad|receivable_/.test(kind)),
+      20_000,
+      100,
+    );
+
+  /** The platform's share of a return: what the bridge rail gave back short of (or over) the converted amount sent. */
+  const returnDifference = (returned: { amount: number }, option: { sourceAmount: number; fee: number }): Record<string, number> => {
+    const difference = kobo(option.sourceAmount - option.fee) - returned.amount;
+    return difference === 0 ? {} : { bank_rail: difference, recovery_differences: -difference };
+  };
+
+  const reject = (id: string, note: string) =>
+    run('npm', ['run', '--silent', 'international:reject', '--', '--intent', id, '--note', note], {
+      cwd: `${__dirname}/../..`,
+      env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url },
+    });
+
   describe('quotes', () => {
     it('prices each route from the rate table, rounding the source amount up to the kobo', async () => {
       const quote = await createQuote(stack.t, apiKey, { poboUserId: business, destinationCountry: 'US', currency: 'USD', amount: 1000 });
@@ -272,41 +300,94 @@ describe('International payment intents', () => {
       expect(await balanceOf(stack.t, apiKey)).toEqual(before);
       const reversals = (await balanceTransactions(stack, apiKey, created.intentId)).filter((m) => m.type === 'international_payment_reversal');
       expect(reversals).toHaveLength(1);
-      // The merchant is whole at once; the converted amount is still at the payout rail, and the
-      // platform, which advanced it, holds a receivable on that rail that ledger:verify lists.
-      const converted = kobo(quote.options[1].sourceAmount - quote.options[1].fee);
-      expect(await positionsOf(stack, created.intentId)).toEqual({ payout_rail_in_transit: converted, receivable_payout_rail: -converted });
+      // The merchant was whole at once; then the rails gave the money back: the failed payout to the
+      // bridge side, the bridge rail in NGN at its rate of the moment. What it gave back short of what
+      // was sent is the platform's; every position and receivable is closed.
+      expect(await booksClosed(created.intentId)).toEqual(returnDifference(await railReturn('transfers', created.intentId), quote.options[1]));
+      expect(await railRecord('payouts', created.intentId)).toMatchObject({ status: 'returned', return: { status: 'completed' } });
+      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
       const verified = await ledgerVerify(stack.db.url);
       expect(verified.code).toBe(0);
-      expect(verified.report.openReceivables).toContainEqual(expect.objectContaining({ sourceId: created.intentId, owedBy: 'payout_rail', currency: 'NGN', amount: converted / 100 }));
-      // Once older than LEDGER_RECEIVABLE_MAX_AGE_HOURS, an open receivable fails the check.
-      const strict = await run('npm', ['run', '--silent', 'ledger:verify'], { cwd: `${__dirname}/../..`, env: { ...process.env, DATABASE_URL: stack.db.url, LEDGER_RECEIVABLE_MAX_AGE_HOURS: '0' } }).catch((err) => err);
-      expect(strict.code).toBe(1);
-      expect(JSON.parse(strict.stdout)).toMatchObject({ ok: false, overdueReceivables: expect.arrayContaining([created.intentId]) });
+      expect(verified.report.openReceivables.map((r: any) => r.sourceId)).not.toContain(created.intentId);
+    });
+  });
 
-      // The operator recovers it by hand, ₦123.45 short: the shortfall is the platform's, the books are closed.
-      const recovered = (converted - 12_345) / 100;
-      const { stdout } = await receivable(created.intentId, ['--recovered', recovered.toFixed(2)], 'Returned by the payout rail by hand');
-      expect(JSON.parse(stdout)).toEqual({
-        intentId: created.intentId,
-        outcome: 'recovered',
-        owedBy: 'payout_rail',
-        currency: 'NGN',
-        owed: converted / 100,
-        recovered,
-        note: 'Returned by the payout rail by hand',
-      });
-      expect(await positionsOf(stack, created.intentId)).toEqual({ bank_rail: 12_345, recovery_differences: -12_345 });
-      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-      const after = await ledgerVerify(stack.db.url);
-      expect(after.code).toBe(0);
-      expect(after.report.openReceivables.map((r: any) => r.sourceId)).not.toContain(created.intentId);
-      const notes = await stack.pg.query(`SELECT note FROM ledger_transactions WHERE source_id = $1 AND type = 'international_receivable_recovered'`, [created.intentId]);
-      expect(notes.rows).toEqual([{ note: 'Returned by the payout rail by hand' }]);
-      // Once cleared, there is nothing left to clear.
-      const again = await receivable(created.intentId, ['--write-off'], 'Twice').catch((err) => err);
-      expect(again.code).toBe(1);
-      expect(again.stderr).toMatch(/no open receivable/);
+  describe('returns the rails refuse', () => {
+    it('a bridge rail refusing to return (account ending 3333) leaves a receivable that ledger:verify lists, until an operator writes it off', async () => {
+      await stack.bridgeRail.setSettlementStep(60_000);
+      try {
+        const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
+        const business = await verifiedBusiness(stack, apiKey);
+        const before = await quietBalance(stack, apiKey);
+        const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+        const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber: '000123453333' }));
+        await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === 'bridge_initiated');
+        await stack.bridgeRail.setSettlementStep(150);
+        await reject(created.intentId, 'Recipient failed enhanced due diligence');
+        expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+        await eventually(() => railReturn('transfers', created.intentId), (r) => r?.status === 'refused', 20_000, 100);
+
+        const converted = kobo(quote.options[0].sourceAmount - quote.options[0].fee);
+        expect(await positionsOf(stack, created.intentId)).toEqual({ bridge_rail_in_transit: converted, receivable_bridge_rail: -converted });
+        const verified = await ledgerVerify(stack.db.url);
+        expect(verified.code).toBe(0);
+        expect(verified.report.openReceivables).toContainEqual(expect.objectContaining({ sourceId: created.intentId, owedBy: 'bridge_rail', currency: 'NGN', amount: converted / 100 }));
+        // Once older than LEDGER_RECEIVABLE_MAX_AGE_HOURS, an open receivable fails the check.
+        const strict = await run('npm', ['run', '--silent', 'ledger:verify'], { cwd: `${__dirname}/../..`, env: { ...process.env, DATABASE_URL: stack.db.url, LEDGER_RECEIVABLE_MAX_AGE_HOURS: '0' } }).catch((err) => err);
+        expect(strict.code).toBe(1);
+        expect(JSON.parse(strict.stdout)).toMatchObject({ ok: false, overdueReceivables: expect.arrayContaining([created.intentId]) });
+
+        // It will not come back: written off, the money lost at the rails and the advance an expense.
+        const { stdout } = await receivable(created.intentId, ['--write-off'], 'Bridge rail refuses to return it');
+        expect(JSON.parse(stdout)).toEqual({
+          intentId: created.intentId,
+          outcome: 'written_off',
+          owedBy: 'bridge_rail',
+          currency: 'NGN',
+          owed: converted / 100,
+          recovered: 0,
+          note: 'Bridge rail refuses to return it',
+        });
+        expect(await positionsOf(stack, created.intentId)).toEqual({ lost_at_rails: converted, written_off: -converted });
+        const notes = await stack.pg.query(`SELECT note FROM ledger_transactions WHERE source_id = $1 AND type = 'international_receivable_written_off'`, [created.intentId]);
+        expect(notes.rows).toEqual([{ note: 'Bridge rail refuses to return it' }]);
+        expect((await ledgerVerify(stack.db.url)).report.openReceivables.map((r: any) => r.sourceId)).not.toContain(created.intentId);
+        // Once cleared, there is nothing left to clear.
+        const again = await receivable(created.intentId, ['--write-off'], 'Twice').catch((err) => err);
+        expect(again.code).toBe(1);
+        expect(again.stderr).toMatch(/no open receivable/);
+      } finally {
+        await stack.bridgeRail.setSettlementStep(150);
+      }
+    });
+
+    it('a payout rail refusing to return (account ending 4444) leaves a receivable on it, until an operator records what came back by hand', async () => {
+      await stack.payoutRail.setSettlementStep(60_000);
+      try {
+        const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
+        const business = await verifiedBusiness(stack, apiKey);
+        const before = await quietBalance(stack, apiKey);
+        const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+        const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber: '000123454444' }));
+        await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === 'withdrawal_initiated');
+        await stack.payoutRail.setSettlementStep(150);
+        await reject(created.intentId, 'Recipient failed enhanced due diligence');
+        await eventually(() => railReturn('payouts', created.intentId), (r) => r?.status === 'refused', 20_000, 100);
+        const converted = kobo(quote.options[0].sourceAmount - quote.options[0].fee);
+        expect(await positionsOf(stack, created.intentId)).toEqual({ payout_rail_in_transit: converted, receivable_payout_rail: -converted });
+        // The bridge rail is never asked while the payout rail holds the money.
+        expect(await railReturn('transfers', created.intentId)).toBeNull();
+
+        // Recovered by hand, ₦123.45 short: the shortfall is the platform's, the books are closed.
+        const recovered = (converted - 12_345) / 100;
+        const { stdout } = await receivable(created.intentId, ['--recovered', recovered.toFixed(2)], 'Returned by the payout rail by hand');
+        expect(JSON.parse(stdout)).toMatchObject({ outcome: 'recovered', owedBy: 'payout_rail', owed: converted / 100, recovered });
+        expect(await positionsOf(stack, created.intentId)).toEqual({ bank_rail: 12_345, recovery_differences: -12_345 });
+        expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+        expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+      } finally {
+        await stack.payoutRail.setSettlementStep(150);
+      }
     });
   });
 
@@ -451,16 +532,10 @@ describe('International payment intents', () => {
   });
 
   describe('operator rejection', () => {
-    const reject = (id: string, note: string) =>
-      run('npm', ['run', '--silent', 'international:reject', '--', '--intent', id, '--note', note], {
-        cwd: `${__dirname}/../..`,
-        env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url },
-      });
-
     it.each([
-      ['processing', 'held in compliance review at the bridge rail (account ending 1111)', '000123451111', {}],
-      ['withdrawal_initiated', 'held at the payout rail (account ending 2222)', '000123452222', { payout_rail_in_transit: 1, receivable_payout_rail: -1 }],
-    ])('holds an intent in %s, %s, until an operator rejects it: the merchant whole at once', async (state, _why, accountNumber, positions: Record<string, number>) => {
+      ['processing', 'held in compliance review at the bridge rail (account ending 1111)', '000123451111'],
+      ['withdrawal_initiated', 'held at the payout rail (account ending 2222)', '000123452222'],
+    ])('holds an intent in %s, %s, until an operator rejects it: the merchant whole at once, the rails give the money back', async (state, _why, accountNumber) => {
       const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
       const business = await verifiedBusiness(stack, apiKey);
       const before = await quietBalance(stack, apiKey);
@@ -475,8 +550,13 @@ describe('International payment intents', () => {
       const { stdout } = await reject(created.intentId, 'Held too long');
       expect(JSON.parse(stdout)).toMatchObject({ intentId: created.intentId, from: state, status: 'rejected' });
       expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-      const converted = kobo(quote.options[0].sourceAmount - quote.options[0].fee);
-      expect(await positionsOf(stack, created.intentId)).toEqual(Object.fromEntries(Object.entries(positions).map(([kind, sign]) => [kind, sign * converted])));
+      // The transfer in review is cancelled, all it was sent given back (nothing had left the
+      // reservation in the books); the held payout goes back to the bridge side, and the completed
+      // transfer is converted back at the bridge rail's rate.
+      const bridgeReturn = await eventually(() => railReturn('transfers', created.intentId), (r) => r?.status === 'completed', 20_000, 100);
+      expect(await booksClosed(created.intentId)).toEqual(state === 'processing' ? {} : returnDifference(bridgeReturn, quote.options[0]));
+      if (state === 'withdrawal_initiated') expect(await railRecord('payouts', created.intentId)).toMatchObject({ status: 'returned' });
+      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
       expect((await ledgerVerify(stack.db.url)).code).toBe(0);
     });
 
@@ -491,6 +571,8 @@ describe('International payment intents', () => {
         const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
         const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote));
         await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === 'bridge_initiated');
+        // Steps from now on (the return's) are quick again; the transfer's own stays pending.
+        await stack.bridgeRail.setSettlementStep(150);
         const cli = (id: string) => reject(id, 'Recipient failed enhanced due diligence');
         const { stdout } = await cli(created.intentId);
         expect(JSON.parse(stdout)).toMatchObject({ intentId: created.intentId, from: 'bridge_initiated', status: 'rejected' });
@@ -499,15 +581,11 @@ describe('International payment intents', () => {
         expect(await balanceOf(stack.t, apiKey)).toEqual(before);
         await expect(cli(created.intentId)).rejects.toMatchObject({ code: 1 });
         expect((await balanceTransactions(stack, apiKey, created.intentId)).filter((m) => m.type === 'international_payment_reversal')).toHaveLength(1);
-        // The converted amount had left for the bridge rail: it is still on its way there, owed back to the platform.
-        const converted = kobo(quote.options[0].sourceAmount - quote.options[0].fee);
-        expect(await positionsOf(stack, created.intentId)).toEqual({ bridge_rail_in_transit: converted, receivable_bridge_rail: -converted });
+        // The converted amount had left for the bridge rail, still pending there: the rail cancels it
+        // and gives back all it was sent, which closes its position and the platform's receivable.
+        expect(await booksClosed(created.intentId)).toEqual({});
+        expect(await railRecord('transfers', created.intentId)).toMatchObject({ status: 'returned', return: { status: 'completed', amount: kobo(quote.options[0].sourceAmount - quote.options[0].fee) } });
         expect((await ledgerVerify(stack.db.url)).code).toBe(0);
-        // It will not come back: written off, the money lost at the rails and the advance an expense.
-        const { stdout: writtenOff } = await receivable(created.intentId, ['--write-off'], 'Bridge rail insolvent');
-        expect(JSON.parse(writtenOff)).toMatchObject({ outcome: 'written_off', owedBy: 'bridge_rail', owed: converted / 100, recovered: 0 });
-        expect(await positionsOf(stack, created.intentId)).toEqual({ lost_at_rails: converted, written_off: -converted });
-        expect((await ledgerVerify(stack.db.url)).report.openReceivables.map((r: any) => r.sourceId)).not.toContain(created.intentId);
       } finally {
         await stack.bridgeRail.setSettlementStep(150);
       }

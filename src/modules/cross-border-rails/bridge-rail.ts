@@ -29,9 +29,21 @@ export interface BridgeTransferRequest {
 
 /**
  * `in_review` while the rail's compliance review holds it, before any conversion; `pending` until
- * the leg completes; `rejected` by the rail's compliance screening.
+ * the leg completes; `rejected` by the rail's compliance screening; `returned` once its money was
+ * given back.
  */
-export type BridgeTransferStatus = 'in_review' | 'pending' | 'completed' | 'rejected';
+export type BridgeTransferStatus = 'in_review' | 'pending' | 'completed' | 'rejected' | 'returned';
+
+/**
+ * A return of the money a rail holds for one of our payments, once asked for: `pending`, then
+ * `completed` with `amount` (the bridge rail: NGN in kobo; the payout rail: minor units of the
+ * payout's currency, back at the bridge side) or `refused`.
+ */
+export interface RailReturn {
+  status: 'pending' | 'completed' | 'refused';
+  amount: number | null;
+  failureCode: string | null;
+}
 
 export interface BridgeTransfer {
   id: string;
@@ -40,10 +52,12 @@ export interface BridgeTransfer {
   /** Set when `rejected`, e.g. `compliance_rejected`. */
   failureCode: string | null;
   failureMessage: string | null;
+  /** Null until a return is asked for. */
+  return: RailReturn | null;
 }
 
 export type BridgeEvent =
-  | { id: string; type: 'transfer.completed' | 'transfer.rejected'; transfer: BridgeTransfer }
+  | { id: string; type: 'transfer.completed' | 'transfer.rejected' | 'transfer.returned' | 'transfer.return_refused'; transfer: BridgeTransfer }
   /** A type this version does not act on: acknowledged and recorded. */
   | { id: string; type: 'other'; name: string };
 
@@ -53,6 +67,12 @@ export interface BridgeRail {
   createTransfer(request: BridgeTransferRequest, options: CallOptions): Promise<BridgeTransfer>;
   /** The transfer created under `reference`; null when there is none. */
   getTransfer(reference: string, options: CallOptions): Promise<BridgeTransfer | null>;
+  /**
+   * Asks for the transfer's money back in NGN (all that was sent if nothing was converted yet,
+   * else converted back at the rail's rate of the moment), once per reference: a retry answers the
+   * return as it is now.
+   */
+  returnTransfer(reference: string, options: CallOptions): Promise<BridgeTransfer>;
   /** An event as the rail's signed callback delivers it; throws ProviderError when it is not one. */
   parseEvent(body: unknown): BridgeEvent;
 }

@@ -48,7 +48,7 @@ describe('HttpBridgeRail', () => {
 
   it('creates the transfer with our reference as the key, sending the request as the rail takes it', async () => {
     const transfer = await rail().createTransfer(transferRequest({ recipient: recipient({ email: 'jane@example.com' }) }), OPTIONS);
-    expect(transfer).toEqual({ id: expect.stringMatching(/^btr_/), reference: 'iin_1', status: 'pending', failureCode: null, failureMessage: null });
+    expect(transfer).toEqual({ id: expect.stringMatching(/^btr_/), reference: 'iin_1', status: 'pending', failureCode: null, failureMessage: null, return: null });
     expect(await stored()).toEqual([
       expect.objectContaining({
         id: transfer.id,
@@ -127,6 +127,23 @@ describe('HttpBridgeRail', () => {
       expect(rail().parseEvent(JSON.parse(JSON.stringify(first)))).toEqual({ id: first.id, type: 'transfer.completed', transfer: completed });
       expect(rail().parseEvent(second)).toEqual({ id: second.id, type: 'transfer.rejected', transfer: rejected });
       expect(completed.status).toBe('completed');
+    });
+
+    it('reads a return and its refusal, whatever the status a refused return leaves the transfer in', async () => {
+      await sandbox.control('POST', '/_sandbox/settings', { settlement_step_ms: 0 });
+      await rail().createTransfer(transferRequest(), OPTIONS);
+      await rail().createTransfer(transferRequest({ reference: 'iin_2', recipient: recipient({ accountNumber: '13333' }) }), OPTIONS);
+      const returned = await rail().returnTransfer('iin_1', OPTIONS);
+      expect(returned).toMatchObject({ reference: 'iin_1', status: 'returned', return: { status: 'completed', amount: 154_299_625, failureCode: null } });
+      // Asked again: the same return, never a second.
+      expect(await rail().returnTransfer('iin_1', OPTIONS)).toEqual(returned);
+      const refused = await rail().returnTransfer('iin_2', OPTIONS);
+      expect(refused).toMatchObject({ status: 'completed', return: { status: 'refused', amount: null, failureCode: 'return_refused' } });
+      const events = (await railEvents()).slice(2);
+      expect(events.map((event: { type: string }) => rail().parseEvent(event))).toEqual([
+        { id: events[0].id, type: 'transfer.returned', transfer: returned },
+        { id: events[1].id, type: 'transfer.return_refused', transfer: refused },
+      ]);
     });
 
     it('records a type it does not act on as other', () => {

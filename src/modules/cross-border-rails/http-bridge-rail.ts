@@ -1,10 +1,10 @@
 import { parseProviderBody, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import type { CallOptions } from '../bank-rail';
 import { BridgeEvent, BridgeRail, BridgeTransfer, BridgeTransferRequest, BridgeTransferStatus } from './bridge-rail';
-import { RailResources, recipientBody, resourceBody } from './http-rail-resources';
+import { RailResources, recipientBody, resourceBody, toReturn } from './http-rail-resources';
 import { BRIDGE_RAIL_NAME } from './http-rate-provider';
 
-const TRANSFER_STATUSES: readonly BridgeTransferStatus[] = ['in_review', 'pending', 'completed', 'rejected'];
+const TRANSFER_STATUSES: readonly BridgeTransferStatus[] = ['in_review', 'pending', 'completed', 'rejected', 'returned'];
 
 class TransferBody extends resourceBody(TRANSFER_STATUSES) {}
 
@@ -14,9 +14,11 @@ const toTransfer = (transfer: TransferBody): BridgeTransfer => ({
   status: transfer.status,
   failureCode: transfer.failure_code ?? null,
   failureMessage: transfer.failure_message ?? null,
+  return: toReturn(transfer.return),
 });
 
-const TRANSFER_OUTCOMES = { 'transfer.completed': 'completed', 'transfer.rejected': 'rejected' } as const;
+/** A refused return leaves the transfer as it was. */
+const TRANSFER_OUTCOMES = { 'transfer.completed': 'completed', 'transfer.rejected': 'rejected', 'transfer.returned': 'returned', 'transfer.return_refused': null } as const;
 
 /** The bridge rail over HTTP (the sandbox in development): NGN in kobo, destination amounts in minor units, our reference as the Idempotency-Key. */
 export class HttpBridgeRail implements BridgeRail {
@@ -44,6 +46,10 @@ export class HttpBridgeRail implements BridgeRail {
 
   async getTransfer(reference: string, options: CallOptions): Promise<BridgeTransfer | null> {
     return this.transfers.get(reference, options);
+  }
+
+  async returnTransfer(reference: string, options: CallOptions): Promise<BridgeTransfer> {
+    return this.transfers.return(reference, options);
   }
 
   parseEvent(body: unknown): BridgeEvent {

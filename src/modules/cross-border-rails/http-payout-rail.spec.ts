@@ -52,7 +52,7 @@ describe('HttpPayoutRail', () => {
 
   it('creates the payout as processing, sending the request as the rail takes it', async () => {
     const payout = await rail().createPayout(payoutRequest(), OPTIONS);
-    expect(payout).toEqual({ id: expect.stringMatching(/^fpo_/), reference: 'iin_1', status: 'processing', failureCode: null, failureMessage: null, confirmation: null });
+    expect(payout).toEqual({ id: expect.stringMatching(/^fpo_/), reference: 'iin_1', status: 'processing', failureCode: null, failureMessage: null, confirmation: null, return: null });
     expect(await stored()).toEqual([
       expect.objectContaining({
         reference: 'iin_1',
@@ -124,8 +124,23 @@ describe('HttpPayoutRail', () => {
       expect(completed.confirmation?.amount).toBe('2500.75');
     });
 
+    it('reads a return of the payout to the bridge side, and a refused one', async () => {
+      await sandbox.control('POST', '/_sandbox/settings', { settlement_step_ms: 0 });
+      await rail().createPayout(payoutRequest({ recipient: recipient({ accountNumber: '9999' }) }), OPTIONS);
+      await rail().createPayout(payoutRequest({ reference: 'iin_2', recipient: recipient({ accountNumber: '4444' }) }), OPTIONS);
+      const returned = await rail().returnPayout('iin_1', OPTIONS);
+      expect(returned).toMatchObject({ status: 'returned', return: { status: 'completed', amount: 250_075 } });
+      const refused = await rail().returnPayout('iin_2', OPTIONS);
+      expect(refused).toMatchObject({ status: 'completed', return: { status: 'refused', failureCode: 'return_refused' } });
+      const events = (await railEvents()).slice(2);
+      expect(events.map((event: { type: string }) => rail().parseEvent(event))).toEqual([
+        { id: events[0].id, type: 'payout.returned', payout: returned },
+        { id: events[1].id, type: 'payout.return_refused', payout: refused },
+      ]);
+    });
+
     it('records a type it does not act on as other', () => {
-      expect(rail().parseEvent({ id: 'evt_1', type: 'payout.returned', data: {} })).toEqual({ id: 'evt_1', type: 'other', name: 'payout.returned' });
+      expect(rail().parseEvent({ id: 'evt_1', type: 'payout.recalled', data: {} })).toEqual({ id: 'evt_1', type: 'other', name: 'payout.recalled' });
     });
 
     const confirmation = {

@@ -2,12 +2,12 @@ import { Type } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { parseProviderBody, ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import type { CallOptions } from '../bank-rail';
-import { RailResources, recipientBody, resourceBody } from './http-rail-resources';
+import { RailResources, recipientBody, resourceBody, toReturn } from './http-rail-resources';
 import { ForeignPayout, ForeignPayoutRequest, ForeignPayoutStatus, PayoutConfirmation, PayoutEvent, PayoutRail } from './payout-rail';
 
 export const PAYOUT_RAIL_NAME = 'payout rail';
 
-const PAYOUT_STATUSES: readonly ForeignPayoutStatus[] = ['processing', 'completed', 'failed'];
+const PAYOUT_STATUSES: readonly ForeignPayoutStatus[] = ['processing', 'completed', 'failed', 'returned'];
 
 class ConfirmationBody {
   @IsUUID()
@@ -93,10 +93,12 @@ function toPayout(payout: PayoutBody): ForeignPayout {
     failureCode: payout.failure_code ?? null,
     failureMessage: payout.failure_message ?? null,
     confirmation: payout.status === 'completed' ? confirmation : null,
+    return: toReturn(payout.return),
   };
 }
 
-const PAYOUT_OUTCOMES = { 'payout.completed': 'completed', 'payout.failed': 'failed' } as const;
+/** A refused return leaves the payout as it was. */
+const PAYOUT_OUTCOMES = { 'payout.completed': 'completed', 'payout.failed': 'failed', 'payout.returned': 'returned', 'payout.return_refused': null } as const;
 
 /** The payout rail over HTTP (the sandbox in development): amounts in minor units of the currency, our reference as the Idempotency-Key. */
 export class HttpPayoutRail implements PayoutRail {
@@ -125,6 +127,10 @@ export class HttpPayoutRail implements PayoutRail {
 
   async getPayout(reference: string, options: CallOptions): Promise<ForeignPayout | null> {
     return this.payouts.get(reference, options);
+  }
+
+  async returnPayout(reference: string, options: CallOptions): Promise<ForeignPayout> {
+    return this.payouts.return(reference, options);
   }
 
   parseEvent(body: unknown): PayoutEvent {

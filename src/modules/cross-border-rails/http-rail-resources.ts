@@ -1,8 +1,9 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
 import { parseProviderBody, ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { EventBody, getOrNull, IdBody, postByReference } from '../../common/providers/provider-resources';
 import type { CallOptions } from '../bank-rail';
-import type { Recipient } from './bridge-rail';
+import type { RailReturn, Recipient } from './bridge-rail';
 
 /**
  * What the two cross-border adapters share: each rail keeps one kind of resource (a transfer, a
@@ -19,6 +20,27 @@ export function recipientBody(recipient: Recipient): Record<string, string | nul
     bank_code: recipient.bankCode,
     account_number: recipient.accountNumber,
   };
+}
+
+/** A return of the resource's money, as both rails answer it. */
+class ReturnBody {
+  @IsIn(['pending', 'completed', 'refused'])
+  status: RailReturn['status'];
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  amount: number | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  failure_code: string | null;
+}
+
+/** The return as the adapters hand it on; null when none was asked for. */
+export function toReturn(body: ReturnBody | null | undefined): RailReturn | null {
+  return body ? { status: body.status, amount: body.amount ?? null, failureCode: body.failure_code ?? null } : null;
 }
 
 /**
@@ -44,6 +66,11 @@ export function resourceBody<S extends string>(statuses: readonly S[]) {
     @IsString()
     @MaxLength(1000)
     failure_message: string | null;
+
+    @IsOptional()
+    @ValidateNested()
+    @Type(() => ReturnBody)
+    return: ReturnBody | null;
   }
   return ResourceBody;
 }
@@ -74,22 +101,28 @@ export class RailResources<T extends { reference: string; status: string }> {
     return this.expectReference(reference, this.options.read(body));
   }
 
+  /** Asks for the money of the resource under `reference` back; a retry answers the return as it is now. */
+  async return(reference: string, options: CallOptions): Promise<T> {
+    const { body } = await this.client.request({ method: 'POST', path: `${this.options.path}/${encodeURIComponent(reference)}/return`, ...options });
+    return this.expectReference(reference, this.options.read(body));
+  }
+
   /** The resource created under `reference`; null when there is none. */
   async get(reference: string, options: CallOptions): Promise<T | null> {
     return getOrNull(this.client, `${this.options.path}/${encodeURIComponent(reference)}`, options, (body) => this.expectReference(reference, this.options.read(body)));
   }
 
   /**
-   * An event: one of `outcomes` (its type → the status its resource must be in), or a type this
-   * version does not act on, as `other`.
+   * An event: one of `outcomes` (its type → the status its resource must be in, null when any), or
+   * a type this version does not act on, as `other`.
    */
-  parseEvent<TType extends string>(body: unknown, outcomes: Record<TType, T['status']>): OutcomeEvent<TType, T> {
+  parseEvent<TType extends string>(body: unknown, outcomes: Record<TType, T['status'] | null>): OutcomeEvent<TType, T> {
     const { rail, noun } = this.options;
     const event = parseProviderBody(rail, EventBody, body);
     if (!Object.hasOwn(outcomes, event.type)) return { id: event.id, type: 'other', name: event.type };
     const type = event.type as TType;
     const resource = this.options.read(event.data);
-    if (resource.status !== outcomes[type]) throw new ProviderError(`${rail}: event ${type} carries a ${noun} ${resource.status}`, true);
+    if (outcomes[type] !== null && resource.status !== outcomes[type]) throw new ProviderError(`${rail}: event ${type} carries a ${noun} ${resource.status}`, true);
     return { id: event.id, type, resource };
   }
 

@@ -1,5 +1,5 @@
 import type { CallOptions } from '../bank-rail';
-import type { Recipient } from './bridge-rail';
+import type { Recipient, RailReturn } from './bridge-rail';
 
 export interface ForeignPayoutRequest {
   /** Our international payment intent id: the idempotency key, so the recipient is never paid twice. */
@@ -43,7 +43,8 @@ export interface PayoutConfirmation {
   detailsOfCharges: string;
 }
 
-export type ForeignPayoutStatus = 'processing' | 'completed' | 'failed';
+/** `returned`: cancelled, failed or recalled, its money back at the bridge side. */
+export type ForeignPayoutStatus = 'processing' | 'completed' | 'failed' | 'returned';
 
 export interface ForeignPayout {
   id: string;
@@ -54,10 +55,12 @@ export interface ForeignPayout {
   failureMessage: string | null;
   /** Set when `completed`. */
   confirmation: PayoutConfirmation | null;
+  /** Null until a return is asked for. */
+  return: RailReturn | null;
 }
 
 export type PayoutEvent =
-  | { id: string; type: 'payout.completed' | 'payout.failed'; payout: ForeignPayout }
+  | { id: string; type: 'payout.completed' | 'payout.failed' | 'payout.returned' | 'payout.return_refused'; payout: ForeignPayout }
   /** A type this version does not act on: acknowledged and recorded. */
   | { id: string; type: 'other'; name: string };
 
@@ -67,6 +70,8 @@ export interface PayoutRail {
   createPayout(request: ForeignPayoutRequest, options: CallOptions): Promise<ForeignPayout>;
   /** The payout created under `reference`; null when there is none. */
   getPayout(reference: string, options: CallOptions): Promise<ForeignPayout | null>;
+  /** Asks for the payout's money back to the bridge side, whatever became of it, once per reference. */
+  returnPayout(reference: string, options: CallOptions): Promise<ForeignPayout>;
   /** An event as the rail's signed callback delivers it; throws ProviderError when it is not one. */
   parseEvent(body: unknown): PayoutEvent;
 }

@@ -16,6 +16,19 @@ export const INTERNATIONAL_JOBS = {
     jobId: ({ intentId, from }) => `international.advance.${intentId}.${from}`,
     keepCompletedS: 0,
   }),
+  /**
+   * Get back from the rails what a rejected intent had sent them, from the rail named (the payout
+   * rail first, to the bridge side; then the bridge rail, in NGN). A return still pending fails the
+   * attempt, so the job asks again with back-off until the rail's answer or callback is in: about
+   * an hour of attempts before it is left to the operator (the receivable stays open and listed).
+   */
+  recover: defineJob<{ intentId: string; rail: 'bridge_rail' | 'payout_rail' }>({
+    queue: INTERNATIONAL_QUEUE,
+    name: 'international.recover',
+    jobId: ({ intentId, rail }) => `international.recover.${intentId}.${rail}`,
+    attempts: 12,
+    keepCompletedS: 0,
+  }),
   /** Periodic: an `advance` for every intent that has not moved for a job lock: its job was lost, or a rail's callback. */
   resume: definePeriodicJob(INTERNATIONAL_QUEUE, 'international.resume', (config) => config.periodicJobIntervalMs),
 };

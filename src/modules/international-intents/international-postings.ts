@@ -32,9 +32,9 @@ function positionIn(merchantId: string, status: InternationalIntentStatus): Acco
   return POSITION_AFTER[status] ?? { merchantId, kind: 'reserved' };
 }
 
-/** True once the converted amount has left the merchant's reservation for a rail. */
-export function hasReachedRail(status: InternationalIntentStatus): boolean {
-  return RAIL_IN[status] !== undefined;
+/** The rail holding the converted amount in `status`; undefined before the bridge leg. */
+export function railHolding(status: InternationalIntentStatus): 'bridge_rail' | 'payout_rail' | undefined {
+  return RAIL_IN[status];
 }
 
 /** The receivable a late rejection leaves on the rail that holds the money, until that rail returns it. */
@@ -127,8 +127,17 @@ export function transitionPosting(intent: IntentAmounts, from: InternationalInte
 const RAIL_POSITIONS: readonly PlatformAccount[] = ['bridge_rail_in_transit', 'at_bridge_rail', 'payout_rail_in_transit', 'paid_abroad'];
 const RECEIVABLES: readonly PlatformAccount[] = ['receivable_bridge_rail', 'receivable_payout_rail'];
 
-/** What became of money a rail owed: recovered by hand (`amount` in minor units, what actually came back), or lost. */
-export type ReceivableOutcome = { kind: 'recovered'; amount: number } | { kind: 'written_off' };
+/**
+ * What became of money a rail owed: returned by the rail itself or recovered by hand (`amount` in
+ * minor units, what actually came back), or lost.
+ */
+export type ReceivableOutcome = { kind: 'returned' | 'recovered'; amount: number } | { kind: 'written_off' };
+
+const CLEARING_TYPES: Record<ReceivableOutcome['kind'], string> = {
+  returned: 'international_returned',
+  recovered: 'international_receivable_recovered',
+  written_off: 'international_receivable_written_off',
+};
 
 export interface ReceivableClearing {
   posting: Posting;
@@ -142,9 +151,9 @@ export interface ReceivableClearing {
  * An operator clears the open receivable of a rejected intent (`positions`: the platform accounts'
  * sums over the intent's postings); undefined when none is open. Both outcomes close the receivable
  * and the rail's position, since the rail holds nothing of it any more:
- * - `recovered`: the money came back by hand. Had less (or more) come back than was advanced, the
- *   difference is the platform's (`recovery_differences`, against `bank_rail` where it arrived),
- *   never the merchant's, who was made whole at the rejection.
+ * - `returned` (by the rail, on our request) or `recovered` (by hand): the money came back. Had less
+ *   (or more) come back than was advanced, the difference is the platform's (`recovery_differences`,
+ *   against `bank_rail` where it arrived), never the merchant's, who was made whole at the rejection.
  * - `written_off`: it will not come back. The position becomes money lost at the rails, the
  *   receivable an expense.
  */
@@ -152,7 +161,7 @@ export function receivableClearing(
   intent: Pick<InternationalIntentEntity, 'id' | 'sourceCurrency'>,
   positions: Partial<Record<PlatformAccount, number>>,
   outcome: ReceivableOutcome,
-  note: string,
+  note?: string,
 ): ReceivableClearing | undefined {
   const receivable = RECEIVABLES.find((kind) => (positions[kind] ?? 0) < 0);
   if (!receivable) return undefined;
@@ -163,9 +172,9 @@ export function receivableClearing(
     { account: { platform: receivable }, amount: owed },
     { account: { platform: position }, amount: -owed },
   ];
-  const difference = outcome.kind === 'recovered' ? owed - outcome.amount : 0;
+  const difference = outcome.kind === 'written_off' ? 0 : owed - outcome.amount;
   const lines =
-    outcome.kind === 'recovered'
+    outcome.kind !== 'written_off'
       ? [...closed, { account: { platform: 'bank_rail' as const }, amount: difference }, { account: { platform: 'recovery_differences' as const }, amount: -difference }]
       : [...closed, { account: { platform: 'lost_at_rails' as const }, amount: owed }, { account: { platform: 'written_off' as const }, amount: -owed }];
   return {
@@ -174,9 +183,39 @@ export function receivableClearing(
     posting: {
       sourceId: intent.id,
       currency: intent.sourceCurrency,
-      type: outcome.kind === 'recovered' ? 'international_receivable_recovered' : 'international_receivable_written_off',
+      type: CLEARING_TYPES[outcome.kind],
       lines: lines.filter((line) => line.amount !== 0),
-      note,
+      ...(note === undefined ? {} : { note }),
     },
   };
+}
+
+/**
+ * The payout rail gave a rejected intent's money back to the bridge side (the payout cancelled,
+ * failed or recalled): the position and what is owed move from the payout rail to the bridge rail,
+ * which is asked next. Undefined when the payout rail owes nothing (any more).
+ */
+export function payoutReturnPosting(intent: Pick<InternationalIntentEntity, 'id' | 'sourceCurrency'>, positions: Partial<Record<PlatformAccount, number>>): Posting | undefined {
+  const owed = -(positions.receivable_payout_rail ?? 0);
+  if (owed <= 0) return undefined;
+  const position = (['payout_rail_in_transit', 'paid_abroad'] as const).find((kind) => (positions[kind] ?? 0) > 0);
+  if (!position) throw new Error(`ledger: ${intent.id} owes ${owed} on receivable_payout_rail but holds no position at the payout rail`);
+  return {
+    sourceId: intent.id,
+    currency: intent.sourceCurrency,
+    type: 'international_payout_returned',
+    lines: [
+      { account: { platform: position }, amount: -owed },
+      { account: { platform: 'at_bridge_rail' }, amount: owed },
+      { account: { platform: 'receivable_payout_rail' }, amount: owed },
+      { account: { platform: 'receivable_bridge_rail' }, amount: -owed },
+    ],
+  };
+}
+
+/** The rail a rejected intent's money is to be got back from first, if any is owed. */
+export function railToRecoverFrom(positions: Partial<Record<PlatformAccount, number>>): 'bridge_rail' | 'payout_rail' | undefined {
+  if ((positions.receivable_payout_rail ?? 0) < 0) return 'payout_rail';
+  if ((positions.receivable_bridge_rail ?? 0) < 0) return 'bridge_rail';
+  return undefined;
 }

@@ -6,10 +6,10 @@ import { ProviderError } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler, JobQueues, Outbox } from '../../jobs';
 import { CallOptions } from '../bank-rail';
-import { BRIDGE_RAIL, BridgeRail, BridgeTransfer, ForeignPayout, PAYOUT_RAIL, PayoutRail, Recipient } from '../cross-border-rails';
+import { BRIDGE_RAIL, BridgeRail, BridgeTransfer, ForeignPayout, PAYOUT_RAIL, PayoutRail, RailReturn, Recipient } from '../cross-border-rails';
 import { LedgerService } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
-import { ReceivableOutcome, receivableClearing } from './international-postings';
+import { payoutReturnPosting, railHolding, railToRecoverFrom, ReceivableOutcome, receivableClearing } from './international-postings';
 import { InternationalIntentEntity } from './international-intent.entity';
 import { InternationalIntentStates } from './international-intent-states.service';
 import { InternationalIntentStatus } from './international-intent.states';
@@ -86,14 +86,61 @@ export class InternationalSettlementService {
     }
   }
 
-  /** A bridge rail callback, in the caller's transaction: recorded, and the next step enqueued when it is due (see `followUp`). */
+  /**
+   * A bridge rail callback, in the caller's transaction: recorded, and the next step enqueued when
+   * it is due (see `followUp`). A return's outcome goes to the recovery instead.
+   */
   async onBridgeEvent(manager: EntityManager, transfer: BridgeTransfer): Promise<void> {
+    if (transfer.return) return void (await this.recordReturn(manager, 'bridge_rail', transfer.reference, transfer.return));
     await this.followUp(manager, transfer.reference, await this.recordBridge(manager, transfer));
   }
 
   /** A payout rail callback, likewise. */
   async onPayoutEvent(manager: EntityManager, payout: ForeignPayout): Promise<void> {
+    if (payout.return) return void (await this.recordReturn(manager, 'payout_rail', payout.reference, payout.return));
     await this.followUp(manager, payout.reference, await this.recordPayout(manager, payout));
+  }
+
+  /**
+   * Gets back what a rejected intent had sent the rails, one rail at a time (the payout rail gives
+   * it back to the bridge side, then the bridge rail in NGN): each rail is asked under our
+   * reference, which makes asking again after a crash or a retry safe (the same return), and its
+   * answer or callback is recorded under the intent's lock against the ledger's open receivable,
+   * so the money comes back into the books once. A return the rail refuses leaves the receivable
+   * open for an operator. A return still pending fails the attempt, to ask again later.
+   */
+  @JobHandler(INTERNATIONAL_JOBS.recover)
+  async recover({ intentId, rail }: { intentId: string; rail: 'bridge_rail' | 'payout_rail' }): Promise<void> {
+    let asked: RailReturn | null;
+    try {
+      asked = rail === 'payout_rail' ? (await this.payouts.returnPayout(intentId, this.budget())).return : (await this.bridge.returnTransfer(intentId, this.budget())).return;
+    } catch (err) {
+      // No leg there (the rejection came before it was created), or one that never took the money
+      // (a transfer the rail rejected): nothing to get back.
+      if (err instanceof ProviderError && (err.status === 404 || err.status === 409)) return;
+      throw err;
+    }
+    if (!asked) throw new Error(`${rail}: answered the return of ${intentId} without it`);
+    await this.dataSource.transaction((manager) => this.recordReturn(manager, rail, intentId, asked));
+    if (asked.status === 'pending') throw new Error(`the return of ${intentId} is still pending at the ${rail.replace('_', ' ')}`);
+  }
+
+  /**
+   * A rail's word on a return, from its answer or its callback, in the caller's transaction. Posted
+   * only while that rail's receivable is open (under the intent's lock), so once; the bridge side
+   * is asked next when the payout rail gave the money back to it.
+   */
+  private async recordReturn(manager: EntityManager, rail: 'bridge_rail' | 'payout_rail', intentId: string, outcome: RailReturn): Promise<void> {
+    const intent = await this.states.lock(manager, intentId);
+    if (intent?.status !== 'rejected' || outcome.status !== 'completed') return;
+    const positions = await this.ledger.platformPositions(manager, intentId, intent.sourceCurrency);
+    if (railToRecoverFrom(positions) !== rail) return;
+    if (rail === 'payout_rail') {
+      await this.ledger.post(manager, payoutReturnPosting(intent, positions)!);
+      await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.recover, { intentId, rail: 'bridge_rail' });
+      return;
+    }
+    await this.ledger.post(manager, receivableClearing(intent, positions, { kind: 'returned', amount: outcome.amount ?? 0 })!.posting);
   }
 
   /** An operator's rejection of an intent that has not settled, with the note the merchant sees; the funds go back through the same path. */
@@ -239,11 +286,16 @@ export class InternationalSettlementService {
 
   /**
    * To `rejected` with the note; the move gives the merchant its whole `sourceAmount` back
-   * (`transitionPosting`). `processedAt` is set when it leaves `processing`.
+   * (`transitionPosting`), and money that had reached a rail is recovered from it (`recover`).
+   * `processedAt` is set when it leaves `processing`.
    */
   private async reject(manager: EntityManager, intent: InternationalIntentEntity, cause: string, note: string): Promise<void> {
-    const leavesProcessing = intent.status === 'processing';
-    await this.states.apply(manager, intent, 'rejected', cause, { adminNote: note, ...(leavesProcessing && { processedAt: new Date() }) });
+    const from = intent.status;
+    await this.states.apply(manager, intent, 'rejected', cause, { adminNote: note, ...(from === 'processing' && { processedAt: new Date() }) });
+    // Money that had reached a rail is asked back, in the transaction that decided it; so is a
+    // bridge transfer the rail may hold in review while the intent is still `processing`.
+    const rail = railHolding(from) ?? (from === 'processing' ? 'bridge_rail' : undefined);
+    if (rail) await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.recover, { intentId: intent.id, rail });
   }
 
   /** Locks the intent and runs `change` only while it is still `expected`. */
