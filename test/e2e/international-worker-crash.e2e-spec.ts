@@ -1,4 +1,6 @@
 import { ApiProcess, spawnWorker } from './support/api-process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createInternationalIntent, createQuote, intentBody, InternationalStack, startInternationalStack, verifiedBusiness } from './support/international';
 import { balanceOf, fundedMerchant, ledgerVerify } from './support/money-stack';
 import { eventually } from './support/poll';
@@ -108,4 +110,62 @@ describe('International settlement: the worker killed between every pair of stag
     expect(after.reserved).toBe(0);
     expect((await ledgerVerify(stack.db.url)).code).toBe(0);
   }, 120_000);
+
+  it('a late rejection gets the money back once, the worker killed while each rail was asked for it', async () => {
+    await stack.bridgeRail.setSettlementStep(1_500);
+    await stack.payoutRail.setSettlementStep(1_500);
+    try {
+      await startWorker();
+      const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
+      const business = await verifiedBusiness(stack, apiKey);
+      const before = await balanceOf(stack.t, apiKey);
+      const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+      // A payout that never completes: the intent waits in withdrawal_initiated for the operator.
+      const { intentId: id } = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber: '000123452222' }));
+      await reaches(id, 'withdrawal_initiated');
+      const returnOf = async (collection: 'transfers' | 'payouts') => {
+        const rail = collection === 'transfers' ? stack.bridgeRail : stack.payoutRail;
+        return (await rail.state<any>(`/_sandbox/${collection}`))[collection].find((r: any) => r.reference === id)?.return ?? null;
+      };
+
+      // 1. The operator rejects; the worker asks the payout rail for the money and is killed before its answer.
+      await stack.payoutRail.faults({ answerDelayMs: 3_000 });
+      await promisify(execFile)('npm', ['run', '--silent', 'international:reject', '--', '--intent', id, '--note', 'Held too long'], {
+        cwd: `${__dirname}/../..`,
+        env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url },
+      });
+      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+      await eventually(() => returnOf('payouts'), (r) => r !== null, 20_000, 20);
+      await killWorker();
+      await stack.payoutRail.faults({});
+
+      // 2. The payout rail's callback lands with no worker running; a new worker asks the bridge rail and is killed too.
+      await stack.bridgeRail.faults({ answerDelayMs: 3_000 });
+      await startWorker();
+      await eventually(() => returnOf('transfers'), (r) => r !== null, 20_000, 20);
+      await killWorker();
+      await stack.bridgeRail.faults({});
+
+      // 3. The bridge rail's callback lands; the last worker takes the stalled jobs over and asks again.
+      await startWorker();
+      const positions = async () =>
+        (await stack.pg.query(`SELECT a.kind, sum(e.amount)::bigint AS amount FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id JOIN ledger_transactions t ON t.id = e.transaction_id
+          WHERE t.source_id = $1 AND a.merchant_id IS NULL GROUP BY a.kind HAVING sum(e.amount) <> 0`, [id])).rows.map((r) => r.kind).sort();
+      const returned = await eventually(() => returnOf('transfers'), (r) => r?.status === 'completed', 20_000, 50);
+      const settled = await eventually(positions, (kinds) => !kinds.some((kind) => /rail_in_transit|at_bridge_rail|receivable_/.test(kind)), 30_000, 100);
+      const sent = Math.round((quote.options[0].sourceAmount - quote.options[0].fee) * 100);
+      expect(settled).toEqual(sent === returned.amount ? [] : ['bank_rail', 'recovery_differences']);
+      // Let the restarted jobs ask again once more: nothing moves twice.
+      await new Promise((resolve) => setTimeout(resolve, 3 * JOB_LOCK_MS));
+      const postings = (await stack.pg.query(`SELECT type FROM ledger_transactions WHERE source_id = $1 ORDER BY type`, [id])).rows.map((r) => r.type);
+      expect(postings.filter((type) => type === 'international_payout_returned')).toHaveLength(1);
+      expect(postings.filter((type) => type === 'international_returned')).toHaveLength(1);
+      expect(postings.filter((type) => type === 'international_released')).toHaveLength(1);
+      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+    } finally {
+      await stack.bridgeRail.setSettlementStep(STEP_MS);
+      await stack.payoutRail.setSettlementStep(STEP_MS);
+    }
+  }, 180_000);
 });
