@@ -168,4 +168,85 @@ describe('International settlement: the worker killed between every pair of stag
       await stack.payoutRail.setSettlementStep(STEP_MS);
     }
   }, 180_000);
+
+  it('an operator rejection from each state before settled refunds the merchant once and gets the money back from the rails', async () => {
+    await stack.bridgeRail.setSettlementStep(1_500);
+    await stack.payoutRail.setSettlementStep(1_500);
+    try {
+      await startWorker();
+      const { apiKey } = await fundedMerchant(stack.t, 5_000_000);
+      const business = await verifiedBusiness(stack, apiKey);
+      const run = promisify(execFile);
+      const reject = (id: string) =>
+        run('npm', ['run', '--silent', 'international:reject', '--', '--intent', id, '--note', 'Stopped by operations'], {
+          cwd: `${__dirname}/../..`,
+          env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url },
+        });
+      const record = async (collection: 'transfers' | 'payouts', id: string) => {
+        const rail = collection === 'transfers' ? stack.bridgeRail : stack.payoutRail;
+        return (await rail.state<any>(`/_sandbox/${collection}`))[collection].find((r: any) => r.reference === id);
+      };
+      const platform = async (id: string) =>
+        (
+          await stack.pg.query(
+            `SELECT a.kind FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id JOIN ledger_transactions t ON t.id = e.transaction_id
+              WHERE t.source_id = $1 AND a.merchant_id IS NULL GROUP BY a.kind HAVING sum(e.amount) <> 0`,
+            [id],
+          )
+        ).rows.map((r) => r.kind as string);
+
+      /** Brings a new intent to `state` with the worker as it must be for that (running or killed), and answers its id. */
+      const intentIn = async (state: string): Promise<string> => {
+        const account = { processing: '000123451111', withdrawal_initiated: '000123452222' }[state] ?? '000123456789';
+        if (state === 'pending') await killWorker();
+        // The operator's command takes seconds to start: the bridge leg waits longer than that.
+        if (state === 'bridge_initiated') await stack.bridgeRail.setSettlementStep(60_000);
+        const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+        const { intentId } = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber: account }));
+        if (state === 'pending') return intentId;
+        if (state === 'bridge_initiated') {
+          await reaches(intentId, state);
+          // Steps from now on (the return's) are quick again; the transfer's own stays pending.
+          await stack.bridgeRail.setSettlementStep(1_500);
+          return intentId;
+        }
+        if (state === 'bridge_confirmed' || state === 'withdrawal_confirmed') {
+          // The worker dies just before: the rail's callback moves the intent there, and nothing moves it on.
+          await reaches(intentId, state === 'bridge_confirmed' ? 'bridge_initiated' : 'withdrawal_initiated');
+          await killWorker();
+        }
+        await reaches(intentId, state);
+        return intentId;
+      };
+
+      for (const state of ['pending', 'processing', 'bridge_initiated', 'bridge_confirmed', 'withdrawal_initiated', 'withdrawal_confirmed']) {
+        if (!worker && state !== 'pending') await startWorker();
+        const before = await balanceOf(stack.t, apiKey);
+        const id = await intentIn(state);
+        const { stdout } = await reject(id);
+        expect(JSON.parse(stdout)).toMatchObject({ intentId: id, from: state, status: 'rejected' });
+        if (!worker) await startWorker();
+        // Back to where it was at once, whatever the rails do next.
+        const now = await balanceOf(stack.t, apiKey);
+        expect(now.available).toBeCloseTo(before.available, 2);
+        const reached = !['pending', 'processing'].includes(state);
+        // The rails gave the money back: nothing stays at a rail or owed to the platform.
+        const closed = await eventually(() => platform(id), (kinds) => !kinds.some((kind) => /rail_in_transit|at_bridge_rail|paid_abroad|receivable_/.test(kind)), 30_000, 100);
+        expect(closed.every((kind) => ['bank_rail', 'recovery_differences'].includes(kind))).toBe(true);
+        const transfer = await record('transfers', id);
+        if (reached) expect(transfer).toMatchObject({ status: 'returned', return: { status: 'completed' } });
+        // Nothing had left the reservation in the books, but the rail held the transfer in review: it is cancelled.
+        if (state === 'processing') expect(await eventually(() => record('transfers', id), (t) => t?.status === 'returned', 20_000, 100)).toMatchObject({ status: 'returned' });
+        if (state === 'pending') expect(transfer).toBeUndefined();
+        if (state.startsWith('withdrawal')) expect(await record('payouts', id)).toMatchObject({ status: 'returned' });
+        const reversals = (await stack.pg.query(`SELECT count(*)::int AS n FROM balance_transactions WHERE source_id = $1 AND type = 'international_payment_reversal'`, [id])).rows[0].n;
+        expect([state, reversals]).toEqual([state, 1]);
+      }
+      expect((await balanceOf(stack.t, apiKey)).reserved).toBe(0);
+      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+    } finally {
+      await stack.bridgeRail.setSettlementStep(STEP_MS);
+      await stack.payoutRail.setSettlementStep(STEP_MS);
+    }
+  }, 300_000);
 });
