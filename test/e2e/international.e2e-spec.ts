@@ -313,81 +313,76 @@ describe('International payment intents', () => {
   });
 
   describe('returns the rails refuse', () => {
-    it('a bridge rail refusing to return (account ending 3333) leaves a receivable that ledger:verify lists, until an operator writes it off', async () => {
-      await stack.bridgeRail.setSettlementStep(60_000);
+    /**
+     * A new merchant's intent, held at `state` by a slow leg at the rail of `collection`, rejected by
+     * the operator there, and the rail's refusal to return the money (by `accountNumber`).
+     */
+    async function rejectedWithRefusedReturn(collection: 'transfers' | 'payouts', state: string, accountNumber: string) {
+      const rail = collection === 'transfers' ? stack.bridgeRail : stack.payoutRail;
+      await rail.setSettlementStep(60_000);
       try {
         const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
         const business = await verifiedBusiness(stack, apiKey);
         const before = await quietBalance(stack, apiKey);
         const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
-        const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber: '000123453333' }));
-        await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === 'bridge_initiated');
-        await stack.bridgeRail.setSettlementStep(150);
+        const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber }));
+        await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === state);
+        // Steps from now on (the return's) are quick again; the leg's own stays pending.
+        await rail.setSettlementStep(150);
         await reject(created.intentId, 'Recipient failed enhanced due diligence');
         expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-        await eventually(() => railReturn('transfers', created.intentId), (r) => r?.status === 'refused', 20_000, 100);
-
-        const converted = kobo(quote.options[0].sourceAmount - quote.options[0].fee);
-        expect(await positionsOf(stack, created.intentId)).toEqual({ bridge_rail_in_transit: converted, receivable_bridge_rail: -converted });
-        const verified = await ledgerVerify(stack.db.url);
-        expect(verified.code).toBe(0);
-        expect(verified.report.openReceivables).toContainEqual(expect.objectContaining({ sourceId: created.intentId, owedBy: 'bridge_rail', currency: 'NGN', amount: converted / 100 }));
-        // Once older than LEDGER_RECEIVABLE_MAX_AGE_HOURS, an open receivable fails the check.
-        const strict = await run('npm', ['run', '--silent', 'ledger:verify'], { cwd: `${__dirname}/../..`, env: { ...process.env, DATABASE_URL: stack.db.url, LEDGER_RECEIVABLE_MAX_AGE_HOURS: '0' } }).catch((err) => err);
-        expect(strict.code).toBe(1);
-        expect(JSON.parse(strict.stdout)).toMatchObject({ ok: false, overdueReceivables: expect.arrayContaining([created.intentId]) });
-
-        // It will not come back: written off, the money lost at the rails and the advance an expense.
-        const { stdout } = await receivable(created.intentId, ['--write-off'], 'Bridge rail refuses to return it');
-        expect(JSON.parse(stdout)).toEqual({
-          intentId: created.intentId,
-          outcome: 'written_off',
-          owedBy: 'bridge_rail',
-          currency: 'NGN',
-          owed: converted / 100,
-          recovered: 0,
-          note: 'Bridge rail refuses to return it',
-        });
-        expect(await positionsOf(stack, created.intentId)).toEqual({ lost_at_rails: converted, written_off: -converted });
-        const notes = await stack.pg.query(`SELECT note FROM ledger_transactions WHERE source_id = $1 AND type = 'international_receivable_written_off'`, [created.intentId]);
-        expect(notes.rows).toEqual([{ note: 'Bridge rail refuses to return it' }]);
-        expect((await ledgerVerify(stack.db.url)).report.openReceivables.map((r: any) => r.sourceId)).not.toContain(created.intentId);
-        // Once cleared, there is nothing left to clear.
-        const again = await receivable(created.intentId, ['--write-off'], 'Twice').catch((err) => err);
-        expect(again.code).toBe(1);
-        expect(again.stderr).toMatch(/no open receivable/);
+        await eventually(() => railReturn(collection, created.intentId), (r) => r?.status === 'refused', 20_000, 100);
+        return { apiKey, before, intentId: created.intentId as string, converted: kobo(quote.options[0].sourceAmount - quote.options[0].fee) };
       } finally {
-        await stack.bridgeRail.setSettlementStep(150);
+        await rail.setSettlementStep(150);
       }
+    }
+
+    it('a bridge rail refusing to return (account ending 3333) leaves a receivable that ledger:verify lists, until an operator writes it off', async () => {
+      const { intentId, converted } = await rejectedWithRefusedReturn('transfers', 'bridge_initiated', '000123453333');
+      expect(await positionsOf(stack, intentId)).toEqual({ bridge_rail_in_transit: converted, receivable_bridge_rail: -converted });
+      const verified = await ledgerVerify(stack.db.url);
+      expect(verified.code).toBe(0);
+      expect(verified.report.openReceivables).toContainEqual(expect.objectContaining({ sourceId: intentId, owedBy: 'bridge_rail', currency: 'NGN', amount: converted / 100 }));
+      // Once older than LEDGER_RECEIVABLE_MAX_AGE_HOURS, an open receivable fails the check.
+      const strict = await run('npm', ['run', '--silent', 'ledger:verify'], { cwd: `${__dirname}/../..`, env: { ...process.env, DATABASE_URL: stack.db.url, LEDGER_RECEIVABLE_MAX_AGE_HOURS: '0' } }).catch((err) => err);
+      expect(strict.code).toBe(1);
+      expect(JSON.parse(strict.stdout)).toMatchObject({ ok: false, overdueReceivables: expect.arrayContaining([intentId]) });
+
+      // It will not come back: written off, the money lost at the rails and the advance an expense.
+      const { stdout } = await receivable(intentId, ['--write-off'], 'Bridge rail refuses to return it');
+      expect(JSON.parse(stdout)).toEqual({
+        intentId,
+        outcome: 'written_off',
+        owedBy: 'bridge_rail',
+        currency: 'NGN',
+        owed: converted / 100,
+        recovered: 0,
+        note: 'Bridge rail refuses to return it',
+      });
+      expect(await positionsOf(stack, intentId)).toEqual({ lost_at_rails: converted, written_off: -converted });
+      const notes = await stack.pg.query(`SELECT note FROM ledger_transactions WHERE source_id = $1 AND type = 'international_receivable_written_off'`, [intentId]);
+      expect(notes.rows).toEqual([{ note: 'Bridge rail refuses to return it' }]);
+      expect((await ledgerVerify(stack.db.url)).report.openReceivables.map((r: any) => r.sourceId)).not.toContain(intentId);
+      // Once cleared, there is nothing left to clear.
+      const again = await receivable(intentId, ['--write-off'], 'Twice').catch((err) => err);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/no open receivable/);
     });
 
     it('a payout rail refusing to return (account ending 4444) leaves a receivable on it, until an operator records what came back by hand', async () => {
-      await stack.payoutRail.setSettlementStep(60_000);
-      try {
-        const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
-        const business = await verifiedBusiness(stack, apiKey);
-        const before = await quietBalance(stack, apiKey);
-        const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
-        const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber: '000123454444' }));
-        await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === 'withdrawal_initiated');
-        await stack.payoutRail.setSettlementStep(150);
-        await reject(created.intentId, 'Recipient failed enhanced due diligence');
-        await eventually(() => railReturn('payouts', created.intentId), (r) => r?.status === 'refused', 20_000, 100);
-        const converted = kobo(quote.options[0].sourceAmount - quote.options[0].fee);
-        expect(await positionsOf(stack, created.intentId)).toEqual({ payout_rail_in_transit: converted, receivable_payout_rail: -converted });
-        // The bridge rail is never asked while the payout rail holds the money.
-        expect(await railReturn('transfers', created.intentId)).toBeNull();
+      const { apiKey, before, intentId, converted } = await rejectedWithRefusedReturn('payouts', 'withdrawal_initiated', '000123454444');
+      expect(await positionsOf(stack, intentId)).toEqual({ payout_rail_in_transit: converted, receivable_payout_rail: -converted });
+      // The bridge rail is never asked while the payout rail holds the money.
+      expect(await railReturn('transfers', intentId)).toBeNull();
 
-        // Recovered by hand, ₦123.45 short: the shortfall is the platform's, the books are closed.
-        const recovered = (converted - 12_345) / 100;
-        const { stdout } = await receivable(created.intentId, ['--recovered', recovered.toFixed(2)], 'Returned by the payout rail by hand');
-        expect(JSON.parse(stdout)).toMatchObject({ outcome: 'recovered', owedBy: 'payout_rail', owed: converted / 100, recovered });
-        expect(await positionsOf(stack, created.intentId)).toEqual({ bank_rail: 12_345, recovery_differences: -12_345 });
-        expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-        expect((await ledgerVerify(stack.db.url)).code).toBe(0);
-      } finally {
-        await stack.payoutRail.setSettlementStep(150);
-      }
+      // Recovered by hand, ₦123.45 short: the shortfall is the platform's, the books are closed.
+      const recovered = (converted - 12_345) / 100;
+      const { stdout } = await receivable(intentId, ['--recovered', recovered.toFixed(2)], 'Returned by the payout rail by hand');
+      expect(JSON.parse(stdout)).toMatchObject({ outcome: 'recovered', owedBy: 'payout_rail', owed: converted / 100, recovered });
+      expect(await positionsOf(stack, intentId)).toEqual({ bank_rail: 12_345, recovery_differences: -12_345 });
+      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
     });
   });
 
