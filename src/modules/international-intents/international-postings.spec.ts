@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { AccountRef, Posting } from '../ledger';
 import { INTERNATIONAL_INTENT_STATES, InternationalIntentStatus, PIPELINE_ORDER } from './international-intent.states';
-import { receivableClearing, reservationPosting, transitionPosting } from './international-postings';
+import { payoutReturnPosting, railToRecoverFrom, receivableClearing, reservationPosting, transitionPosting } from './international-postings';
 
 // Amounts as their columns hold them: kobo.
 const intent = { id: 'ipi_1', merchantId: 'mer_1', sourceAmount: '157451125', convertedAmount: '155075000', fee: '2376125', sourceCurrency: 'NGN' };
@@ -92,5 +93,71 @@ describe('international postings', () => {
       const platform = apply([...pathTo('bridge_initiated'), transitionPosting(intent, 'bridge_initiated', 'rejected'), once.posting]);
       expect(receivableClearing(intent, platform, { kind: 'written_off' }, 'n')).toBeUndefined();
     });
+  });
+});
+
+/**
+ * Random runs of one intent through the pipeline, rejections from any state, the rails' returns
+ * (at any rate) and an operator's clearing, applied as the service applies them: after every step
+ * each posting balances, the merchant's balances are never negative, available + reserved is what
+ * was funded less what settled (less what is at the rails while in flight), nothing is ever owed to
+ * a rail, and after a rejection what the platform is owed is exactly what the rails hold.
+ */
+describe('international postings, property', () => {
+  type Step = { kind: 'advance' } | { kind: 'reject' } | { kind: 'payout_return' } | { kind: 'bridge_return'; permille: number } | { kind: 'clear'; writeOff: boolean; permille: number };
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    { arbitrary: fc.constant<Step>({ kind: 'advance' }), weight: 6 },
+    { arbitrary: fc.constant<Step>({ kind: 'reject' }), weight: 1 },
+    { arbitrary: fc.constant<Step>({ kind: 'payout_return' }), weight: 2 },
+    { arbitrary: fc.integer({ min: 900, max: 1100 }).map((permille): Step => ({ kind: 'bridge_return', permille })), weight: 2 },
+    { arbitrary: fc.record({ writeOff: fc.boolean(), permille: fc.integer({ min: 1, max: 1100 }) }).map((c): Step => ({ kind: 'clear', ...c })), weight: 1 },
+  );
+
+  it('keeps the books whole whatever happens in whatever order', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 14 }), (steps) => {
+        const funding: Posting = { sourceId: 'pay_1', currency: 'NGN', type: 'payment', lines: [{ account: { platform: 'bank_rail' }, amount: -SOURCE }, { account: { merchantId: 'mer_1', kind: 'available' }, amount: SOURCE }] };
+        const postings: (Posting | undefined)[] = [funding, reservationPosting(intent)];
+        let status: InternationalIntentStatus = 'pending';
+        const platform = () => Object.fromEntries(Object.entries(apply(postings)).filter(([kind]) => kind !== 'available' && kind !== 'reserved'));
+        for (const s of steps) {
+          if (s.kind === 'advance' && status !== 'rejected') {
+            const next: InternationalIntentStatus | undefined = PIPELINE_ORDER[PIPELINE_ORDER.indexOf(status) + 1];
+            if (next && INTERNATIONAL_INTENT_STATES.can(status, next)) {
+              postings.push(transitionPosting(intent, status, next));
+              status = next;
+            }
+          } else if (s.kind === 'reject' && INTERNATIONAL_INTENT_STATES.can(status, 'rejected')) {
+            postings.push(transitionPosting(intent, status, 'rejected'));
+            status = 'rejected';
+          } else if (s.kind === 'payout_return' && status === 'rejected' && railToRecoverFrom(platform()) === 'payout_rail') {
+            postings.push(payoutReturnPosting(intent, platform()));
+          } else if (s.kind === 'bridge_return' && status === 'rejected' && railToRecoverFrom(platform()) === 'bridge_rail') {
+            postings.push(receivableClearing(intent, platform(), { kind: 'returned', amount: Math.floor((CONVERTED * s.permille) / 1000) })?.posting);
+          } else if (s.kind === 'clear' && status === 'rejected') {
+            const outcome = s.writeOff ? ({ kind: 'written_off' } as const) : ({ kind: 'recovered', amount: Math.floor((CONVERTED * s.permille) / 1000) } as const);
+            postings.push(receivableClearing(intent, platform(), outcome, 'by hand')?.posting);
+          }
+          // apply() checks that every posting balances.
+          const books = apply(postings);
+          const available = books.available ?? 0;
+          const reserved = books.reserved ?? 0;
+          expect(available).toBeGreaterThanOrEqual(0);
+          expect(reserved).toBeGreaterThanOrEqual(0);
+          const atRails = ['bridge_rail_in_transit', 'at_bridge_rail', 'payout_rail_in_transit', 'paid_abroad'].reduce((sum, kind) => sum + (books[kind] ?? 0), 0);
+          // The merchant's money is what it funded less what settled; while in flight, the part that
+          // left its reservation is at the rails.
+          if (status === 'settled') expect(available + reserved).toBe(0);
+          else if (status === 'rejected') expect([available, reserved]).toEqual([SOURCE, 0]);
+          else expect(available + reserved + atRails).toBe(SOURCE);
+          for (const kind of ['receivable_bridge_rail', 'receivable_payout_rail']) expect(books[kind] ?? 0).toBeLessThanOrEqual(0);
+          for (const kind of ['bridge_rail_in_transit', 'at_bridge_rail', 'payout_rail_in_transit', 'paid_abroad']) expect(books[kind] ?? 0).toBeGreaterThanOrEqual(0);
+          // What the platform advanced is always exactly what sits at the rails for it.
+          const owed = 0 - ((books.receivable_bridge_rail ?? 0) + (books.receivable_payout_rail ?? 0));
+          if (status === 'rejected') expect(atRails).toBe(owed);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
