@@ -14,7 +14,7 @@ import { installBodyDeadline, installShutdownBudget } from './common/http/body-d
 import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors';
 import { generateRequestId } from './common/http/request-id';
 import { installSecurityHeaders } from './common/http/security-headers';
-import { AppConfig, BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATHS } from './config/app.config';
+import { AppConfig, BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH } from './config/app.config';
 import { installAgreementPageErrors } from './modules/agreement-page';
 import { AGREEMENT_PAGE_PATH } from './modules/agreements';
 import { installReceiptPageErrors, RECEIPTS_PATH } from './modules/international-intents';
@@ -74,16 +74,15 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     void reply.header('X-Request-Id', request.id);
     done();
   });
+  // The rail callback routes, each with the secret its rail signs with.
+  const railSecrets = new Map([
+    [RAIL_CALLBACK_PATH, config.bankRail.webhookSecret],
+    [BRIDGE_RAIL_CALLBACK_PATH, config.bridgeRail.webhookSecret],
+    [PAYOUT_RAIL_CALLBACK_PATH, config.payoutRail.webhookSecret],
+  ]);
   // First after the request id: nothing else runs for a merchant route without a valid key, or
   // for a public route over its client's limit.
-  installMerchantAuthentication(app, fastify, {
-    isPublic: isPublicRoute,
-    railSecrets: new Map([
-      [RAIL_CALLBACK_PATH, config.bankRail.webhookSecret],
-      [BRIDGE_RAIL_CALLBACK_PATH, config.bridgeRail.webhookSecret],
-      [PAYOUT_RAIL_CALLBACK_PATH, config.payoutRail.webhookSecret],
-    ]),
-  });
+  installMerchantAuthentication(app, fastify, { isPublic: isPublicRoute, railSecrets });
   fastify.addHook('onRequest', (request, _reply, done) => {
     // Compressed bodies are not accepted: refused before reading rather than misread.
     const encoding = request.headers['content-encoding'];
@@ -101,7 +100,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     // A rail callback's signature covers its exact bytes.
-    if (request.routeOptions.url !== undefined && RAIL_CALLBACK_PATHS.has(request.routeOptions.url)) request.rawBody = body as string;
+    if (request.routeOptions.url !== undefined && railSecrets.has(request.routeOptions.url)) request.rawBody = body as string;
     void parseJson(request, body as string, (err, parsed) =>
       err ? done(new AppError('invalid_json', 'Request body is not valid JSON')) : done(checkJsonBody(parsed), parsed),
     );

@@ -34,7 +34,6 @@ export const RAIL_CALLBACK_PATH = '/api/rails/bank/events';
 /** Where the bridge rail and the payout rail deliver theirs. */
 export const BRIDGE_RAIL_CALLBACK_PATH = '/api/rails/bridge/events';
 export const PAYOUT_RAIL_CALLBACK_PATH = '/api/rails/payout/events';
-export const RAIL_CALLBACK_PATHS: ReadonlySet<string> = new Set([RAIL_CALLBACK_PATH, BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH]);
 
 const toInt = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : Number(value);

@@ -123,6 +123,17 @@ describe('International payment intents', () => {
       env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url },
     });
 
+  /** A new merchant's intent to `accountNumber`, once it is in `state`; the merchant's balance from before it. */
+  const newIntentIn = async (state: string, accountNumber: string) => {
+    const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
+    const business = await verifiedBusiness(stack, apiKey);
+    const before = await quietBalance(stack, apiKey);
+    const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+    const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber }));
+    await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === state);
+    return { apiKey, before, quote, intentId: created.intentId as string };
+  };
+
   describe('quotes', () => {
     it('prices each route from the rate table, rounding the source amount up to the kobo', async () => {
       const quote = await createQuote(stack.t, apiKey, { poboUserId: business, destinationCountry: 'US', currency: 'USD', amount: 1000 });
@@ -321,18 +332,13 @@ describe('International payment intents', () => {
       const rail = collection === 'transfers' ? stack.bridgeRail : stack.payoutRail;
       await rail.setSettlementStep(60_000);
       try {
-        const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
-        const business = await verifiedBusiness(stack, apiKey);
-        const before = await quietBalance(stack, apiKey);
-        const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
-        const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber }));
-        await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === state);
+        const { apiKey, before, quote, intentId } = await newIntentIn(state, accountNumber);
         // Steps from now on (the return's) are quick again; the leg's own stays pending.
         await rail.setSettlementStep(150);
-        await reject(created.intentId, 'Recipient failed enhanced due diligence');
+        await reject(intentId, 'Recipient failed enhanced due diligence');
         expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-        await eventually(() => railReturn(collection, created.intentId), (r) => r?.status === 'refused', 20_000, 100);
-        return { apiKey, before, intentId: created.intentId as string, converted: kobo(quote.options[0].sourceAmount - quote.options[0].fee) };
+        await eventually(() => railReturn(collection, intentId), (r) => r?.status === 'refused', 20_000, 100);
+        return { apiKey, before, intentId, converted: kobo(quote.options[0].sourceAmount - quote.options[0].fee) };
       } finally {
         await rail.setSettlementStep(150);
       }
@@ -531,26 +537,21 @@ describe('International payment intents', () => {
       ['processing', 'held in compliance review at the bridge rail (account ending 1111)', '000123451111'],
       ['withdrawal_initiated', 'held at the payout rail (account ending 2222)', '000123452222'],
     ])('holds an intent in %s, %s, until an operator rejects it: the merchant whole at once, the rails give the money back', async (state, _why, accountNumber) => {
-      const { apiKey } = await fundedMerchant(stack.t, 1_000_000);
-      const business = await verifiedBusiness(stack, apiKey);
-      const before = await quietBalance(stack, apiKey);
-      const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
-      const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { accountNumber }));
-      await pollIntent(stack.t, apiKey, created.intentId, (i) => i.status === state);
+      const { apiKey, before, quote, intentId } = await newIntentIn(state, accountNumber);
       // Held: several settlement steps later it has not moved.
       await sleep(600);
-      const held = await http(stack.t.baseUrl, 'GET', `${INTENTS}/${created.intentId}`, { apiKey });
+      const held = await http(stack.t.baseUrl, 'GET', `${INTENTS}/${intentId}`, { apiKey });
       expect(held.body.response.status).toBe(state);
 
-      const { stdout } = await reject(created.intentId, 'Held too long');
-      expect(JSON.parse(stdout)).toMatchObject({ intentId: created.intentId, from: state, status: 'rejected' });
+      const { stdout } = await reject(intentId, 'Held too long');
+      expect(JSON.parse(stdout)).toMatchObject({ intentId, from: state, status: 'rejected' });
       expect(await balanceOf(stack.t, apiKey)).toEqual(before);
       // The transfer in review is cancelled, all it was sent given back (nothing had left the
       // reservation in the books); the held payout goes back to the bridge side, and the completed
       // transfer is converted back at the bridge rail's rate.
-      const bridgeReturn = await eventually(() => railReturn('transfers', created.intentId), (r) => r?.status === 'completed', 20_000, 100);
-      expect(await booksClosed(created.intentId)).toEqual(state === 'processing' ? {} : returnDifference(bridgeReturn, quote.options[0]));
-      if (state === 'withdrawal_initiated') expect(await railRecord('payouts', created.intentId)).toMatchObject({ status: 'returned' });
+      const bridgeReturn = await eventually(() => railReturn('transfers', intentId), (r) => r?.status === 'completed', 20_000, 100);
+      expect(await booksClosed(intentId)).toEqual(state === 'processing' ? {} : returnDifference(bridgeReturn, quote.options[0]));
+      if (state === 'withdrawal_initiated') expect(await railRecord('payouts', intentId)).toMatchObject({ status: 'returned' });
       expect(await balanceOf(stack.t, apiKey)).toEqual(before);
       expect((await ledgerVerify(stack.db.url)).code).toBe(0);
     });

@@ -1,4 +1,5 @@
 import { defineJob, definePeriodicJob, defineQueue } from '../../jobs';
+import type { HoldingRail } from './international-postings';
 
 /** Legs are mostly waiting on the rails: many per worker at once. */
 export const INTERNATIONAL_QUEUE = defineQueue('international', 32);
@@ -22,7 +23,7 @@ export const INTERNATIONAL_JOBS = {
    * attempt, so the job asks again with back-off until the rail's answer or callback is in: about
    * an hour of attempts before it is left to the operator (the receivable stays open and listed).
    */
-  recover: defineJob<{ intentId: string; rail: 'bridge_rail' | 'payout_rail' }>({
+  recover: defineJob<{ intentId: string; rail: HoldingRail }>({
     queue: INTERNATIONAL_QUEUE,
     name: 'international.recover',
     jobId: ({ intentId, rail }) => `international.recover.${intentId}.${rail}`,

@@ -12,15 +12,18 @@ type IntentAmounts = Pick<InternationalIntentEntity, 'id' | 'merchantId' | 'sour
  * come from), so at every moment an intent's `sourceAmount` is the sum of what its postings put
  * in the merchant's `reserved` account, in these, and in `fee_revenue`.
  */
-const POSITION_AFTER: Partial<Record<InternationalIntentStatus, AccountRef>> = {
-  bridge_initiated: { platform: 'bridge_rail_in_transit' },
-  bridge_confirmed: { platform: 'at_bridge_rail' },
-  withdrawal_initiated: { platform: 'payout_rail_in_transit' },
-  withdrawal_confirmed: { platform: 'paid_abroad' },
+const POSITION_AFTER: Partial<Record<InternationalIntentStatus, PlatformAccount>> = {
+  bridge_initiated: 'bridge_rail_in_transit',
+  bridge_confirmed: 'at_bridge_rail',
+  withdrawal_initiated: 'payout_rail_in_transit',
+  withdrawal_confirmed: 'paid_abroad',
 };
 
+/** A rail that can hold an international payment's money. */
+export type HoldingRail = 'bridge_rail' | 'payout_rail';
+
 /** The rail that holds (or last held) the converted amount in each state: the one a late rejection is owed by. */
-const RAIL_IN: Partial<Record<InternationalIntentStatus, 'bridge_rail' | 'payout_rail'>> = {
+const RAIL_IN: Partial<Record<InternationalIntentStatus, HoldingRail>> = {
   bridge_initiated: 'bridge_rail',
   bridge_confirmed: 'bridge_rail',
   withdrawal_initiated: 'payout_rail',
@@ -29,11 +32,12 @@ const RAIL_IN: Partial<Record<InternationalIntentStatus, 'bridge_rail' | 'payout
 
 /** Where the converted amount sits while the intent is in `status`: the merchant's reservation before the bridge leg. */
 function positionIn(merchantId: string, status: InternationalIntentStatus): AccountRef {
-  return POSITION_AFTER[status] ?? { merchantId, kind: 'reserved' };
+  const platform = POSITION_AFTER[status];
+  return platform ? { platform } : { merchantId, kind: 'reserved' };
 }
 
 /** The rail holding the converted amount in `status`; undefined before the bridge leg. */
-export function railHolding(status: InternationalIntentStatus): 'bridge_rail' | 'payout_rail' | undefined {
+export function railHolding(status: InternationalIntentStatus): HoldingRail | undefined {
   return RAIL_IN[status];
 }
 
@@ -118,13 +122,13 @@ export function transitionPosting(intent: IntentAmounts, from: InternationalInte
     type: `international_${to}`,
     lines: [
       { account: positionIn(merchantId, from), amount: -converted },
-      { account: next, amount: converted },
+      { account: { platform: next }, amount: converted },
     ],
   };
 }
 
 /** Where a payment's converted amount can be left at the rails. */
-const RAIL_POSITIONS: readonly PlatformAccount[] = ['bridge_rail_in_transit', 'at_bridge_rail', 'payout_rail_in_transit', 'paid_abroad'];
+const RAIL_POSITIONS: readonly PlatformAccount[] = Object.values(POSITION_AFTER);
 const RECEIVABLES: readonly PlatformAccount[] = ['receivable_bridge_rail', 'receivable_payout_rail'];
 
 /**
@@ -214,7 +218,7 @@ export function payoutReturnPosting(intent: Pick<InternationalIntentEntity, 'id'
 }
 
 /** The rail a rejected intent's money is to be got back from first, if any is owed. */
-export function railToRecoverFrom(positions: Partial<Record<PlatformAccount, number>>): 'bridge_rail' | 'payout_rail' | undefined {
+export function railToRecoverFrom(positions: Partial<Record<PlatformAccount, number>>): HoldingRail | undefined {
   if ((positions.receivable_payout_rail ?? 0) < 0) return 'payout_rail';
   if ((positions.receivable_bridge_rail ?? 0) < 0) return 'bridge_rail';
   return undefined;

@@ -9,7 +9,7 @@ import { CallOptions } from '../bank-rail';
 import { BRIDGE_RAIL, BridgeRail, BridgeTransfer, ForeignPayout, PAYOUT_RAIL, PayoutRail, RailReturn, Recipient } from '../cross-border-rails';
 import { LedgerService } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
-import { payoutReturnPosting, railHolding, railToRecoverFrom, ReceivableOutcome, receivableClearing } from './international-postings';
+import { HoldingRail, payoutReturnPosting, railHolding, railToRecoverFrom, ReceivableOutcome, receivableClearing } from './international-postings';
 import { InternationalIntentEntity } from './international-intent.entity';
 import { InternationalIntentStates } from './international-intent-states.service';
 import { InternationalIntentStatus } from './international-intent.states';
@@ -110,7 +110,7 @@ export class InternationalSettlementService {
    * open for an operator. A return still pending fails the attempt, to ask again later.
    */
   @JobHandler(INTERNATIONAL_JOBS.recover)
-  async recover({ intentId, rail }: { intentId: string; rail: 'bridge_rail' | 'payout_rail' }): Promise<void> {
+  async recover({ intentId, rail }: { intentId: string; rail: HoldingRail }): Promise<void> {
     let asked: RailReturn | null;
     try {
       asked = rail === 'payout_rail' ? (await this.payouts.returnPayout(intentId, this.budget())).return : (await this.bridge.returnTransfer(intentId, this.budget())).return;
@@ -121,8 +121,9 @@ export class InternationalSettlementService {
       throw err;
     }
     if (!asked) throw new Error(`${rail}: answered the return of ${intentId} without it`);
-    await this.dataSource.transaction((manager) => this.recordReturn(manager, rail, intentId, asked));
     if (asked.status === 'pending') throw new Error(`the return of ${intentId} is still pending at the ${rail.replace('_', ' ')}`);
+    // Only a completed return moves money; a refused one leaves the receivable as it is.
+    if (asked.status === 'completed') await this.dataSource.transaction((manager) => this.recordReturn(manager, rail, intentId, asked));
   }
 
   /**
@@ -130,7 +131,7 @@ export class InternationalSettlementService {
    * only while that rail's receivable is open (under the intent's lock), so once; the bridge side
    * is asked next when the payout rail gave the money back to it.
    */
-  private async recordReturn(manager: EntityManager, rail: 'bridge_rail' | 'payout_rail', intentId: string, outcome: RailReturn): Promise<void> {
+  private async recordReturn(manager: EntityManager, rail: HoldingRail, intentId: string, outcome: RailReturn): Promise<void> {
     const intent = await this.states.lock(manager, intentId);
     if (intent?.status !== 'rejected' || outcome.status !== 'completed') return;
     const positions = await this.ledger.platformPositions(manager, intentId, intent.sourceCurrency);
