@@ -224,6 +224,13 @@ export function createBridgeRailServer(options: BridgeRailServerOptions): Fastif
     returnable: (transfer) => transfer.status !== 'rejected',
     returnOutcome,
     returnedStatus: 'returned',
+    // Unconverted NGN is held until the transfer completes; once it has, the converted money was
+    // delivered to the payout side, unless it is on its way back.
+    held: (transfer) => {
+      if (transfer.status === 'in_review' || transfer.status === 'pending') return { currency: 'NGN', amount: transfer.source_amount };
+      if (transfer.status === 'completed' && transfer.return?.status === 'pending') return { currency: transfer.destination_currency, amount: transfer.destination_amount };
+      return null;
+    },
     view: (transfer) => ({ ...transfer, recipient: { ...transfer.recipient }, return: transfer.return && { ...transfer.return } }),
     routes: (app) => {
       app.get<{ Querystring: Record<string, unknown> }>('/v1/rates', async (request, reply) => {

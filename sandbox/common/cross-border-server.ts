@@ -55,6 +55,14 @@ export interface CrossBorderResource {
   status: string;
   /** Null until a return is asked for. */
   return: ReturnView | null;
+  /** Changes with `status` and with the return's outcome. */
+  updated_at: string;
+}
+
+/** Money a rail holds for us, in one currency (minor units). */
+export interface HeldAmount {
+  currency: string;
+  amount: number;
 }
 
 /** How a return ends: the amount given back, or a refusal. */
@@ -92,6 +100,11 @@ export interface CrossBorderRail<TRequest extends { reference: string }, TResour
    */
   returnOutcome(resource: TResource): ReturnOutcome;
   returnedStatus: TResource['status'];
+  /**
+   * What the rail holds of ours in the resource: money it took and has neither delivered onward
+   * nor given back (a return still pending counts as held); null when it holds none.
+   */
+  held(resource: TResource): HeldAmount | null;
   /** A copy to answer or raise: the stored resource keeps changing after it was sent. */
   view(resource: TResource): TResource;
   /** The rail's other `/v1` routes (faults and auth apply to them too). */
@@ -184,6 +197,7 @@ export function createCrossBorderRailServer<TRequest extends { reference: string
     const finish = (answered?: ServerResponse) => {
       const ended = resource.return!;
       ended.completed_at = new Date().toISOString();
+      resource.updated_at = ended.completed_at;
       if ('refused' in outcome) {
         Object.assign(ended, { status: 'refused', failure_code: outcome.refused.code, failure_message: outcome.refused.message });
         events.emit(`${rail.eventPrefix}.return_refused`, rail.view(resource), answered);
@@ -196,6 +210,22 @@ export function createCrossBorderRailServer<TRequest extends { reference: string
     if (settlementStepMs === 0) finish(reply.raw);
     else timers.after(settlementStepMs, () => finish());
     return reply.code(202).send(rail.view(resource));
+  });
+
+  // What the rail holds for us, for the platform's reconciliation of its ledger with the rail: the
+  // total per currency and every resource holding part of it.
+  app.get('/v1/balance', () => {
+    const open = [...resources.values()].filter((resource) => rail.held(resource) !== null);
+    const totals = new Map<string, number>();
+    for (const resource of open) {
+      const { currency, amount } = rail.held(resource)!;
+      totals.set(currency, (totals.get(currency) ?? 0) + amount);
+    }
+    return {
+      object: 'balance',
+      balances: [...totals].map(([currency, amount]) => ({ currency, amount })),
+      [`open_${rail.collection}`]: open.map((resource) => rail.view(resource)),
+    };
   });
 
   app.get<{ Params: { reference: string } }>(`/v1/${rail.collection}/:reference`, async (request, reply) => {

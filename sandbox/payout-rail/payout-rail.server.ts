@@ -188,6 +188,9 @@ export function createPayoutRailServer(options: PayoutRailServerOptions): Fastif
         ? { refused: { code: RETURN_REFUSED_CODE, message: 'The payout rail cannot return these funds' } }
         : { amount: payout.amount },
     returnedStatus: 'returned',
+    // Until paid, and once a failed payout's money is back at the rail, the rail holds it; a paid
+    // payout only while it is being recalled.
+    held: (payout) => (payout.status === 'processing' || payout.status === 'failed' || (payout.status === 'completed' && payout.return?.status === 'pending') ? { currency: payout.currency, amount: payout.amount } : null),
     view: (payout) => ({
       ...payout,
       recipient: { ...payout.recipient },

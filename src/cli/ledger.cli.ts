@@ -3,31 +3,36 @@ import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from '../config/app.config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { RailReconciliationModule, RailReconciliationService } from '../modules/international-intents';
 import { LedgerModule, LedgerService } from '../modules/ledger';
 import { assertDependenciesReachable, DependenciesUnavailableError } from '../startup/preflight';
 
 /**
  * `npm run ledger:verify`: every ledger transaction balances, every account's balance is the sum
  * of its entries, no merchant account is negative, each merchant's balance transactions add up to
- * its available balance, and no receivable (money a rail owes back after a late rejection) has been
- * open longer than `LEDGER_RECEIVABLE_MAX_AGE_HOURS`. Prints one line of JSON with every open
- * receivable; exits 0 only when all hold.
+ * its available balance, no receivable (money a rail owes back after a late rejection) has been
+ * open longer than `LEDGER_RECEIVABLE_MAX_AGE_HOURS`, and where the ledger has international
+ * payments' money agrees with what the bridge and payout rails report (`railDifferences`; asked only
+ * once the ledger ever placed money at a rail). Prints one line of JSON with every open receivable
+ * and what the rails hold; exits 0 only when all hold.
  */
 async function main(): Promise<void> {
   console.log = console.error;
   const config = loadConfig();
   await assertDependenciesReachable(config, { redis: false });
   const app = await NestFactory.createApplicationContext(
-    { module: class LedgerCliModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule, LedgerModule] },
+    { module: class LedgerCliModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule, LedgerModule, RailReconciliationModule] },
     { logger: false },
   );
   try {
     const ledger = app.get(LedgerService);
     const openReceivables = await ledger.openReceivables();
     const overdueReceivables = openReceivables.filter((r) => Date.now() - Date.parse(r.openedAt) > config.receivableMaxAgeMs).map((r) => r.sourceId);
-    const problems = { ...(await ledger.problems()), overdueReceivables };
-    const ok = Object.values(problems).every((ids: string[]) => ids.length === 0);
-    process.stdout.write(`${JSON.stringify({ ok, ...problems, openReceivables })}\n`);
+    const rails = await app.get(RailReconciliationService).reconcile();
+    const problems = { ...(await ledger.problems()), overdueReceivables, railDifferences: rails?.differences ?? [] };
+    const ok = Object.values(problems).every((found: unknown[]) => found.length === 0);
+    const railReport = rails && { balances: rails.balances, compared: rails.compared, recent: rails.recent };
+    process.stdout.write(`${JSON.stringify({ ok, ...problems, openReceivables, rails: railReport ?? null })}\n`);
     process.exitCode = ok ? 0 : 1;
   } finally {
     await app.close();

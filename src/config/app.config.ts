@@ -279,6 +279,16 @@ class EnvironmentVariables {
   @Min(0)
   LEDGER_RECEIVABLE_MAX_AGE_HOURS = 72;
 
+  /**
+   * `ledger:verify` leaves out of its reconciliation with the rails a payment that it or a rail
+   * changed this recently: a callback on its way is not a difference.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  LEDGER_RECONCILE_GRACE_SECONDS = 300;
+
   /** Flat fee per withdrawal, in kobo. */
   @Transform(toInt)
   @IsInt()
@@ -321,6 +331,7 @@ export interface AppConfig {
   idempotency: { lockMs: number; retentionMs: number };
   /** How long a receivable may stay open before `ledger:verify` fails. */
   receivableMaxAgeMs: number;
+  reconcileGraceMs: number;
   /** Flat fee of a withdrawal, in kobo. */
   withdrawalFeeMinor: number;
   /** Budget of one provider call from the worker (each attempt). */
@@ -443,6 +454,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     idempotency: { lockMs: parsed.IDEMPOTENCY_LOCK_MS, retentionMs: parsed.IDEMPOTENCY_RETENTION_HOURS * 3_600_000 },
     receivableMaxAgeMs: parsed.LEDGER_RECEIVABLE_MAX_AGE_HOURS * 3_600_000,
+    reconcileGraceMs: parsed.LEDGER_RECONCILE_GRACE_SECONDS * 1000,
     withdrawalFeeMinor: parsed.WITHDRAWAL_FEE_KOBO,
     providerTimeoutMs: parsed.PROVIDER_TIMEOUT_MS,
     kybRefreshTimeoutMs: parsed.KYB_REFRESH_TIMEOUT_MS,

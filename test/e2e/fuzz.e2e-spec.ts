@@ -701,7 +701,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       expect(money.available).toBe(money.confirmed - money.withdrawn);
       // In flight: the whole source amount is reserved until the bridge leg starts, the fee alone after.
       expect(money.reserved).toBe(money.in_flight);
-      expect(await ledgerVerify(stack.db.url)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
+      expect(await ledgerVerify(stack)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
     });
   });
 
@@ -1014,7 +1014,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       expect(money.available).toBe(money.confirmed - money.paid);
       // In flight: the whole source amount is reserved until the bridge leg starts, the fee alone after.
       expect(money.reserved).toBe(money.in_flight);
-      expect(await ledgerVerify(stack.db.url)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
+      expect(await ledgerVerify(stack)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
     });
   });
 });

@@ -305,7 +305,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('the ledger verifies', async () => {
-    expect(await ledgerVerify(stack.db.url)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
+    expect(await ledgerVerify(stack)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
   });
 });
 

@@ -123,7 +123,7 @@ describe('International settlement: the worker killed between every pair of stag
     const after = await balanceOf(stack.t, apiKey);
     expect(after.available).toBeCloseTo(before.available - quote.options[0].sourceAmount, 2);
     expect(after.reserved).toBe(0);
-    expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+    expect((await ledgerVerify(stack)).code).toBe(0);
   }, 120_000);
 
   it('a late rejection gets the money back once, the worker killed while each rail was asked for it', async () => {
@@ -175,7 +175,7 @@ describe('International settlement: the worker killed between every pair of stag
       expect(postings.filter((type) => type === 'international_returned')).toHaveLength(1);
       expect(postings.filter((type) => type === 'international_released')).toHaveLength(1);
       expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+      expect((await ledgerVerify(stack)).code).toBe(0);
     });
   }, 180_000);
 
@@ -251,7 +251,7 @@ describe('International settlement: the worker killed between every pair of stag
         expect([state, reversals]).toEqual([state, 1]);
       }
       expect((await balanceOf(stack.t, apiKey)).reserved).toBe(0);
-      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+      expect((await ledgerVerify(stack)).code).toBe(0);
     });
   }, 300_000);
 });

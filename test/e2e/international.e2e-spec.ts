@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { Client, Pool } from 'pg';
 import { Outbox } from '../../src/jobs';
 import { BRIDGE_RAIL, BridgeRail, PAYOUT_RAIL, PayoutRail } from '../../src/modules/cross-border-rails';
+import { InternationalSettlementService } from '../../src/modules/international-intents';
 import { INTERNATIONAL_JOBS } from '../../src/modules/international-intents/international-intents.jobs';
 import { BRIDGE_RAIL_RATES } from '../../sandbox/bridge-rail/bridge-rail.server';
 import { spawnApi } from './support/api-process';
@@ -230,7 +231,7 @@ describe('International payment intents', () => {
       // Each rail created its leg once.
       expect(await stack.bridgeRail.calls(created.intentId)).toMatchObject({ created: 1 });
       expect(await stack.payoutRail.calls(created.intentId)).toMatchObject({ created: 1 });
-      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+      expect((await ledgerVerify(stack)).code).toBe(0);
 
       const listed = await http(stack.t.baseUrl, 'GET', INTENTS, { apiKey });
       expect(listed.status).toBe(200);
@@ -293,7 +294,7 @@ describe('International payment intents', () => {
       const reversals = (await balanceTransactions(stack, apiKey, created.intentId)).filter((m) => m.type === 'international_payment_reversal');
       expect(reversals).toEqual([expect.objectContaining({ amount: quote.options[0].sourceAmount })]);
       expect(await stack.payoutRail.calls(created.intentId)).toMatchObject({ created: 0 });
-      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+      expect((await ledgerVerify(stack)).code).toBe(0);
     });
 
     it('is rejected after withdrawal_initiated when the payout fails (IBAN ending 9999), releasing the funds once', async () => {
@@ -317,7 +318,7 @@ describe('International payment intents', () => {
       expect(await booksClosed(created.intentId)).toEqual(returnDifference(await railReturn('transfers', created.intentId), quote.options[1]));
       expect(await railRecord('payouts', created.intentId)).toMatchObject({ status: 'returned', return: { status: 'completed' } });
       expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-      const verified = await ledgerVerify(stack.db.url);
+      const verified = await ledgerVerify(stack);
       expect(verified.code).toBe(0);
       expect(verified.report.openReceivables.map((r: any) => r.sourceId)).not.toContain(created.intentId);
     });
@@ -347,7 +348,7 @@ describe('International payment intents', () => {
     it('a bridge rail refusing to return (account ending 3333) leaves a receivable that ledger:verify lists, until an operator writes it off', async () => {
       const { intentId, converted } = await rejectedWithRefusedReturn('transfers', 'bridge_initiated', '000123453333');
       expect(await positionsOf(stack, intentId)).toEqual({ bridge_rail_in_transit: converted, receivable_bridge_rail: -converted });
-      const verified = await ledgerVerify(stack.db.url);
+      const verified = await ledgerVerify(stack);
       expect(verified.code).toBe(0);
       expect(verified.report.openReceivables).toContainEqual(expect.objectContaining({ sourceId: intentId, owedBy: 'bridge_rail', currency: 'NGN', amount: converted / 100 }));
       // Once older than LEDGER_RECEIVABLE_MAX_AGE_HOURS, an open receivable fails the check.
@@ -369,7 +370,7 @@ describe('International payment intents', () => {
       expect(await positionsOf(stack, intentId)).toEqual({ lost_at_rails: converted, written_off: -converted });
       const notes = await stack.pg.query(`SELECT note FROM ledger_transactions WHERE source_id = $1 AND type = 'international_receivable_written_off'`, [intentId]);
       expect(notes.rows).toEqual([{ note: 'Bridge rail refuses to return it' }]);
-      expect((await ledgerVerify(stack.db.url)).report.openReceivables.map((r: any) => r.sourceId)).not.toContain(intentId);
+      expect((await ledgerVerify(stack)).report.openReceivables.map((r: any) => r.sourceId)).not.toContain(intentId);
       // Once cleared, there is nothing left to clear.
       const again = await receivable(intentId, ['--write-off'], 'Twice').catch((err) => err);
       expect(again.code).toBe(1);
@@ -388,7 +389,7 @@ describe('International payment intents', () => {
       expect(JSON.parse(stdout)).toMatchObject({ outcome: 'recovered', owedBy: 'payout_rail', owed: converted / 100, recovered });
       expect(await positionsOf(stack, intentId)).toEqual({ bank_rail: 12_345, recovery_differences: -12_345 });
       expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+      expect((await ledgerVerify(stack)).code).toBe(0);
     });
   });
 
@@ -553,7 +554,7 @@ describe('International payment intents', () => {
       expect(await booksClosed(intentId)).toEqual(state === 'processing' ? {} : returnDifference(bridgeReturn, quote.options[0]));
       if (state === 'withdrawal_initiated') expect(await railRecord('payouts', intentId)).toMatchObject({ status: 'returned' });
       expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-      expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+      expect((await ledgerVerify(stack)).code).toBe(0);
     });
 
     it('rejects an intent that has not settled with a note, releasing the funds once; rejecting it again is refused', async () => {
@@ -581,10 +582,123 @@ describe('International payment intents', () => {
         // and gives back all it was sent, which closes its position and the platform's receivable.
         expect(await booksClosed(created.intentId)).toEqual({});
         expect(await railRecord('transfers', created.intentId)).toMatchObject({ status: 'returned', return: { status: 'completed', amount: kobo(quote.options[0].sourceAmount - quote.options[0].fee) } });
-        expect((await ledgerVerify(stack.db.url)).code).toBe(0);
+        expect((await ledgerVerify(stack)).code).toBe(0);
       } finally {
         await stack.bridgeRail.setSettlementStep(150);
       }
+    });
+  });
+
+  describe('a rejection racing the payout rail', () => {
+    it("ends each intent one way only, settled or rejected and returned, whichever of the operator and the rail's completion comes first", async () => {
+      const STEP_MS = 300;
+      await stack.payoutRail.setSettlementStep(STEP_MS);
+      const settlement = stack.t.app.get(InternationalSettlementService, { strict: false });
+      try {
+        const { apiKey } = await fundedMerchant(stack.t, 2_000_000);
+        const business = await verifiedBusiness(stack, apiKey);
+        const before = await quietBalance(stack, apiKey);
+        // The operator's rejection lands at a different moment of each payout's settlement step,
+        // from well before the rail completes it to after it did.
+        const created: { intentId: string; quote: any }[] = [];
+        for (let i = 0; i < 8; i++) {
+          const quote = await createQuote(stack.t, apiKey, { poboUserId: business });
+          created.push({ quote, intentId: (await createInternationalIntent(stack.t, apiKey, intentBody(quote))).intentId });
+        }
+        const raced = await Promise.all(
+          [0, 100, 200, 250, 300, 350, 400, 600].map(async (delayMs, i) => {
+            const { intentId, quote } = created[i];
+            await pollIntent(stack.t, apiKey, intentId, (i) => i.status === 'withdrawal_initiated' || isFinal(i), 20_000);
+            await sleep(delayMs);
+            const rejection = await settlement.rejectByOperator(intentId, 'Raced').then(
+              (from) => ({ from }),
+              (err: unknown) => ({ refused: (err as { code?: string }).code }),
+            );
+            return { intentId, quote, rejection };
+          }),
+        );
+        let spentOnSettled = 0;
+        for (const { intentId, quote, rejection } of raced) {
+          const [final] = (await pollIntent(stack.t, apiKey, intentId, isFinal)).slice(-1);
+          const reversals = (await balanceTransactions(stack, apiKey, intentId)).filter((m) => m.type === 'international_payment_reversal');
+          if (final.status === 'settled') {
+            // The rail won: the rejection was refused, the recipient paid, nothing given back.
+            spentOnSettled += kobo(quote.options[0].sourceAmount);
+            expect(rejection).toEqual({ refused: 'conflict' });
+            expect(reversals).toEqual([]);
+            expect(await railRecord('payouts', intentId)).toMatchObject({ status: 'completed', return: null });
+            expect(await positionsOf(stack, intentId)).toMatchObject({ paid_abroad: kobo(quote.options[0].sourceAmount - quote.options[0].fee) });
+          } else {
+            // The operator won (the payout cancelled, or recalled once paid): one reversal, and both
+            // rails gave the money back.
+            expect(final.status).toBe('rejected');
+            expect(rejection).toHaveProperty('from');
+            expect(reversals).toHaveLength(1);
+            await booksClosed(intentId);
+            expect(await railRecord('payouts', intentId)).toMatchObject({ status: 'returned', return: { status: 'completed' } });
+            expect(await railRecord('transfers', intentId)).toMatchObject({ status: 'returned', return: { status: 'completed' } });
+          }
+        }
+        // The merchant paid for the settled ones only.
+        expect(kobo((await balanceOf(stack.t, apiKey)).available)).toBe(kobo(before.available) - spentOnSettled);
+        expect((await ledgerVerify(stack)).report).toMatchObject({ ok: true, railDifferences: [] });
+      } finally {
+        await stack.payoutRail.setSettlementStep(150);
+      }
+    });
+  });
+
+  describe('reconciliation with the rails', () => {
+    it('ledger:verify names each difference between where the ledger has the money and what a rail reports, and is clean once they are resolved', async () => {
+      // A payout held at the payout rail (account ending 2222): the ledger has it on its way there.
+      const { apiKey, before, quote, intentId } = await newIntentIn('withdrawal_initiated', '000123452222');
+      const converted = kobo(quote.options[0].sourceAmount - quote.options[0].fee);
+      expect(await positionsOf(stack, intentId)).toMatchObject({ payout_rail_in_transit: converted });
+      const clean = await ledgerVerify(stack);
+      expect(clean.report).toMatchObject({ ok: true, railDifferences: [] });
+      expect(clean.report.rails.compared).toBeGreaterThan(0);
+      // The held payout is part of what the payout rail holds for us (with what earlier tests left there).
+      expect(clean.report.rails.balances.payout_rail.find((b: any) => b.currency === 'USD').amount).toBeGreaterThanOrEqual(100);
+
+      // The rails' records change behind the ledger's back, through their own APIs: the payout rail
+      // returns the payout nobody asked it to return, and the bridge rail holds money under a
+      // reference that is none of our intents.
+      const bridge = stack.worker!.get<BridgeRail>(BRIDGE_RAIL, { strict: false });
+      const payouts = stack.worker!.get<PayoutRail>(PAYOUT_RAIL, { strict: false });
+      const budget = { timeoutMs: 2_000, retries: 1 };
+      await payouts.returnPayout(intentId, budget);
+      await eventually(() => railRecord('payouts', intentId), (payout) => payout.status === 'returned', 10_000, 50);
+      const ghost = `ipi_ghost${Date.now()}`;
+      const recipient = { fullName: 'Nobody', email: null, country: 'US', bankCodeType: 'routing_number' as const, bankCode: '021000021', accountNumber: '000123451111' };
+      await bridge.createTransfer({ reference: ghost, routeType: 'ngn', sourceAmount: 1_550_750, destinationCurrency: 'USD', destinationAmount: 1_000, recipient }, budget);
+
+      const tampered = await ledgerVerify(stack);
+      expect(tampered.code).toBe(1);
+      expect(tampered.report.ok).toBe(false);
+      expect(tampered.report.railDifferences).toEqual(
+        expect.arrayContaining([
+          {
+            reference: intentId,
+            rail: 'payout_rail',
+            problem: 'status_differs',
+            ledger: { place: 'payout_rail_in_transit', currency: 'NGN', amount: converted / 100 },
+            found: { status: 'returned', currency: 'USD', amount: 100, returnStatus: 'completed' },
+          },
+          { reference: ghost, rail: 'bridge_rail', problem: 'unknown_to_ledger', ledger: null, found: { status: 'in_review', currency: 'NGN', amount: 15_507.5, returnStatus: null } },
+        ]),
+      );
+      expect(tampered.report.railDifferences).toHaveLength(2);
+      expect(tampered.report.rails.balances.bridge_rail.find((b: any) => b.currency === 'NGN').amount).toBeGreaterThanOrEqual(15_507.5);
+
+      // Resolved: the operator rejects the intent, whose money the rails then give back through
+      // the recovery (the payout rail's return is the one it already made); the stray transfer is
+      // returned to whoever sent it.
+      await reject(intentId, 'Recalled by the payout rail');
+      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+      await booksClosed(intentId);
+      await bridge.returnTransfer(ghost, budget);
+      await eventually(() => railRecord('transfers', ghost), (transfer) => transfer.status === 'returned', 10_000, 50);
+      expect((await ledgerVerify(stack)).report).toMatchObject({ ok: true, railDifferences: [] });
     });
   });
 

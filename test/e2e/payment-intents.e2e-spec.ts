@@ -207,6 +207,6 @@ describe('Payment intents (collections through the sandbox bank rail)', () => {
   });
 
   it('the ledger verifies', async () => {
-    expect(await ledgerVerify(stack.db.url)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
+    expect(await ledgerVerify(stack)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
   });
 });

@@ -216,7 +216,7 @@ describe('A PostgreSQL connection lost at any point answers 503, never 500, and 
     expect(alive(api)).toBe(true);
     expect(alive(worker)).toBe(true);
     expect(api.output() + worker.output()).not.toMatch(/crashed|Unhandled 'error' event/);
-    const verified = await ledgerVerify(stack.db.url);
+    const verified = await ledgerVerify(stack);
     expect(verified.code).toBe(0);
     process.stdout.write(`connection cuts: ${cuts} sessions terminated; answers by status ${JSON.stringify(Object.fromEntries(statuses))}\n`);
   }, 240_000);

@@ -161,7 +161,7 @@ describe('Withdrawals', () => {
   });
 
   it('the ledger verifies', async () => {
-    expect(await ledgerVerify(stack.db.url)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
+    expect(await ledgerVerify(stack)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
   });
 });
 
@@ -208,7 +208,7 @@ describe('Rail callbacks', () => {
   });
 
   it('the ledger verifies', async () => {
-    expect(await ledgerVerify(stack.db.url)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
+    expect(await ledgerVerify(stack)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
   });
 });
 
@@ -279,6 +279,6 @@ describe('Withdrawals: an API process killed mid-withdrawal', () => {
   });
 
   it('the ledger verifies', async () => {
-    expect(await ledgerVerify(stack.db.url)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
+    expect(await ledgerVerify(stack)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
   });
 });

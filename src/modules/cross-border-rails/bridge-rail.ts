@@ -45,16 +45,36 @@ export interface RailReturn {
   failureCode: string | null;
 }
 
-export interface BridgeTransfer {
+/** An amount of money at a rail, in minor units of `currency`. */
+export interface RailAmount {
+  currency: string;
+  amount: number;
+}
+
+/** What both rails answer of one of their legs (a transfer, a payout) under our reference. */
+export interface RailLeg<S extends string> {
   id: string;
   reference: string;
-  status: BridgeTransferStatus;
-  /** Set when `rejected`, e.g. `compliance_rejected`. */
+  status: S;
+  /** Why it failed, when it did, e.g. `compliance_rejected`. */
   failureCode: string | null;
   failureMessage: string | null;
+  /** What we sent the rail under this reference. */
+  sent: RailAmount;
   /** Null until a return is asked for. */
   return: RailReturn | null;
+  /** When its status or its return last changed. */
+  updatedAt: Date;
 }
+
+/** What a rail holds for us (for the reconciliation of the ledger with it): its total per currency, and the legs holding part of it. */
+export interface RailHoldings<T> {
+  balances: RailAmount[];
+  open: T[];
+}
+
+/** A bridge transfer: `sent` is the NGN that left us. */
+export type BridgeTransfer = RailLeg<BridgeTransferStatus>;
 
 export type BridgeEvent =
   | { id: string; type: 'transfer.completed' | 'transfer.rejected' | 'transfer.returned' | 'transfer.return_refused'; transfer: BridgeTransfer }
@@ -73,6 +93,8 @@ export interface BridgeRail {
    * return as it is now.
    */
   returnTransfer(reference: string, options: CallOptions): Promise<BridgeTransfer>;
+  /** What the rail holds for us now: unconverted NGN, or converted money on its way back. */
+  holdings(options: CallOptions): Promise<RailHoldings<BridgeTransfer>>;
   /** An event as the rail's signed callback delivers it; throws ProviderError when it is not one. */
   parseEvent(body: unknown): BridgeEvent;
 }

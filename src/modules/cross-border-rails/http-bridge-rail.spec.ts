@@ -48,7 +48,16 @@ describe('HttpBridgeRail', () => {
 
   it('creates the transfer with our reference as the key, sending the request as the rail takes it', async () => {
     const transfer = await rail().createTransfer(transferRequest({ recipient: recipient({ email: 'jane@example.com' }) }), OPTIONS);
-    expect(transfer).toEqual({ id: expect.stringMatching(/^btr_/), reference: 'iin_1', status: 'pending', failureCode: null, failureMessage: null, return: null });
+    expect(transfer).toEqual({
+      id: expect.stringMatching(/^btr_/),
+      reference: 'iin_1',
+      status: 'pending',
+      failureCode: null,
+      failureMessage: null,
+      sent: { currency: 'NGN', amount: 155_075_000 },
+      return: null,
+      updatedAt: expect.any(Date),
+    });
     expect(await stored()).toEqual([
       expect.objectContaining({
         id: transfer.id,
@@ -87,7 +96,27 @@ describe('HttpBridgeRail', () => {
     const created = await rail().createTransfer(transferRequest(), OPTIONS);
     expect(await rail().getTransfer('iin_1', OPTIONS)).toEqual(created);
     await new Promise((resolve) => setTimeout(resolve, STEP_MS + 60));
-    expect(await rail().getTransfer('iin_1', OPTIONS)).toEqual({ ...created, status: 'completed' });
+    const completed = await rail().getTransfer('iin_1', OPTIONS);
+    expect(completed).toEqual({ ...created, status: 'completed', updatedAt: expect.any(Date) });
+    expect(completed!.updatedAt.getTime()).toBeGreaterThan(created.updatedAt.getTime());
+  });
+
+  it("reads what the rail holds for us: unconverted NGN, and converted money on its way back", async () => {
+    await sandbox.control('POST', '/_sandbox/settings', { settlement_step_ms: 60_000 });
+    const pending = await rail().createTransfer(transferRequest(), OPTIONS);
+    await rail().createTransfer(transferRequest({ reference: 'iin_2', recipient: recipient({ accountNumber: '5550000' }) }), OPTIONS);
+    expect(await rail().holdings(OPTIONS)).toEqual({ balances: [{ currency: 'NGN', amount: 155_075_000 }], open: [pending] });
+    await sandbox.control('POST', '/_sandbox/settings', { settlement_step_ms: 0 });
+    await rail().createTransfer(transferRequest({ reference: 'iin_3' }), OPTIONS);
+    await sandbox.control('POST', '/_sandbox/settings', { settlement_step_ms: 60_000 });
+    const returning = await rail().returnTransfer('iin_3', OPTIONS);
+    expect(await rail().holdings(OPTIONS)).toEqual({
+      balances: [
+        { currency: 'NGN', amount: 155_075_000 },
+        { currency: 'USD', amount: 100_000 },
+      ],
+      open: [pending, returning],
+    });
   });
 
   it('reports a refused request (validation, wrong key) as not retryable', async () => {

@@ -1,12 +1,17 @@
+import { IsInt, Min } from 'class-validator';
 import { parseProviderBody, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import type { CallOptions } from '../bank-rail';
-import { BridgeEvent, BridgeRail, BridgeTransfer, BridgeTransferRequest, BridgeTransferStatus } from './bridge-rail';
+import { BridgeEvent, BridgeRail, BridgeTransfer, BridgeTransferRequest, BridgeTransferStatus, RailHoldings } from './bridge-rail';
 import { RailResources, recipientBody, resourceBody, toReturn } from './http-rail-resources';
 import { BRIDGE_RAIL_NAME } from './http-rate-provider';
 
 const TRANSFER_STATUSES: readonly BridgeTransferStatus[] = ['in_review', 'pending', 'completed', 'rejected', 'returned'];
 
-class TransferBody extends resourceBody(TRANSFER_STATUSES) {}
+class TransferBody extends resourceBody(TRANSFER_STATUSES) {
+  @IsInt()
+  @Min(1)
+  source_amount: number;
+}
 
 const toTransfer = (transfer: TransferBody): BridgeTransfer => ({
   id: transfer.id,
@@ -14,7 +19,9 @@ const toTransfer = (transfer: TransferBody): BridgeTransfer => ({
   status: transfer.status,
   failureCode: transfer.failure_code ?? null,
   failureMessage: transfer.failure_message ?? null,
+  sent: { currency: 'NGN', amount: transfer.source_amount },
   return: toReturn(transfer.return),
+  updatedAt: new Date(transfer.updated_at),
 });
 
 /** A refused return leaves the transfer as it was. */
@@ -28,7 +35,7 @@ export class HttpBridgeRail implements BridgeRail {
     this.transfers = new RailResources(this.client, {
       rail: BRIDGE_RAIL_NAME,
       noun: 'transfer',
-      path: '/v1/transfers',
+      collection: 'transfers',
       read: (body) => toTransfer(parseProviderBody(BRIDGE_RAIL_NAME, TransferBody, body)),
     });
   }
@@ -50,6 +57,10 @@ export class HttpBridgeRail implements BridgeRail {
 
   async returnTransfer(reference: string, options: CallOptions): Promise<BridgeTransfer> {
     return this.transfers.return(reference, options);
+  }
+
+  async holdings(options: CallOptions): Promise<RailHoldings<BridgeTransfer>> {
+    return this.transfers.holdings(options);
   }
 
   parseEvent(body: unknown): BridgeEvent {

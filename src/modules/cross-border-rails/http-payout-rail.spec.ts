@@ -52,7 +52,17 @@ describe('HttpPayoutRail', () => {
 
   it('creates the payout as processing, sending the request as the rail takes it', async () => {
     const payout = await rail().createPayout(payoutRequest(), OPTIONS);
-    expect(payout).toEqual({ id: expect.stringMatching(/^fpo_/), reference: 'iin_1', status: 'processing', failureCode: null, failureMessage: null, confirmation: null, return: null });
+    expect(payout).toEqual({
+      id: expect.stringMatching(/^fpo_/),
+      reference: 'iin_1',
+      status: 'processing',
+      failureCode: null,
+      failureMessage: null,
+      sent: { currency: 'GBP', amount: 250_075 },
+      confirmation: null,
+      return: null,
+      updatedAt: expect.any(Date),
+    });
     expect(await stored()).toEqual([
       expect.objectContaining({
         reference: 'iin_1',
@@ -74,6 +84,7 @@ describe('HttpPayoutRail', () => {
     expect(completed).toEqual({
       ...created,
       status: 'completed',
+      updatedAt: expect.any(Date),
       confirmation: {
         uetr: expect.stringMatching(/^[0-9a-f-]{36}$/),
         senderReference: expect.stringMatching(/^[A-Z0-9]{16}$/),
@@ -98,7 +109,20 @@ describe('HttpPayoutRail', () => {
     const accepted = await rail().createPayout(payoutRequest({ recipient: recipient({ bankCodeType: 'iban', bankCode: 'GB33BUKB20201555559999', accountNumber: null }) }), OPTIONS);
     expect(accepted.status).toBe('processing');
     await sleep(STEP_MS + 60);
-    expect(await rail().getPayout('iin_1', OPTIONS)).toEqual({ ...accepted, status: 'failed', failureCode: 'beneficiary_account_closed', failureMessage: expect.any(String) });
+    const failed = await rail().getPayout('iin_1', OPTIONS);
+    expect(failed).toEqual({ ...accepted, status: 'failed', failureCode: 'beneficiary_account_closed', failureMessage: expect.any(String), updatedAt: expect.any(Date) });
+    // Its money is back at the rail, held for us until returned.
+    expect(await rail().holdings(OPTIONS)).toEqual({ balances: [{ currency: 'GBP', amount: 250_075 }], open: [failed] });
+  });
+
+  it('holds a payout until it is paid, and a paid one only while it is recalled', async () => {
+    const processing = await rail().createPayout(payoutRequest(), OPTIONS);
+    expect(await rail().holdings(OPTIONS)).toEqual({ balances: [{ currency: 'GBP', amount: 250_075 }], open: [processing] });
+    await sleep(STEP_MS + 60);
+    expect(await rail().holdings(OPTIONS)).toEqual({ balances: [], open: [] });
+    await sandbox.control('POST', '/_sandbox/settings', { settlement_step_ms: 60_000 });
+    const recalled = await rail().returnPayout('iin_1', OPTIONS);
+    expect(await rail().holdings(OPTIONS)).toEqual({ balances: [{ currency: 'GBP', amount: 250_075 }], open: [recalled] });
   });
 
   it('reports a refused request as not retryable, a failing rail as retryable', async () => {
@@ -157,7 +181,18 @@ describe('HttpPayoutRail', () => {
       remittance_information: 'Invoice 42',
       details_of_charges: 'OUR',
     };
-    const event = (data: object) => ({ id: 'evt_1', type: 'payout.completed', data: { id: 'fpo_1', reference: 'iin_1', status: 'completed', failure_code: null, failure_message: null, ...data } });
+    const event = (data: object) => ({ id: 'evt_1', type: 'payout.completed', data: {
+        id: 'fpo_1',
+        reference: 'iin_1',
+        status: 'completed',
+        currency: 'GBP',
+        amount: 250_075,
+        failure_code: null,
+        failure_message: null,
+        updated_at: '2030-01-31T10:00:00.000Z',
+        ...data,
+      },
+    });
 
     it('accepts a well-formed completion', () => {
       expect(rail().parseEvent(event({ confirmation }))).toMatchObject({ type: 'payout.completed', payout: { confirmation: { uetr: confirmation.uetr, detailsOfCharges: 'OUR' } } });
@@ -170,6 +205,8 @@ describe('HttpPayoutRail', () => {
       ['a confirmation whose amount is not a decimal', event({ confirmation: { ...confirmation, amount: '2,500.75' } })],
       ['a confirmation without a beneficiary', event({ confirmation: { ...confirmation, beneficiary_name: undefined } })],
       ['a status other than the type says', event({ status: 'processing', confirmation: null })],
+      ['a payout without its amount', event({ confirmation, amount: undefined })],
+      ['a payout without when it last changed', event({ confirmation, updated_at: 'yesterday' })],
     ])('throws a ProviderError for %s', (_name, body) => {
       expect(() => rail().parseEvent(body)).toThrow(ProviderError);
     });

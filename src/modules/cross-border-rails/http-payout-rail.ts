@@ -1,8 +1,9 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { parseProviderBody, ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import type { CallOptions } from '../bank-rail';
 import { RailResources, recipientBody, resourceBody, toReturn } from './http-rail-resources';
+import type { RailHoldings } from './bridge-rail';
 import { ForeignPayout, ForeignPayoutRequest, ForeignPayoutStatus, PayoutConfirmation, PayoutEvent, PayoutRail } from './payout-rail';
 
 export const PAYOUT_RAIL_NAME = 'payout rail';
@@ -61,6 +62,13 @@ class ConfirmationBody {
 }
 
 class PayoutBody extends resourceBody(PAYOUT_STATUSES) {
+  @Matches(/^[A-Z]{3}$/)
+  currency: string;
+
+  @IsInt()
+  @Min(1)
+  amount: number;
+
   @IsOptional()
   @ValidateNested()
   @Type(() => ConfirmationBody)
@@ -92,8 +100,10 @@ function toPayout(payout: PayoutBody): ForeignPayout {
     status: payout.status,
     failureCode: payout.failure_code ?? null,
     failureMessage: payout.failure_message ?? null,
+    sent: { currency: payout.currency, amount: payout.amount },
     confirmation: payout.status === 'completed' ? confirmation : null,
     return: toReturn(payout.return),
+    updatedAt: new Date(payout.updated_at),
   };
 }
 
@@ -108,7 +118,7 @@ export class HttpPayoutRail implements PayoutRail {
     this.payouts = new RailResources(this.client, {
       rail: PAYOUT_RAIL_NAME,
       noun: 'payout',
-      path: '/v1/payouts',
+      collection: 'payouts',
       read: (body) => toPayout(parseProviderBody(PAYOUT_RAIL_NAME, PayoutBody, body)),
     });
   }
@@ -131,6 +141,10 @@ export class HttpPayoutRail implements PayoutRail {
 
   async returnPayout(reference: string, options: CallOptions): Promise<ForeignPayout> {
     return this.payouts.return(reference, options);
+  }
+
+  async holdings(options: CallOptions): Promise<RailHoldings<ForeignPayout>> {
+    return this.payouts.holdings(options);
   }
 
   parseEvent(body: unknown): PayoutEvent {

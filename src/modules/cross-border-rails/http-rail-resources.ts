@@ -1,9 +1,9 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { parseProviderBody, ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { EventBody, getOrNull, IdBody, postByReference } from '../../common/providers/provider-resources';
 import type { CallOptions } from '../bank-rail';
-import type { RailReturn, Recipient } from './bridge-rail';
+import type { RailAmount, RailHoldings, RailReturn, Recipient } from './bridge-rail';
 
 /**
  * What the two cross-border adapters share: each rail keeps one kind of resource (a transfer, a
@@ -71,8 +71,29 @@ export function resourceBody<S extends string>(statuses: readonly S[]) {
     @ValidateNested()
     @Type(() => ReturnBody)
     return: ReturnBody | null;
+
+    @IsISO8601({ strict: true })
+    updated_at: string;
   }
   return ResourceBody;
+}
+
+/** An amount a rail answers: minor units of an ISO 4217 currency. */
+class AmountBody {
+  @Matches(/^[A-Z]{3}$/)
+  currency: string;
+
+  @IsInt()
+  @Min(0)
+  amount: number;
+}
+
+/** `GET /v1/balance`, all but the open resources (`open_<collection>`), read by the rail's own body class. */
+class BalanceBody {
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => AmountBody)
+  balances: AmountBody[];
 }
 
 export interface RailResourcesOptions<T> {
@@ -80,8 +101,8 @@ export interface RailResourcesOptions<T> {
   rail: string;
   /** What the resource is called in errors, e.g. `transfer`. */
   noun: string;
-  /** Created by POST here, got by GET `<path>/<reference>`. */
-  path: string;
+  /** Created by POST `/v1/<collection>`, got by GET `/v1/<collection>/<reference>`; the open ones are `open_<collection>` of GET `/v1/balance`. */
+  collection: string;
   /** Parses a resource out of a body (an answer, or an event's `data`); throws ProviderError when it is not one. */
   read: (body: unknown) => T;
 }
@@ -90,26 +111,40 @@ export type OutcomeEvent<TType extends string, T> = { id: string; type: TType; r
 
 /** One kind of resource a cross-border rail keeps under our reference. */
 export class RailResources<T extends { reference: string; status: string }> {
+  private readonly path: string;
+
   constructor(
     private readonly client: ProviderHttpClient,
     private readonly options: RailResourcesOptions<T>,
-  ) {}
+  ) {
+    this.path = `/v1/${options.collection}`;
+  }
 
   /** Creates the resource under `reference` (the request's other fields in `fields`), or answers the one already created. */
   async create(reference: string, fields: Record<string, unknown>, options: CallOptions): Promise<T> {
-    const body = await postByReference(this.client, this.options.path, reference, fields, options);
+    const body = await postByReference(this.client, this.path, reference, fields, options);
     return this.expectReference(reference, this.options.read(body));
   }
 
   /** Asks for the money of the resource under `reference` back; a retry answers the return as it is now. */
   async return(reference: string, options: CallOptions): Promise<T> {
-    const { body } = await this.client.request({ method: 'POST', path: `${this.options.path}/${encodeURIComponent(reference)}/return`, ...options });
+    const { body } = await this.client.request({ method: 'POST', path: `${this.path}/${encodeURIComponent(reference)}/return`, ...options });
     return this.expectReference(reference, this.options.read(body));
   }
 
   /** The resource created under `reference`; null when there is none. */
   async get(reference: string, options: CallOptions): Promise<T | null> {
-    return getOrNull(this.client, `${this.options.path}/${encodeURIComponent(reference)}`, options, (body) => this.expectReference(reference, this.options.read(body)));
+    return getOrNull(this.client, `${this.path}/${encodeURIComponent(reference)}`, options, (body) => this.expectReference(reference, this.options.read(body)));
+  }
+
+  /** What the rail holds for us: its balances and the resources holding them. */
+  async holdings(options: CallOptions): Promise<RailHoldings<T>> {
+    const { rail, collection } = this.options;
+    const { body } = await this.client.request({ method: 'GET', path: '/v1/balance', ...options });
+    const { balances } = parseProviderBody(rail, BalanceBody, body);
+    const open = (body as Record<string, unknown>)[`open_${collection}`];
+    if (!Array.isArray(open)) throw new ProviderError(`${rail}: answered its balance without open_${collection}`, true);
+    return { balances: balances.map((b): RailAmount => ({ currency: b.currency, amount: b.amount })), open: open.map((resource) => this.options.read(resource)) };
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { CallOptions } from '../bank-rail';
-import type { Recipient, RailReturn } from './bridge-rail';
+import type { RailHoldings, RailLeg, Recipient } from './bridge-rail';
 
 export interface ForeignPayoutRequest {
   /** Our international payment intent id: the idempotency key, so the recipient is never paid twice. */
@@ -46,17 +46,10 @@ export interface PayoutConfirmation {
 /** `returned`: cancelled, failed or recalled, its money back at the bridge side. */
 export type ForeignPayoutStatus = 'processing' | 'completed' | 'failed' | 'returned';
 
-export interface ForeignPayout {
-  id: string;
-  reference: string;
-  status: ForeignPayoutStatus;
-  /** Set when `failed`, e.g. `beneficiary_account_closed`. */
-  failureCode: string | null;
-  failureMessage: string | null;
+/** A payout: `sent` is what the recipient is paid, in the payout's currency; `failureCode` e.g. `beneficiary_account_closed`. */
+export interface ForeignPayout extends RailLeg<ForeignPayoutStatus> {
   /** Set when `completed`. */
   confirmation: PayoutConfirmation | null;
-  /** Null until a return is asked for. */
-  return: RailReturn | null;
 }
 
 export type PayoutEvent =
@@ -72,6 +65,8 @@ export interface PayoutRail {
   getPayout(reference: string, options: CallOptions): Promise<ForeignPayout | null>;
   /** Asks for the payout's money back to the bridge side, whatever became of it, once per reference. */
   returnPayout(reference: string, options: CallOptions): Promise<ForeignPayout>;
+  /** What the rail holds for us now: payouts not paid yet, failed ones' money, paid ones being recalled. */
+  holdings(options: CallOptions): Promise<RailHoldings<ForeignPayout>>;
   /** An event as the rail's signed callback delivers it; throws ProviderError when it is not one. */
   parseEvent(body: unknown): PayoutEvent;
 }

@@ -4,3 +4,6 @@ export { InternationalSettlementService } from './international-settlement.servi
 export { installReceiptPageErrors } from './receipts.controller';
 export { RECEIPTS_PATH } from './international-intent.mapper';
 export type { ReceivableOutcome } from './international-postings';
+export { RailReconciliationModule } from './rail-reconciliation.module';
+export { RailReconciliationService } from './rail-reconciliation.service';
+export type { RailReconciliation } from './rail-reconciliation.service';

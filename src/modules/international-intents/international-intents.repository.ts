@@ -66,6 +66,12 @@ export class InternationalIntentsRepository {
     return rows;
   }
 
+  /** The intents among `ids` (any merchant's), for the reconciliation of the ledger with the rails. */
+  async findMany(ids: string[]): Promise<InternationalIntentRecord[]> {
+    const { rows } = await this.pool.query<InternationalIntentRecord>(`SELECT ${INTERNATIONAL_INTENT_COLUMNS} FROM international_payment_intents WHERE id = ANY($1)`, [ids]);
+    return rows;
+  }
+
   async findOwnedQuote(merchantId: string, id: string): Promise<QuoteRecord | undefined> {
     const { rows } = await this.pool.query<QuoteRecord>({
       name: 'qt_find_owned',

@@ -131,6 +131,17 @@ export function transitionPosting(intent: IntentAmounts, from: InternationalInte
 const RAIL_POSITIONS: readonly PlatformAccount[] = Object.values(POSITION_AFTER);
 const RECEIVABLES: readonly PlatformAccount[] = ['receivable_bridge_rail', 'receivable_payout_rail'];
 
+/** Every account an international payment's money is booked to at the rails. */
+export const RAIL_ACCOUNTS: readonly PlatformAccount[] = [...RAIL_POSITIONS, ...RECEIVABLES];
+/** The accounts of money a rail may still hold: on its way, at a rail, or owed back (not paid abroad). */
+export const OPEN_AT_RAILS: readonly PlatformAccount[] = RAIL_ACCOUNTS.filter((kind) => kind !== 'paid_abroad');
+
+/** Where the ledger has an intent's converted amount among the rails, and how much; undefined when at none. */
+export function railPosition(positions: Partial<Record<PlatformAccount, number>>): { account: PlatformAccount; amount: number } | undefined {
+  const account = RAIL_POSITIONS.find((kind) => (positions[kind] ?? 0) > 0);
+  return account && { account, amount: positions[account]! };
+}
+
 /**
  * What became of money a rail owed: returned by the rail itself or recovered by hand (`amount` in
  * minor units, what actually came back), or lost.

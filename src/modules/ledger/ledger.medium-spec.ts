@@ -45,7 +45,7 @@ describe('LedgerService (medium)', () => {
   });
   const post = (posting: Posting) => m.dataSource.transaction((manager) => ledger.post(manager, posting));
   const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (err: unknown) => err);
-  const verify = () => ledgerVerify(m.db.url) as Promise<{ code: number; report: Record<string, unknown> }>;
+  const verify = () => ledgerVerify({ db: m.db, env: {} }) as Promise<{ code: number; report: Record<string, unknown> }>;
 
   it('posts a balanced transaction, keeps the balances in step and the merchant view with it', async () => {
     const merchantId = await newMerchant();

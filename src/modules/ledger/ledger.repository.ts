@@ -168,17 +168,43 @@ export class LedgerRepository {
     return rows;
   }
 
-  /** The platform accounts' sums over one payment's postings, in the caller's transaction: where its money is. */
-  async platformPositions(manager: EntityManager, sourceId: string, currency: string): Promise<{ kind: string; amount: string }[]> {
+  /** The platform accounts' sums over each payment's postings in `currency`, in the caller's transaction: where their money is. */
+  async platformPositions(manager: EntityManager, sourceIds: string[], currency: string): Promise<{ source_id: string; kind: string; amount: string }[]> {
     return manager.query(
-      `SELECT a.kind, sum(e.amount)::text AS amount
+      `SELECT t.source_id, a.kind, sum(e.amount)::text AS amount
          FROM ledger_transactions t
          JOIN ledger_entries e ON e.transaction_id = t.id
          JOIN ledger_accounts a ON a.id = e.account_id
-        WHERE t.source_id = $1 AND a.merchant_id IS NULL AND a.currency = $2
-        GROUP BY a.kind HAVING sum(e.amount) <> 0`,
-      [sourceId, currency],
+        WHERE t.source_id = ANY($1) AND a.merchant_id IS NULL AND a.currency = $2
+        GROUP BY t.source_id, a.kind HAVING sum(e.amount) <> 0`,
+      [sourceIds, currency],
     );
+  }
+
+  /** The payments whose postings leave a sum other than zero in one of the platform accounts `kinds`. */
+  async sourcesOpenIn(kinds: readonly string[], currency: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ source_id: string }>(
+      `SELECT DISTINCT source_id FROM (
+         SELECT t.source_id
+           FROM ledger_entries e
+           JOIN ledger_accounts a ON a.id = e.account_id
+           JOIN ledger_transactions t ON t.id = e.transaction_id
+          WHERE a.merchant_id IS NULL AND a.kind = ANY($1) AND a.currency = $2
+          GROUP BY t.source_id, a.kind
+         HAVING sum(e.amount) <> 0) open
+        ORDER BY source_id`,
+      [kinds, currency],
+    );
+    return rows.map((row) => row.source_id);
+  }
+
+  /** Whether anything was ever posted to one of the platform accounts `kinds`. */
+  async everPostedTo(kinds: readonly string[]): Promise<boolean> {
+    const { rows } = await this.pool.query<{ posted: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM ledger_accounts a JOIN ledger_entries e ON e.account_id = a.id WHERE a.merchant_id IS NULL AND a.kind = ANY($1)) AS posted`,
+      [kinds],
+    );
+    return rows[0].posted;
   }
 
   /** Everything `npm run ledger:verify` checks, as lists of offending ids. */

@@ -135,8 +135,28 @@ export class LedgerService {
    * positive), read in the caller's transaction: positions at the rails, receivables.
    */
   async platformPositions(manager: EntityManager, sourceId: string, currency: string): Promise<Partial<Record<PlatformAccount, number>>> {
-    const rows = await this.repository.platformPositions(manager, sourceId, currency);
-    return Object.fromEntries(rows.map((row) => [row.kind, minorFromColumn(row.amount)]));
+    return (await this.platformPositionsOf(manager, [sourceId], currency)).get(sourceId) ?? {};
+  }
+
+  /** `platformPositions` of many payments at once; a payment with none is absent. */
+  async platformPositionsOf(manager: EntityManager, sourceIds: string[], currency: string): Promise<Map<string, Partial<Record<PlatformAccount, number>>>> {
+    const positions = new Map<string, Partial<Record<PlatformAccount, number>>>();
+    for (const row of await this.repository.platformPositions(manager, sourceIds, currency)) {
+      const of = positions.get(row.source_id) ?? {};
+      of[row.kind as PlatformAccount] = minorFromColumn(row.amount);
+      positions.set(row.source_id, of);
+    }
+    return positions;
+  }
+
+  /** The payments with money left in one of `accounts` (a position at a rail, say), by id. */
+  sourcesOpenIn(accounts: readonly PlatformAccount[], currency: string): Promise<string[]> {
+    return this.repository.sourcesOpenIn(accounts, currency);
+  }
+
+  /** Whether any money was ever posted to one of `accounts`. */
+  everPostedTo(accounts: readonly PlatformAccount[]): Promise<boolean> {
+    return this.repository.everPostedTo(accounts);
   }
 
   /** Every receivable still open, oldest first. */

@@ -104,10 +104,12 @@ export async function balanceOf(t: Pick<TestApp, 'baseUrl'>, apiKey: string): Pr
 
 const run = promisify(execFile);
 
-/** `npm run ledger:verify` against the suite's database: its exit code and its JSON line. */
-export async function ledgerVerify(databaseUrl: string): Promise<{ code: number; report: any }> {
+/** `npm run ledger:verify` against the suite's database and its rails: its exit code and its JSON line. */
+export async function ledgerVerify(stack: Pick<MoneyStack, 'db' | 'env'>): Promise<{ code: number; report: any }> {
+  // The stack's rails, and no grace: a test verifies once the money it moved has settled.
+  const env = { ...process.env, ...stack.env, DATABASE_URL: stack.db.url, LEDGER_RECONCILE_GRACE_SECONDS: '0' };
   try {
-    const { stdout } = await run('npm', ['run', '--silent', 'ledger:verify'], { cwd: `${__dirname}/../../..`, env: { ...process.env, DATABASE_URL: databaseUrl } });
+    const { stdout } = await run('npm', ['run', '--silent', 'ledger:verify'], { cwd: `${__dirname}/../../..`, env });
     return { code: 0, report: JSON.parse(stdout) };
   } catch (err) {
     const failure = err as { code: number; stdout: string; stderr: string };
