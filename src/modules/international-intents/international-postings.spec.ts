@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { AccountRef, Posting } from '../ledger';
 import { INTERNATIONAL_INTENT_STATES, InternationalIntentStatus, PIPELINE_ORDER } from './international-intent.states';
+import type { RailLeg, RailReturn } from '../cross-border-rails';
 import { payoutReturnPosting, railToRecoverFrom, receivableClearing, reservationPosting, transitionPosting } from './international-postings';
+import { railDifferences } from './international-reconciliation';
 
 // Amounts as their columns hold them: kobo.
-const intent = { id: 'ipi_1', merchantId: 'mer_1', sourceAmount: '157451125', convertedAmount: '155075000', fee: '2376125', sourceCurrency: 'NGN' };
+const intent = { id: 'ipi_1', merchantId: 'mer_1', sourceAmount: '157451125', convertedAmount: '155075000', fee: '2376125', sourceCurrency: 'NGN', currency: 'USD', amount: '100000' };
 const SOURCE = 157_451_125;
 const CONVERTED = 155_075_000;
 const FEE = 2_376_125;
@@ -101,7 +103,8 @@ describe('international postings', () => {
  * (at any rate) and an operator's clearing, applied as the service applies them: after every step
  * each posting balances, the merchant's balances are never negative, available + reserved is what
  * was funded less what settled (less what is at the rails while in flight), nothing is ever owed to
- * a rail, and after a rejection what the platform is owed is exactly what the rails hold.
+ * a rail, and after a rejection what the platform is owed is exactly what the rails hold. The rails'
+ * records, moved by the same steps, agree with the ledger at every step (`railDifferences`).
  */
 describe('international postings, property', () => {
   type Step = { kind: 'advance' } | { kind: 'reject' } | { kind: 'payout_return' } | { kind: 'bridge_return'; permille: number } | { kind: 'clear'; writeOff: boolean; permille: number };
@@ -119,12 +122,36 @@ describe('international postings, property', () => {
         const funding: Posting = { sourceId: 'pay_1', currency: 'NGN', type: 'payment', lines: [{ account: { platform: 'bank_rail' }, amount: -SOURCE }, { account: { merchantId: 'mer_1', kind: 'available' }, amount: SOURCE }] };
         const postings: (Posting | undefined)[] = [funding, reservationPosting(intent)];
         let status: InternationalIntentStatus = 'pending';
+        // What each rail's record of its leg says, as the steps change it.
+        const legs: Record<'bridge_rail' | 'payout_rail', RailLeg<string> | null> = { bridge_rail: null, payout_rail: null };
+        const leg = (status: string, sent: RailLeg<string>['sent']): RailLeg<string> => ({
+          id: 'leg',
+          reference: intent.id,
+          status,
+          failureCode: null,
+          failureMessage: null,
+          sent,
+          return: null,
+          updatedAt: new Date(0),
+        });
+        const railMoves: Partial<Record<InternationalIntentStatus, () => void>> = {
+          bridge_initiated: () => (legs.bridge_rail = leg('pending', { currency: 'NGN', amount: CONVERTED })),
+          bridge_confirmed: () => (legs.bridge_rail!.status = 'completed'),
+          withdrawal_initiated: () => (legs.payout_rail = leg('processing', { currency: 'USD', amount: 100_000 })),
+          withdrawal_confirmed: () => (legs.payout_rail!.status = 'completed'),
+        };
+        const returned = (rail: 'bridge_rail' | 'payout_rail', outcome: RailReturn['status']) => {
+          const held = legs[rail]!;
+          held.return = { status: outcome, amount: null, failureCode: null };
+          if (outcome === 'completed') held.status = 'returned';
+        };
         const platform = () => Object.fromEntries(Object.entries(apply(postings)).filter(([kind]) => kind !== 'available' && kind !== 'reserved'));
         for (const s of steps) {
           if (s.kind === 'advance' && status !== 'rejected') {
             const next: InternationalIntentStatus | undefined = PIPELINE_ORDER[PIPELINE_ORDER.indexOf(status) + 1];
             if (next && INTERNATIONAL_INTENT_STATES.can(status, next)) {
               postings.push(transitionPosting(intent, status, next));
+              railMoves[next]?.();
               status = next;
             }
           } else if (s.kind === 'reject' && INTERNATIONAL_INTENT_STATES.can(status, 'rejected')) {
@@ -132,9 +159,13 @@ describe('international postings, property', () => {
             status = 'rejected';
           } else if (s.kind === 'payout_return' && status === 'rejected' && railToRecoverFrom(platform()) === 'payout_rail') {
             postings.push(payoutReturnPosting(intent, platform()));
+            returned('payout_rail', 'completed');
           } else if (s.kind === 'bridge_return' && status === 'rejected' && railToRecoverFrom(platform()) === 'bridge_rail') {
             postings.push(receivableClearing(intent, platform(), { kind: 'returned', amount: Math.floor((CONVERTED * s.permille) / 1000) })?.posting);
-          } else if (s.kind === 'clear' && status === 'rejected') {
+            returned('bridge_rail', 'completed');
+          } else if (s.kind === 'clear' && status === 'rejected' && railToRecoverFrom(platform())) {
+            // An operator clears a receivable once the rail that owes it refused to return it.
+            returned(railToRecoverFrom(platform())!, 'refused');
             const outcome = s.writeOff ? ({ kind: 'written_off' } as const) : ({ kind: 'recovered', amount: Math.floor((CONVERTED * s.permille) / 1000) } as const);
             postings.push(receivableClearing(intent, platform(), outcome, 'by hand')?.posting);
           }
@@ -155,6 +186,7 @@ describe('international postings, property', () => {
           // What the platform advanced is always exactly what sits at the rails for it.
           const owed = 0 - ((books.receivable_bridge_rail ?? 0) + (books.receivable_payout_rail ?? 0));
           if (status === 'rejected') expect(atRails).toBe(owed);
+          expect(railDifferences(intent, platform(), legs)).toEqual([]);
         }
       }),
       { numRuns: 500 },

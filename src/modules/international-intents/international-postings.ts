@@ -181,7 +181,7 @@ export function receivableClearing(
   const receivable = RECEIVABLES.find((kind) => (positions[kind] ?? 0) < 0);
   if (!receivable) return undefined;
   const owed = -positions[receivable]!;
-  const position = RAIL_POSITIONS.find((kind) => (positions[kind] ?? 0) > 0);
+  const position = railPosition(positions)?.account;
   if (!position) throw new Error(`ledger: ${intent.id} owes ${owed} on ${receivable} but holds no position at a rail`);
   const closed = [
     { account: { platform: receivable }, amount: owed },
