@@ -8,6 +8,7 @@ const TAGS = [
   { name: 'POBO businesses', description: 'Business customers a merchant pays on behalf of, and their agreement links' },
   { name: 'KYB onboarding', description: "A business's KYB application and its review by the verification provider" },
   { name: 'Payment intents', description: 'Naira collections: a dynamic virtual account per intent, matched transfers, confirmation' },
+  { name: 'Collections', description: "A business's own Naira account: every transfer into it, credited to the merchant's balance once (or returned once the account was closed)" },
   { name: 'Balance', description: "The merchant's NGN balance and every change of it, from the double-entry ledger" },
   { name: 'Withdrawals', description: 'Payouts of the available balance to Nigerian bank accounts' },
   { name: 'International payment intents', description: 'Quotes, payments to recipients abroad settled through the bridge and payout rails, and their receipts' },
@@ -25,6 +26,7 @@ type Converters = NonNullable<NonNullable<Parameters<typeof validationMetadatasT
 const CONVERTERS: Converters = {
   isISO31661Alpha2: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2' },
   isIso8601: { type: 'string', format: 'date' },
+  isTimestamp: { type: 'string', format: 'date-time' },
   isUrl: { type: 'string', format: 'uri' },
   isPhoneNumber: {},
   isDisplayText: { description: 'Needs a visible character; no bidirectional control characters' },

@@ -232,6 +232,7 @@ describe('bank rail sandbox: money movement', () => {
     sender_bank_name: 'First Bank',
     sender_account_number: '3012345678',
     sender_name: 'Ada Obi',
+    narration: 'Invoice 42',
     ...overrides,
   });
   const receiveTransfer = async (key: string, overrides: Record<string, unknown> = {}) => {
@@ -310,6 +311,7 @@ describe('bank rail sandbox: money movement', () => {
         sender_bank_name: 'First Bank',
         sender_account_number: '3012345678',
         sender_name: 'Ada Obi',
+        narration: 'Invoice 42',
         status: 'received',
         received_at: expect.any(String),
       });
@@ -350,6 +352,7 @@ describe('bank rail sandbox: money movement', () => {
       ['a sender bank name over 100 characters', { sender_bank_name: 'b'.repeat(101) }, 'sender_bank_name', expect.any(String)],
       ['a 9-digit sender account', { sender_account_number: '301234567' }, 'sender_account_number', expect.any(String)],
       ['a sender name over 100 characters', { sender_name: 'n'.repeat(101) }, 'sender_name', expect.any(String)],
+      ['a narration over 100 characters', { narration: 'n'.repeat(101) }, 'narration', expect.any(String)],
     ])('refuses %s with 422', async (_name, overrides, field, message) => {
       const res = await receiveTransfer('idem-trf', overrides);
       expect(res.statusCode).toBe(422);

@@ -73,6 +73,8 @@ export interface TransferView {
   sender_bank_name: string;
   sender_account_number: string;
   sender_name: string | null;
+  /** What the sender wrote on the transfer. */
+  narration: string | null;
   status: 'received' | 'returned';
   received_at: string;
 }
@@ -169,16 +171,17 @@ function validateAccountRequest(body: unknown): Validated<{
 function validateInboundTransfer(
   body: unknown,
   isOurAccount: (accountNumber: string) => boolean,
-): Validated<{ accountNumber: string; amount: number; senderBankName: string; senderAccountNumber: string; senderName: string | null }> {
+): Validated<{ accountNumber: string; amount: number; senderBankName: string; senderAccountNumber: string; senderName: string | null; narration: string | null }> {
   if (!isRecord(body)) return { issues: [{ field: '(body)', message: 'must be a JSON object' }] };
   const issues: ValidationIssue[] = [];
-  const { account_number, amount, sender_bank_name, sender_account_number, sender_name } = body;
+  const { account_number, amount, sender_bank_name, sender_account_number, sender_name, narration } = body;
   if (!isDigits(account_number, 10)) issues.push({ field: 'account_number', message: 'must be 10 digits' });
   else if (!isOurAccount(account_number)) issues.push({ field: 'account_number', message: 'is not an account of this bank' });
   if (!isAmount(amount)) issues.push({ field: 'amount', message: MAX_AMOUNT_MESSAGE });
   if (!isNonEmptyString(sender_bank_name, 100)) issues.push({ field: 'sender_bank_name', message: 'is required: a non-empty string of at most 100 characters' });
   if (!isDigits(sender_account_number, 10)) issues.push({ field: 'sender_account_number', message: 'must be 10 digits' });
   if (!isOptionalText(sender_name, 100)) issues.push({ field: 'sender_name', message: 'must be a string of at most 100 characters' });
+  if (!isOptionalText(narration, 100)) issues.push({ field: 'narration', message: 'must be a string of at most 100 characters' });
   if (issues.length > 0) return { issues };
   return {
     value: {
@@ -187,6 +190,7 @@ function validateInboundTransfer(
       senderBankName: sender_bank_name as string,
       senderAccountNumber: sender_account_number as string,
       senderName: (sender_name as string | null | undefined) ?? null,
+      narration: (narration as string | null | undefined) ?? null,
     },
   };
 }
@@ -350,7 +354,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
     const existing = existingId === undefined ? undefined : transfers.get(existingId);
     if (existing) return reply.code(200).header('idempotent-replayed', 'true').send({ ...existing });
 
-    const { accountNumber, amount, senderBankName, senderAccountNumber, senderName } = result.value;
+    const { accountNumber, amount, senderBankName, senderAccountNumber, senderName, narration } = result.value;
     const transfer: TransferView = {
       id: newSandboxId('trf'),
       virtual_account_id: accountsByNumber.get(accountNumber) as string,
@@ -360,6 +364,7 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
       sender_bank_name: senderBankName,
       sender_account_number: senderAccountNumber,
       sender_name: senderName,
+      narration,
       status: 'received',
       received_at: new Date().toISOString(),
     };

@@ -21,6 +21,7 @@ import { MerchantEntity } from '../modules/auth/merchant.entity';
 import { KybApplicationEntity } from '../modules/kyb/kyb-application.entity';
 import { KybDocumentChunkEntity } from '../modules/kyb/kyb-document-chunk.entity';
 import { KybDocumentEntity } from '../modules/kyb/kyb-document.entity';
+import { CollectionEntity } from '../modules/naira/collection.entity';
 import { NairaAccountEntity } from '../modules/naira/naira-account.entity';
 import { BusinessStatusHistoryEntity } from '../modules/pobo-businesses/business-status-history.entity';
 import { PoboBusinessEntity } from '../modules/pobo-businesses/pobo-business.entity';
@@ -40,6 +41,7 @@ export const ENTITIES = [
   KybDocumentEntity,
   KybDocumentChunkEntity,
   NairaAccountEntity,
+  CollectionEntity,
   OutboxEntity,
   IdempotencyKeyEntity,
   LedgerAccountEntity,

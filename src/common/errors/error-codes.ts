@@ -32,6 +32,7 @@ export const ERROR_STATUS = {
   quote_expired: 409,
   quote_already_used: 409,
   kyb_not_verified: 409,
+  naira_account_not_active: 409,
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,

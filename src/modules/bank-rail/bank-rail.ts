@@ -30,6 +30,8 @@ export interface InboundTransferRequest {
   amount: number;
   senderBankName: string;
   senderAccountNumber: string;
+  senderName?: string | null;
+  narration?: string | null;
 }
 
 /** A transfer the rail received into one of our accounts. */
@@ -38,8 +40,12 @@ export interface RailTransfer {
   accountNumber: string;
   /** Minor units. */
   amount: number;
+  /** The sender's name as its bank gave it, when it did. */
+  senderName: string | null;
   senderBankName: string;
   senderAccountNumber: string;
+  /** What the sender wrote on the transfer. */
+  narration: string | null;
   receivedAt: Date;
 }
 

@@ -48,6 +48,16 @@ class TransferBody extends IdBody {
   @MaxLength(20)
   sender_account_number: string;
 
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  sender_name: string | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  narration: string | null;
+
   @IsISO8601()
   received_at: string;
 }
@@ -111,6 +121,8 @@ export class HttpBankRail implements BankRail {
         amount: request.amount,
         sender_bank_name: request.senderBankName,
         sender_account_number: request.senderAccountNumber,
+        sender_name: request.senderName ?? null,
+        narration: request.narration ?? null,
       },
       ...options,
     });
@@ -159,7 +171,16 @@ export class HttpBankRail implements BankRail {
         return {
           id: event.id,
           type: event.type,
-          transfer: { id: t.id, accountNumber: t.account_number, amount: t.amount, senderBankName: t.sender_bank_name, senderAccountNumber: t.sender_account_number, receivedAt: new Date(t.received_at) },
+          transfer: {
+            id: t.id,
+            accountNumber: t.account_number,
+            amount: t.amount,
+            senderName: t.sender_name ?? null,
+            senderBankName: t.sender_bank_name,
+            senderAccountNumber: t.sender_account_number,
+            narration: t.narration ?? null,
+            receivedAt: new Date(t.received_at),
+          },
         };
       }
       case 'transfer.returned':

@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne } from '
 import { MerchantOwnedEntity } from '../auth/merchant-owned.entity';
 import { LedgerTransactionEntity } from './ledger-transaction.entity';
 
-export const BALANCE_TRANSACTION_TYPES = ['payment', 'withdrawal', 'withdrawal_reversal', 'international_payment', 'international_payment_reversal', 'fee'] as const;
+export const BALANCE_TRANSACTION_TYPES = ['payment', 'collection', 'withdrawal', 'withdrawal_reversal', 'international_payment', 'international_payment_reversal', 'fee'] as const;
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 
 /**
@@ -24,6 +24,10 @@ export class BalanceTransactionEntity extends MerchantOwnedEntity {
 
   @Column({ name: 'source_id', type: 'text' })
   sourceId: string;
+
+  /** The business the money came in for or went out on behalf of, when there is one (a collection). */
+  @Column({ name: 'pobo_user_id', type: 'text', nullable: true })
+  poboUserId: string | null;
 
   @Column({ name: 'ledger_transaction_id', type: 'text' })
   ledgerTransactionId: string;

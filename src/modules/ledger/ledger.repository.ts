@@ -17,6 +17,7 @@ export interface NewBalanceTransaction {
   merchantId: string;
   type: BalanceTransactionType;
   amount: number;
+  poboUserId?: string;
 }
 
 export interface BalanceTransactionRow {
@@ -25,6 +26,7 @@ export interface BalanceTransactionRow {
   amount: string;
   currency: string;
   source_id: string;
+  pobo_user_id: string | null;
   created_at: Date;
 }
 
@@ -44,11 +46,11 @@ export interface ReceivableRow {
   opened_at: Date;
 }
 
-const BTX_COLUMNS = 'id, type, amount, currency, source_id, created_at';
+const BTX_COLUMNS = 'id, type, amount, currency, source_id, pobo_user_id, created_at';
 
 /**
- * `LedgerRepository.post`'s statement. $5/$6: every account and its delta; $11: the merchant
- * accounts among them, in id order; $12: the operator's note, if any. `locked` is materialised and sorted before it locks, so the
+ * `LedgerRepository.post`'s statement. $5/$6: every account and its delta; $7–$10 and $13: the
+ * balance transactions; $11: the merchant accounts among them, in id order; $12: the operator's note, if any. `locked` is materialised and sorted before it locks, so the
  * rows are locked in that order, each before the UPDATE reaches it (the UPDATE's balance check
  * then sees the latest committed balance). Nothing is written unless every account exists.
  */
@@ -69,8 +71,9 @@ const POST_SQL = `WITH present AS (
     INSERT INTO ledger_entries (transaction_id, account_id, amount)
     SELECT $1, e.account_id, e.amount FROM unnest($5::text[], $6::bigint[]) AS e(account_id, amount) WHERE (SELECT ok FROM complete)
   ), balance_transactions AS (
-    INSERT INTO balance_transactions (id, merchant_id, type, amount, currency, source_id, ledger_transaction_id)
-    SELECT b.id, b.merchant_id, b.type, b.amount, $4, $3, $1 FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[]) AS b(id, merchant_id, type, amount)
+    INSERT INTO balance_transactions (id, merchant_id, type, amount, currency, source_id, pobo_user_id, ledger_transaction_id)
+    SELECT b.id, b.merchant_id, b.type, b.amount, $4, $3, b.pobo_user_id, $1
+      FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[], $13::text[]) AS b(id, merchant_id, type, amount, pobo_user_id)
      WHERE (SELECT ok FROM complete)
   )
   SELECT (SELECT n FROM present) AS present, (SELECT count(*)::int FROM moved) AS moved`;
@@ -120,6 +123,7 @@ export class LedgerRepository {
       balanceTransactions.map((b) => String(b.amount)),
       merchantAccounts,
       note,
+      balanceTransactions.map((b) => b.poboUserId ?? null),
     ];
     let [outcome] = await manager.query<{ present: number; moved: number }[]>(POST_SQL, values);
     if (outcome.present < accounts.length) {

@@ -46,7 +46,7 @@ export interface Posting {
   /** Minor units, credits positive; they must sum to zero. */
   lines: { account: AccountRef; amount: number }[];
   /** How the merchant sees the change of its available balance. */
-  balanceTransactions?: { merchantId: string; type: BalanceTransactionType; amount: number }[];
+  balanceTransactions?: { merchantId: string; type: BalanceTransactionType; amount: number; poboUserId?: string }[];
   /** Why, for a movement an operator made. */
   note?: string;
 }
@@ -76,6 +76,8 @@ export interface BalanceTransactionView {
   amount: number;
   currency: string;
   sourceId: string;
+  /** The business it is about, for a collection; null otherwise. */
+  poboUserId: string | null;
   createdAt: string;
 }
 
@@ -179,6 +181,7 @@ function mapBalanceTransaction(row: BalanceTransactionRow): BalanceTransactionVi
     amount: toMajorUnits(minorFromColumn(row.amount), row.currency),
     currency: row.currency,
     sourceId: row.source_id,
+    poboUserId: row.pobo_user_id,
     createdAt: row.created_at.toISOString(),
   };
 }

@@ -13,4 +13,12 @@ export const NAIRA_JOBS = {
   }),
   /** Periodic: new rounds for failed provisioning past its wait, and live jobs for pending rounds. */
   resumeProvisioning: definePeriodicJob(NAIRA_QUEUE, 'naira.resume-provisioning', (config) => config.periodicJobIntervalMs),
+  /** Send a returned collection (a transfer into a closed account) back to its sender through the rail. */
+  returnCollection: defineJob<{ collectionId: string }>({
+    queue: NAIRA_QUEUE,
+    name: 'naira.return-collection',
+    jobId: ({ collectionId }) => `naira.return-collection.${collectionId}`,
+  }),
+  /** Periodic: a live job for every collection return not yet sent (after Redis lost it, or its retries ran out). */
+  resumeCollectionReturns: definePeriodicJob(NAIRA_QUEUE, 'naira.resume-collection-returns', (config) => config.periodicJobIntervalMs),
 };

@@ -53,7 +53,7 @@ export class PaymentIntentCollectionsService {
   async onTransferReceived(manager: EntityManager, transfer: RailTransfer): Promise<void> {
     const id = await this.repository.idByAccountNumber(manager, transfer.accountNumber);
     if (!id) {
-      this.logger.warn(`transfer ${transfer.id} into ${transfer.accountNumber}, which is no payment intent's account; left to operations`);
+      this.logger.warn(`transfer ${transfer.id} into ${transfer.accountNumber}, which is no payment intent's or business's account; left to operations`);
       return;
     }
     const intent = (await this.states.lock(manager, id))!;

@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DatabaseError } from 'pg';
-import { ServiceUnavailableError } from '../../common/errors/app-error';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, listPage, Page } from '../../common/http/list.query';
 import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
-import { ProviderError } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { MerchantPrincipal } from '../auth';
-import { BANK_RAIL, BankRail } from '../bank-rail';
+import { BANK_RAIL, BankRail, callRailForRequest, TEST_SENDER } from '../bank-rail';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService } from '../ledger';
 import { CreatePaymentIntentDto, DEFAULT_EXPIRES_IN_MINUTES, FundPaymentIntentDto } from './dto/create-payment-intent.dto';
@@ -29,7 +27,6 @@ export const PAYMENT_INTENTS_PATH = '/api/merchant/payment-intents';
 export const CURRENCY = 'NGN';
 
 /** The simulated sender of a test transfer when the merchant names none and the intent expects none. */
-export const TEST_SENDER = { bankName: 'Sandbox Sender Bank', accountNumber: '0123456789' };
 
 /** The merchant's side of Naira collections: create, read, confirm; and the test-mode transfer. */
 @Injectable()
@@ -53,7 +50,7 @@ export class PaymentIntentsService {
     const amount = toMinorUnits(dto.amount, CURRENCY)!;
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + (dto.expiresInMinutes ?? DEFAULT_EXPIRES_IN_MINUTES) * 60_000);
-    const account = await this.callRail(() =>
+    const account = await callRailForRequest(() =>
       this.rail.openVirtualAccount({ reference: id, accountName: merchant.merchantName, type: 'dynamic', amount, expiresAt }, this.requestBudget()),
     );
     const intent = {
@@ -127,7 +124,7 @@ export class PaymentIntentsService {
     // `null` is absent, as validation (IsOptional) reads it.
     const amount = dto.amount == null ? minorFromColumn(intent.amount) : toMinorUnits(dto.amount, CURRENCY)!;
     const railKey = claim ? createHash('sha256').update(`${claim.merchantId}\n${claim.key}`).digest('hex') : newId('pay');
-    const transfer = await this.callRail(() =>
+    const transfer = await callRailForRequest(() =>
       this.rail.simulateInboundTransfer(
         {
           idempotencyKey: railKey,
@@ -153,15 +150,5 @@ export class PaymentIntentsService {
   /** A merchant is waiting: one retry, within the Idempotency-Key's lock. */
   private requestBudget() {
     return { timeoutMs: this.config.providerTimeoutMs, retries: 1 };
-  }
-
-  /** A rail that is down or slow is a 503 to retry; one that refuses our request is our bug (a 500, logged). */
-  private async callRail<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (err) {
-      if (err instanceof ProviderError && err.retryable) throw new ServiceUnavailableError('The bank rail is unavailable; retry with the same Idempotency-Key');
-      throw err;
-    }
   }
 }

@@ -12,7 +12,12 @@ export interface BusinessStatusChange {
   naira_collection?: NairaCollectionStatus;
 }
 
-type BusinessExtra = Partial<Pick<PoboBusinessEntity, 'kybPendingRequirements' | 'kybLastSyncedAt' | 'agreementAcceptedAt'>>;
+type BusinessExtra = Partial<
+  Pick<
+    PoboBusinessEntity,
+    'kybPendingRequirements' | 'kybLastSyncedAt' | 'agreementAcceptedAt' | 'allowNairaCollection' | 'nairaAccountNumber' | 'nairaAccountName' | 'nairaBankName' | 'nairaBankCode'
+  >
+>;
 
 /**
  * The only code that changes a business's statuses, for every module (agreements, KYB, Naira):

@@ -49,6 +49,23 @@ export class PoboBusinessEntity {
   @Column({ name: 'naira_collection_status', type: 'varchar', length: 32, default: 'not_requested' })
   nairaCollectionStatus: NairaCollectionStatus;
 
+  /**
+   * The business's own Naira account while collection is `active`, as the business object shows it
+   * (`nairaAccount`): null before, and once an operator closed it. Set only with the status, by
+   * the Naira module through `PoboBusinessStates`.
+   */
+  @Column({ name: 'naira_account_number', type: 'text', nullable: true })
+  nairaAccountNumber: string | null;
+
+  @Column({ name: 'naira_account_name', type: 'text', nullable: true })
+  nairaAccountName: string | null;
+
+  @Column({ name: 'naira_bank_name', type: 'text', nullable: true })
+  nairaBankName: string | null;
+
+  @Column({ name: 'naira_bank_code', type: 'text', nullable: true })
+  nairaBankCode: string | null;
+
   /** HD derivation index, drawn from `pobo_wallet_index_seq` so concurrent creates never share one. */
   @Index('uq_pobo_businesses_wallet_index', { unique: true })
   @Column({ name: 'wallet_index', type: 'integer' })

@@ -21,6 +21,10 @@ type PoboBusinessFields = Pick<
   | 'country'
   | 'allowNairaCollection'
   | 'nairaCollectionStatus'
+  | 'nairaAccountNumber'
+  | 'nairaAccountName'
+  | 'nairaBankName'
+  | 'nairaBankCode'
   | 'evmAddress'
   | 'svmAddress'
   | 'agreementStatus'
@@ -36,6 +40,7 @@ const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY
 /** The SQL select list producing a `PoboBusinessRecord`. */
 export const POBO_BUSINESS_COLUMNS = `id, business_name AS "businessName", country,
   allow_naira_collection AS "allowNairaCollection", naira_collection_status AS "nairaCollectionStatus",
+  naira_account_number AS "nairaAccountNumber", naira_account_name AS "nairaAccountName", naira_bank_name AS "nairaBankName", naira_bank_code AS "nairaBankCode",
   evm_address AS "evmAddress", svm_address AS "svmAddress", agreement_status AS "agreementStatus",
   kyb_status AS "kybStatus", kyb_pending_requirements AS "kybPendingRequirements",
   ${isoText('kyb_last_synced_at')} AS "kybLastSyncedAt", ${isoText('created_at')} AS "createdAt",
@@ -50,6 +55,7 @@ export function mapPoboBusiness(record: PoboBusinessRecord, agreementUrl?: strin
     country: record.country,
     allowNairaCollection: record.allowNairaCollection,
     nairaCollectionStatus: record.nairaCollectionStatus,
+    nairaAccount: nairaAccountOf(record),
     wallets: { evm: { address: record.evmAddress }, svm: { address: record.svmAddress } },
     agreement: agreementUrl ? { status: record.agreementStatus, url: agreementUrl } : { status: record.agreementStatus },
     kyb: {
@@ -60,4 +66,11 @@ export function mapPoboBusiness(record: PoboBusinessRecord, agreementUrl?: strin
     createdAt: iso(record.createdAt),
     updatedAt: iso(record.updatedAt),
   };
+}
+
+/** The business's Naira account while collection is active and its details are complete; null otherwise. */
+function nairaAccountOf(record: PoboBusinessRecord): PoboBusinessDto['nairaAccount'] {
+  const { nairaCollectionStatus, nairaAccountNumber, nairaAccountName, nairaBankName, nairaBankCode } = record;
+  if (nairaCollectionStatus !== 'active' || nairaAccountNumber === null || nairaAccountName === null || nairaBankName === null || nairaBankCode === null) return null;
+  return { accountNumber: nairaAccountNumber, accountName: nairaAccountName, bankName: nairaBankName, bankCode: nairaBankCode };
 }

@@ -17,7 +17,8 @@ describe('business status machines', () => {
   it('derives where a KYB application may be submitted from, and the final states', () => {
     expect(KYB_STATES.sourcesOf('processing').sort()).toEqual(['action_required', 'not_started']);
     expect(KYB_STATES.states.filter((s) => KYB_STATES.isFinal(s)).sort()).toEqual(['declined', 'verified']);
-    expect(NAIRA_COLLECTION_STATES.isFinal('active')).toBe(true);
+    // Only an operator's closing leaves `active`, and it goes back to not requested.
+    expect(NAIRA_COLLECTION_STATES.sourcesOf('not_requested')).toEqual(['active']);
   });
 
   it('lists its states for CHECK constraints', () => {

@@ -23,7 +23,9 @@ export const NAIRA_COLLECTION_STATES = new StateMachine('naira_collection', {
   not_requested: ['pending'],
   pending: ['active', 'failed'],
   failed: ['pending'],
-  active: [],
+  // An operator closed the account: the business collects no Naira any more (no new state: a
+  // closed account shows as never requested, its past collections still listed).
+  active: ['not_requested'],
 });
 
 type StateOf<M> = M extends StateMachine<infer S> ? S : never;

@@ -74,9 +74,13 @@ export class PoboBusinessesService {
     return row;
   }
 
-  /** A business by id alone, for the worker, which acts for no merchant. Never for a merchant's request. */
-  findById(id: string): Promise<PoboBusinessEntity | null> {
-    return this.dataSource.getRepository(PoboBusinessEntity).findOneBy({ id });
+  /**
+   * A business by id alone, for the worker and the rails' callbacks, which act for no merchant;
+   * never for a merchant's request. In `manager`'s transaction when given: a transaction that
+   * already holds a connection must not wait for a second one from the pool.
+   */
+  findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<PoboBusinessEntity | null> {
+    return manager.findOneBy(PoboBusinessEntity, { id });
   }
 
   /**

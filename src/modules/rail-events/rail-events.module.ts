@@ -3,6 +3,7 @@ import { JobsModule } from '../../jobs';
 import { BankRailModule } from '../bank-rail';
 import { CrossBorderRailsModule } from '../cross-border-rails';
 import { InternationalIntentsModule } from '../international-intents';
+import { NairaModule } from '../naira';
 import { PaymentIntentsModule } from '../payment-intents';
 import { WithdrawalsModule } from '../withdrawals';
 import { RailEventsController } from './rail-events.controller';
@@ -12,7 +13,7 @@ import { RailEventsService } from './rail-events.service';
 
 /** Owns `rail_events` and `rail_event_cursors`: every rail's callbacks, and the bank rail's reconciliation. */
 @Module({
-  imports: [BankRailModule, CrossBorderRailsModule, PaymentIntentsModule, WithdrawalsModule, InternationalIntentsModule, JobsModule.forFeature(RAIL_EVENTS_QUEUE, Object.values(RAIL_EVENTS_JOBS))],
+  imports: [BankRailModule, CrossBorderRailsModule, PaymentIntentsModule, WithdrawalsModule, InternationalIntentsModule, NairaModule, JobsModule.forFeature(RAIL_EVENTS_QUEUE, Object.values(RAIL_EVENTS_JOBS))],
   controllers: [RailEventsController],
   providers: [RailEventsService, RailEventsRepository],
 })

@@ -8,6 +8,7 @@ import { JobHandler } from '../../jobs';
 import { BANK_RAIL, BankRail, RailEvent } from '../bank-rail';
 import { BRIDGE_RAIL, BridgeEvent, BridgeRail, PAYOUT_RAIL, PayoutEvent, PayoutRail } from '../cross-border-rails';
 import { InternationalSettlementService } from '../international-intents';
+import { NairaCollectionsService } from '../naira';
 import { PaymentIntentCollectionsService } from '../payment-intents';
 import { WithdrawalPayoutsService } from '../withdrawals';
 import { RAIL_EVENTS_JOBS } from './rail-events.jobs';
@@ -42,6 +43,7 @@ export class RailEventsService {
     @Inject(PAYOUT_RAIL) private readonly payoutRail: PayoutRail,
     private readonly repository: RailEventsRepository,
     private readonly collections: PaymentIntentCollectionsService,
+    private readonly nairaCollections: NairaCollectionsService,
     private readonly payouts: WithdrawalPayoutsService,
     private readonly settlement: InternationalSettlementService,
   ) {}
@@ -85,7 +87,14 @@ export class RailEventsService {
     const type = event.type === 'other' ? event.name : event.type;
     switch (event.type) {
       case 'transfer.received':
-        return { id: event.id, type, apply: (manager) => this.collections.onTransferReceived(manager, event.transfer) };
+        // Into a business's own account, else into a payment intent's.
+        return {
+          id: event.id,
+          type,
+          apply: async (manager) => {
+            if (!(await this.nairaCollections.onTransferReceived(manager, event.transfer))) await this.collections.onTransferReceived(manager, event.transfer);
+          },
+        };
       case 'payout.succeeded':
       case 'payout.failed':
       case 'payout.returned':

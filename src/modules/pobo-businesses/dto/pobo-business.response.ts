@@ -51,6 +51,13 @@ class KybDto {
   lastSyncedAt: string | null;
 }
 
+export interface NairaAccountDto {
+  accountNumber: string;
+  accountName: string;
+  bankName: string;
+  bankCode: string;
+}
+
 export class PoboBusinessDto {
   @ApiProperty({ example: 'pobo_4c1f0a9e2b7d3c5e8f601a2b' })
   poboUserId: string;
@@ -66,6 +73,22 @@ export class PoboBusinessDto {
 
   @ApiProperty({ enum: [...NAIRA_COLLECTION_STATES.states] })
   nairaCollectionStatus: NairaCollectionStatus;
+
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    required: ['accountNumber', 'accountName', 'bankName', 'bankCode'],
+    properties: {
+      accountNumber: { type: 'string', pattern: '^\\d{10}$', example: '9912345678', description: 'A 10-digit NUBAN, valid for `bankCode`' },
+      accountName: { type: 'string', example: 'Acme Trading Ltd', description: "The business's name, as senders' banks show it" },
+      bankName: { type: 'string', example: 'Sandbox Microfinance Bank' },
+      bankCode: { type: 'string', pattern: '^\\d{3}$', example: '999', description: 'CBN code of the bank holding the account' },
+    },
+    description:
+      "The business's own Naira account, where its customers pay it: every transfer into it is a collection credited to the merchant's balance. " +
+      'Set once `nairaCollectionStatus` is `active`; null before, and once the account was closed (then `allowNairaCollection` is false and the status `not_requested`).',
+  })
+  nairaAccount: NairaAccountDto | null;
 
   @ApiProperty({ type: WalletsDto })
   wallets: WalletsDto;
@@ -106,6 +129,7 @@ export const POBO_BUSINESS_EXAMPLE = {
   country: 'NG',
   allowNairaCollection: true,
   nairaCollectionStatus: 'not_requested',
+  nairaAccount: null,
   wallets: {
     evm: { address: '0x52908400098527886E0F7030069857D2E4169EE7' },
     svm: { address: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV' },

@@ -13,13 +13,23 @@ const address = { type: 'object', required: ['address'], properties: { address: 
 
 export const POBO_BUSINESS_JSON_SCHEMA = {
   type: 'object',
-  required: ['poboUserId', 'businessName', 'country', 'allowNairaCollection', 'nairaCollectionStatus', 'wallets', 'agreement', 'kyb', 'createdAt', 'updatedAt'],
+  required: ['poboUserId', 'businessName', 'country', 'allowNairaCollection', 'nairaCollectionStatus', 'nairaAccount', 'wallets', 'agreement', 'kyb', 'createdAt', 'updatedAt'],
   properties: {
     poboUserId: { type: 'string' },
     businessName: { type: 'string' },
     country: { type: 'string' },
     allowNairaCollection: { type: 'boolean' },
     nairaCollectionStatus: { type: 'string', enum: [...NAIRA_COLLECTION_STATES.states] },
+    nairaAccount: {
+      anyOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['accountNumber', 'accountName', 'bankName', 'bankCode'],
+          properties: { accountNumber: { type: 'string' }, accountName: { type: 'string' }, bankName: { type: 'string' }, bankCode: { type: 'string' } },
+        },
+      ],
+    },
     wallets: { type: 'object', required: ['evm', 'svm'], properties: { evm: address, svm: address } },
     agreement: {
       type: 'object',
