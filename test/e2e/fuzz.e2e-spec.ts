@@ -43,7 +43,7 @@ import { amountRefusalViolation, bodyKey, idTarget, invalidAmount, KeyPlan, keyA
 import { createInternationalIntent, createQuote, intentBody, INTENTS, InternationalStack, isFinal, pollIntent, QUOTES, startInternationalStack, verifiedBusiness } from './support/international';
 import { acceptAgreementDirectly, harborApplication, kybApplication } from './support/kyb-fixtures';
 import { createIntent, fundedMerchant, fundIntent, ledgerVerify, MoneyStack, post, startMoneyStack } from './support/money-stack';
-import { sleep } from './support/poll';
+import { eventually, sleep } from './support/poll';
 import { RawConnection, requestHead } from './support/raw-http';
 import { createBusiness, http, startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -790,9 +790,10 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       const [own, other] = await Promise.all([fundedMerchant(app, 1_000_000_000), fundedMerchant(app, 1_000_000)]);
       keys = { own: own.apiKey, other: other.apiKey };
       merchantId = own.merchantId;
+      // Both verified businesses collect Naira too: their own accounts are fuzzed here as well.
       const [verified, foreign, unverified] = await Promise.all([
-        verifiedBusiness(stack, keys.own),
-        verifiedBusiness(stack, keys.other),
+        verifiedBusiness(stack, keys.own, { allowNairaCollection: true }),
+        verifiedBusiness(stack, keys.other, { allowNairaCollection: true }),
         createBusiness(app, keys.own, { businessName: 'Unverified Ltd' }).then((b) => b.poboUserId),
       ]);
       business = verified;
@@ -944,6 +945,63 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       );
     });
 
+    describe("a business's Naira account", () => {
+      const NAIRA_RUNS = Math.ceil(RUNS / 4);
+      const businessTarget = idTarget(internationalPathSegment);
+      const transfersPath = (segment: string) => `/api/merchant/test-helpers/pobo/users/${segment}/naira-transfers`;
+      /** The merchant's collections, and another merchant's. */
+      const collectionIds: string[] = [];
+      let foreignCollection: string;
+
+      beforeAll(async () => {
+        const active = async (apiKey: string, id: string) =>
+          eventually(() => http(baseUrl, 'GET', `/api/merchant/pobo/users/${id}`, { apiKey }), (r) => r.body.response.nairaCollectionStatus === 'active', 20_000, 100);
+        await Promise.all([active(keys.own, businesses.verified), active(keys.other, businesses.foreign)]);
+        const collected = async (apiKey: string, id: string) => {
+          expect((await post(stack.t, apiKey, transfersPath(id), { amount: 250 })).status).toBe(202);
+          const listed = await eventually(() => http(baseUrl, 'GET', `/api/merchant/pobo/users/${id}/collections`, { apiKey }), (r) => r.body.response.length > 0, 20_000, 100);
+          return listed.body.response[0].collectionId as string;
+        };
+        collectionIds.push(await collected(keys.own, businesses.verified));
+        foreignCollection = await collected(keys.other, businesses.foreign);
+      });
+
+      it('POST …/pobo/users/:id/naira-transfers (test helper, Idempotency-Key optional)', async () => {
+        const base = { amount: 1500.5, senderName: 'Chidi Okafor', senderBankName: 'Guaranty Trust Bank', senderAccountNumber: '0123456789', narration: 'Invoice 2231' };
+        await fuzz(
+          'naira: send transfer (test helper)',
+          fc.record({ auth, target: businessTarget, contentType, query, key: optionalBodyKey, body: body(base) }),
+          (plan) => {
+            const bytes = bodyBytes(plan.body, base);
+            const segment = segmentFor(plan.target, [businesses.verified, businesses.verified, businesses.unverified], businesses.foreign);
+            return { method: 'POST', path: `${transfersPath(segment)}${q(plan.query)}`, headers: { ...headersOf(plan.auth, plan.contentType, bytes, keys), ...keyHeader(plan.key) }, body: bytes };
+          },
+          { baseUrl, runs: NAIRA_RUNS },
+        );
+      });
+
+      it('GET collections: odd query strings, windows, cursors and path ids', async () => {
+        const windows = fc.constantFrom('receivedAfter=2026-01-01T00:00:00Z', 'receivedBefore=2099-01-01T00:00:00.000%2B01:00', 'receivedAfter=yesterday', 'receivedBefore=2026-13-45T00:00:00Z', 'receivedAfter=%00', 'receivedAfter=1&receivedAfter=2');
+        const get = fc.oneof(
+          fc.record({ route: fc.constant('list' as const), auth, target: businessTarget, cursor: fc.constantFrom<'none' | 'own' | 'foreign'>('none', 'own', 'foreign'), query: fc.option(fc.oneof(moneyQuery, windows), { freq: 3 }) }),
+          fc.record({ route: fc.constant('one' as const), auth, target: businessTarget, query }),
+        );
+        await fuzz(
+          'naira: GET collections',
+          get,
+          (plan) => {
+            const headers = keyFor(plan.auth, keys);
+            if (plan.route === 'one') return { method: 'GET', path: `/api/merchant/collections/${segmentFor(plan.target, collectionIds, foreignCollection)}${q(plan.query)}`, headers };
+            const cursor = plan.cursor === 'none' ? [] : [`limit=1&cursor=${plan.cursor === 'own' ? collectionIds[0] : foreignCollection}`];
+            const parts = [...cursor, ...(plan.query === null ? [] : [plan.query])];
+            const segment = segmentFor(plan.target, [businesses.verified], businesses.foreign);
+            return { method: 'GET', path: `/api/merchant/pobo/users/${segment}/collections${parts.length === 0 ? '' : `?${parts.join('&')}`}`, headers };
+          },
+          { baseUrl, runs: NAIRA_RUNS },
+        );
+      });
+    });
+
     it('GET international routes: odd query strings, cursors and path ids', async () => {
       const get = fc.oneof(
         fc.record({ route: fc.constant('list' as const), auth, cursor: fc.constantFrom<'none' | 'own' | 'foreign'>('none', 'none', 'own', 'foreign'), query: fc.option(internationalQuery, { freq: 4 }) }),
@@ -989,6 +1047,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       const { rows } = await stack.pg.query<Record<string, string>>(
         `SELECT (SELECT COALESCE(sum(amount), 0) FROM payment_intents WHERE merchant_id = $1 AND status = 'succeeded') AS confirmed,
                 (SELECT COALESCE(sum(source_amount), 0) FROM international_payment_intents WHERE merchant_id = $1 AND status <> 'rejected') AS paid,
+                (SELECT COALESCE(sum(amount), 0) FROM collections WHERE merchant_id = $1 AND status = 'credited') AS collected,
                 (SELECT COALESCE(sum(CASE WHEN status IN ('pending', 'processing') THEN source_amount ELSE fee END), 0)
                    FROM international_payment_intents WHERE merchant_id = $1 AND status NOT IN ('settled', 'rejected')) AS in_flight,
                 (SELECT count(*) FROM international_payment_intents WHERE merchant_id = $1) AS intents,
@@ -1011,7 +1070,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       );
       // Three were seeded: the fuzzing created more.
       expect(money.intents).toBeGreaterThan(3);
-      expect(money.available).toBe(money.confirmed - money.paid);
+      expect(money.available).toBe(money.confirmed + money.collected - money.paid);
       // In flight: the whole source amount is reserved until the bridge leg starts, the fee alone after.
       expect(money.reserved).toBe(money.in_flight);
       expect(await ledgerVerify(stack)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });

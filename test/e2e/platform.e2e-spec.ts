@@ -71,7 +71,7 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
     expect(document.components.securitySchemes.MerchantApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
     const business = document.components.schemas.PoboBusinessDto;
     expect(business.required).toEqual(
-      expect.arrayContaining(['poboUserId', 'businessName', 'country', 'allowNairaCollection', 'nairaCollectionStatus', 'wallets', 'agreement', 'kyb', 'createdAt', 'updatedAt']),
+      expect.arrayContaining(['poboUserId', 'businessName', 'country', 'allowNairaCollection', 'nairaCollectionStatus', 'nairaAccount', 'wallets', 'agreement', 'kyb', 'createdAt', 'updatedAt']),
     );
     expect(document.components.schemas.CreatePoboBusinessDto.required).toEqual(
       expect.arrayContaining(['businessName', 'email', 'phoneNumber', 'country']),

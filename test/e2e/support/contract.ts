@@ -12,13 +12,20 @@ export function expectDateTime(value: unknown): void {
 }
 
 export function expectPoboBusiness(business: any, options: { withAgreementUrl: boolean }): void {
-  const allowed = ['poboUserId', 'businessName', 'country', 'allowNairaCollection', 'nairaCollectionStatus', 'wallets', 'agreement', 'kyb', 'createdAt', 'updatedAt'];
+  const allowed = ['poboUserId', 'businessName', 'country', 'allowNairaCollection', 'nairaCollectionStatus', 'nairaAccount', 'wallets', 'agreement', 'kyb', 'createdAt', 'updatedAt'];
   expect(Object.keys(business).sort()).toEqual([...allowed].sort());
   expect(typeof business.poboUserId).toBe('string');
   expect(typeof business.businessName).toBe('string');
   expect(typeof business.country).toBe('string');
   expect(typeof business.allowNairaCollection).toBe('boolean');
   expect(NAIRA).toContain(business.nairaCollectionStatus);
+  // The account's details exactly while collection is active.
+  if (business.nairaCollectionStatus === 'active') {
+    expect(Object.keys(business.nairaAccount).sort()).toEqual(['accountName', 'accountNumber', 'bankCode', 'bankName']);
+    expect(business.nairaAccount.accountNumber).toMatch(/^\d{10}$/);
+  } else {
+    expect(business.nairaAccount).toBeNull();
+  }
   expect(Object.keys(business.wallets).sort()).toEqual(['evm', 'svm']);
   expect(business.wallets.evm.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
   expect(business.wallets.svm.address).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);

@@ -77,7 +77,6 @@ export class PoboBusinessDto {
   @ApiProperty({
     type: 'object',
     nullable: true,
-    required: ['accountNumber', 'accountName', 'bankName', 'bankCode'],
     properties: {
       accountNumber: { type: 'string', pattern: '^\\d{10}$', example: '9912345678', description: 'A 10-digit NUBAN, valid for `bankCode`' },
       accountName: { type: 'string', example: 'Acme Trading Ltd', description: "The business's name, as senders' banks show it" },
