@@ -27,6 +27,7 @@ import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.
 import { KYB_TARGETS, runKybBench } from './kyb';
 import { KYB_WORKER_TARGETS, runKybWorkerBench } from './kyb-worker';
 import { MONEY_TARGETS, MoneyScenario, runMoneyBench, Target } from './money';
+import { runCollectionsBench } from './collections';
 import { INTERNATIONAL_TARGETS, InternationalBenchResult, InternationalScenario, runInternationalBench, WORKER_LOG_COUNTS } from './international';
 import { findOwnedQuery, statementSent } from './reference-server';
 
@@ -64,7 +65,7 @@ const INTL_CREATION_CONCURRENCY = intEnv('BENCH_INTL_CREATION_CONCURRENCY', 16);
 /** A diagnostic: `BENCH_INTL_CALLBACKS=0` turns the cross-border rails' callbacks off for the pipeline runs. */
 const INTL_CALLBACKS = process.env.BENCH_INTL_CALLBACKS !== '0';
 /** The parts of the bench, in the order they run; `BENCH_PARTS` or the arguments select some (all by default). */
-const ALL_PARTS = ['core', 'money', 'kyb', 'kyb-worker', 'international'] as const;
+const ALL_PARTS = ['core', 'money', 'collections', 'kyb', 'kyb-worker', 'international'] as const;
 type Part = (typeof ALL_PARTS)[number];
 const PARTS = selectedParts();
 /** How long the cross-border sandbox rails keep a leg pending: 0, each leg is final in the rail's answer. */
@@ -221,7 +222,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   log(`merchant ${issued.merchantId} created with key ${issued.apiKey.slice(0, 12)}…`);
 
   // 3. Seed the businesses (every part but the international one uses them; it creates its own).
-  const ids = PARTS.has('core') || PARTS.has('money') || PARTS.has('kyb') || PARTS.has('kyb-worker') ? await seed(databaseUrl, issued.merchantId) : [];
+  const ids = PARTS.has('core') || PARTS.has('money') || PARTS.has('collections') || PARTS.has('kyb') || PARTS.has('kyb-worker') ? await seed(databaseUrl, issued.merchantId) : [];
   checkAborted();
 
   // 4. Start the servers and the sandboxes.
@@ -464,6 +465,30 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     );
     targets.push(...money.targets);
     results.money = money;
+  }
+
+  // 8b. Collections: a burst of transfers onto businesses' own Naira accounts, beside the payment-intent funding path.
+  if (PARTS.has('collections')) {
+    log('');
+    const collections = await runCollectionsBench({
+      apiUrl,
+      apiKey: issued.apiKey,
+      merchantId: issued.merchantId,
+      databaseUrl,
+      railUrl,
+      railApiKey,
+      // Businesses the other parts leave alone (KYB uses the first 202).
+      businessIds: ids.slice(-100),
+      pids: { api: apiPid, rail: pidOf(rail) },
+      processCpuS: (pid) => processTicks(pid) / CLK_TCK,
+      verifyLedger: () => verifyLedger(databaseUrl),
+      checkAborted,
+      log,
+    });
+    // As after the money part: the KYB worker must not reconcile these runs' events.
+    await fetch(`${railUrl}/_sandbox/reset`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).then((r) => r.arrayBuffer());
+    targets.push(...collections.targets);
+    results.collections = collections;
   }
 
   // 9. KYB: large submissions and GET onboarding (issue 3).
