@@ -1,4 +1,8 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { ServiceUnavailableError } from '../../common/errors/app-error';
+import { trimmed } from '../../common/validation/transforms';
 import { ProviderError } from '../../common/providers/provider-http-client';
 
 /** The sender of a test helper's transfer when the merchant names none. */
@@ -16,4 +20,27 @@ export async function callRailForRequest<T>(call: () => Promise<T>): Promise<T> 
     if (err instanceof ProviderError && err.retryable) throw new ServiceUnavailableError('The bank rail is unavailable; retry with the same Idempotency-Key');
     throw err;
   }
+}
+
+/**
+ * The sender fields of a test helper's body (each test helper's DTO extends this), with what is
+ * sent when each is absent.
+ */
+export function TestSenderFields(whenAbsent: { bankName: string; accountNumber: string }) {
+  class TestSender {
+    @ApiPropertyOptional({ example: 'Guaranty Trust Bank', maxLength: 100, description: whenAbsent.bankName })
+    @IsOptional()
+    @Transform(trimmed)
+    @IsString()
+    @IsNotEmpty()
+    @MaxLength(100)
+    senderBankName?: string;
+
+    @ApiPropertyOptional({ example: '0123456789', pattern: '^\\d{10}$', description: whenAbsent.accountNumber })
+    @IsOptional()
+    @IsString()
+    @Matches(/^\d{10}$/, { message: 'senderAccountNumber must be 10 digits' })
+    senderAccountNumber?: string;
+  }
+  return TestSender;
 }

@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { MAX_MAJOR_AMOUNT } from '../../../common/money/money';
 import { IsMoneyAmount } from '../../../common/validation/money.validator';
 import { IsTimestamp } from '../../../common/validation/timestamp.validator';
 import { trimmed } from '../../../common/validation/transforms';
 import { ListQuery } from '../../../common/http/list.query';
+import { TestSenderFields } from '../../bank-rail';
 import { COLLECTION_RETURN_REASONS } from '../collection.entity';
 
 export class CollectionDto {
@@ -72,7 +73,7 @@ export class CollectionListQuery extends ListQuery {
   receivedBefore?: string;
 }
 
-export class SendNairaTransferDto {
+export class SendNairaTransferDto extends TestSenderFields({ bankName: 'A fixed test bank when absent', accountNumber: 'A fixed test account when absent' }) {
   @ApiProperty({ example: 125000.5, minimum: 0.01, maximum: MAX_MAJOR_AMOUNT, description: 'NGN in major units' })
   @IsMoneyAmount('NGN')
   amount: number;
@@ -84,20 +85,6 @@ export class SendNairaTransferDto {
   @IsNotEmpty()
   @MaxLength(100)
   senderName?: string;
-
-  @ApiPropertyOptional({ example: 'Guaranty Trust Bank', maxLength: 100, description: 'A fixed test bank when absent' })
-  @IsOptional()
-  @Transform(trimmed)
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
-  senderBankName?: string;
-
-  @ApiPropertyOptional({ example: '0123456789', pattern: '^\\d{10}$', description: 'A fixed test account when absent' })
-  @IsOptional()
-  @IsString()
-  @Matches(/^\d{10}$/, { message: 'senderAccountNumber must be 10 digits' })
-  senderAccountNumber?: string;
 
   @ApiPropertyOptional({ example: 'Invoice 2231', maxLength: 100 })
   @IsOptional()

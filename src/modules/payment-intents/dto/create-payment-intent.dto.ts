@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MAX_MAJOR_AMOUNT } from '../../../common/money/money';
+import { TestSenderFields } from '../../bank-rail';
 import { IsDisplayText } from '../../../common/validation/display-text.validator';
 import { trimmed } from '../../../common/validation/transforms';
 import { IsMoneyAmount } from '../../../common/validation/money.validator';
@@ -44,25 +45,14 @@ export class CreatePaymentIntentDto {
 }
 
 /** Test mode: what the simulated sender sends. */
-export class FundPaymentIntentDto {
+export class FundPaymentIntentDto extends TestSenderFields({
+  bankName: 'The expected sender bank when absent, else a fixed test bank',
+  accountNumber: 'The expected sender account when absent, else a fixed test account',
+}) {
   @ApiPropertyOptional({ example: 50000, minimum: 0.01, maximum: MAX_MAJOR_AMOUNT, description: "NGN in major units; the intent's amount when absent" })
   @IsOptional()
   @IsMoneyAmount('NGN')
   amount?: number;
-
-  @ApiPropertyOptional({ example: 'Guaranty Trust Bank', maxLength: 100, description: 'The expected sender bank when absent, else a fixed test bank' })
-  @IsOptional()
-  @Transform(trimmed)
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(100)
-  senderBankName?: string;
-
-  @ApiPropertyOptional({ example: '0123456789', pattern: '^\\d{10}$', description: 'The expected sender account when absent, else a fixed test account' })
-  @IsOptional()
-  @IsString()
-  @Matches(/^\d{10}$/, { message: 'senderAccountNumber must be 10 digits' })
-  senderAccountNumber?: string;
 }
 
 /** `confirm` takes no fields: an empty body or `{}`. */
