@@ -344,7 +344,7 @@ export interface AppConfig {
   queuePrefix: string;
   /**
    * A worker's lock on a job, renewed while it runs. A job whose worker died goes to another
-   * between half of it and it plus a tenth (stalled-job checks run every tenth; see README).
+   * between half of it and it plus a tenth (stalled-job checks run every tenth; see docs/architecture.md).
    */
   jobLockMs: number;
   sandbox: {

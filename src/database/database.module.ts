@@ -9,7 +9,7 @@ import { dataSourceOptions } from './database.options';
 
 /**
  * The pg pool behind TypeORM, for the named prepared statements of repositories' hot paths
- * (see README, Data access). Everything else goes through TypeORM on the same pool.
+ * (see docs/architecture.md, Data access). Everything else goes through TypeORM on the same pool.
  */
 export const PG_POOL = Symbol('PG_POOL');
 

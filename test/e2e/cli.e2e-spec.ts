@@ -5,7 +5,7 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
 
 const run = promisify(execFile);
 
-/** The operator CLI exactly as README documents it: `npm run --silent merchant:… -- …`. */
+/** The operator CLI exactly as the README and docs/operations.md document it: `npm run --silent merchant:… -- …`. */
 describe('Operator CLI', () => {
   let db: TestDatabase;
   let t: TestApp;

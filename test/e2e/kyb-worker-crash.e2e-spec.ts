@@ -102,7 +102,7 @@ describe('KYB worker crash', () => {
     await verification.faults({});
     await eventually(forwardAttempts, (n) => n >= 2, 10 * JOB_LOCK_MS, 10);
     const takeoverMs = Date.now() - killedAt;
-    // README, Background work: from half the lock (a live worker's lock never has less left) to
+    // docs/architecture.md, Background work: from half the lock (a live worker's lock never has less left) to
     // the lock plus one stalled-job check.
     expect(takeoverMs).toBeGreaterThan(JOB_LOCK_MS / 2);
     expect(takeoverMs).toBeLessThanOrEqual(stalledJobTakeoverBoundMs(JOB_LOCK_MS) + PICKUP_MS);

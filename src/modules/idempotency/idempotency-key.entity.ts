@@ -34,7 +34,7 @@ export class IdempotencyKeyEntity {
   @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
   lockedUntil: Date | null;
 
-  /** `started`, or the last step of the operation that committed (see README, Idempotency). */
+  /** `started`, or the last step of the operation that committed (see docs/decisions.md, Idempotency). */
   @Column({ name: 'recovery_point', type: 'text', default: 'started' })
   recoveryPoint: string;
 

@@ -53,7 +53,7 @@ interface FinishedKey {
  * Idempotency-Keys, durable in PostgreSQL: claimed atomically, answers stored in the
  * transaction of the operation's own last writes, recovery points for operations with external
  * effects, and a lock separate from the retention so a retry takes over a request whose process
- * died. The rules, and how they compare with Stripe's design and the IETF draft, are in the README.
+ * died. The rules, and how they compare with Stripe's design and the IETF draft, are in docs/decisions.md (Idempotency).
  */
 @Injectable()
 export class IdempotencyService {
