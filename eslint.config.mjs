@@ -33,7 +33,7 @@ export default tseslint.config(
         'error',
         {
           selector: "CallExpression[callee.property.name='query']",
-          message: "SQL lives in the owning module's *.repository.ts (see README, Data access)",
+          message: "SQL lives in the owning module's *.repository.ts (see docs/architecture.md, Data access)",
         },
       ],
     },
