@@ -73,12 +73,20 @@ export async function runCollectionsBench(input: CollectionsBenchInput): Promise
     log(`collections: ${accounts.length} business accounts opened at the sandbox bank`);
 
     const api = apiClient(input.apiUrl, input.apiKey);
-    const intentAccounts = await inBatches(Array.from({ length: TRANSFERS }, (_, i) => i), SETUP_CONCURRENCY, async (i) => {
-      const created = await api.post(PAYMENT_INTENTS_PATH, JSON.stringify({ merchantReference: `bench-collect-${i}`, amount: AMOUNT_KOBO / 100 }), `bench-collect-${i}-${randomBytes(6).toString('hex')}`);
-      const account = (created.json as { response?: { virtualAccount?: { accountNumber?: string } } } | undefined)?.response?.virtualAccount?.accountNumber;
-      if (created.status !== 201 || !account) throw new Error(`collections: create payment intent answered ${created.status}: ${created.text}`);
-      return account;
-    });
+    const intentAccounts = await inBatches(
+      Array.from({ length: TRANSFERS }, (_, i) => i),
+      SETUP_CONCURRENCY,
+      async (i) => {
+        const created = await api.post(
+          PAYMENT_INTENTS_PATH,
+          JSON.stringify({ merchantReference: `bench-collect-${i}`, amount: AMOUNT_KOBO / 100 }),
+          `bench-collect-${i}-${randomBytes(6).toString('hex')}`,
+        );
+        const account = (created.json as { response?: { virtualAccount?: { accountNumber?: string } } } | undefined)?.response?.virtualAccount?.accountNumber;
+        if (created.status !== 201 || !account) throw new Error(`collections: create payment intent answered ${created.status}: ${created.text}`);
+        return account;
+      },
+    );
     log(`collections: ${intentAccounts.length} payment intents created`);
     input.checkAborted();
 
@@ -92,7 +100,9 @@ export async function runCollectionsBench(input: CollectionsBenchInput): Promise
       `collections: ${TRANSFERS} transfers onto ${accounts.length} business accounts credited in ${collections.ms} ms: ${collections.perS.toFixed(0)} collections/s, ` +
         `API ${collections.apiCpuUsPerTransfer.toFixed(0)} µs CPU per collection (rail ${collections.railCpuUsPerTransfer.toFixed(0)} µs)`,
     );
-    const funding = await creditRun(input, intentAccounts, () => count(`SELECT count(*) AS n FROM payment_intents WHERE merchant_id = $1 AND status = 'funds_received'`));
+    const funding = await creditRun(input, intentAccounts, () =>
+      count(`SELECT count(*) AS n FROM payment_intents WHERE merchant_id = $1 AND status = 'funds_received'`),
+    );
     log(
       `collections: beside it, ${TRANSFERS} payment intents funded in ${funding.ms} ms: ${funding.perS.toFixed(0)} fundings/s, ` +
         `API ${funding.apiCpuUsPerTransfer.toFixed(0)} µs CPU per funding (rail ${funding.railCpuUsPerTransfer.toFixed(0)} µs)`,
@@ -149,8 +159,18 @@ async function creditRun(input: CollectionsBenchInput, accounts: string[], credi
   await inBatches(accounts, BURST_CONCURRENCY, async (accountNumber) => {
     const response = await fetch(`${input.railUrl}/v1/simulations/inbound-transfers`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${input.railApiKey}`, 'content-type': 'application/json', 'idempotency-key': `bench-${randomBytes(12).toString('hex')}` },
-      body: JSON.stringify({ account_number: accountNumber, amount: AMOUNT_KOBO, sender_bank_name: 'Bench Bank', sender_account_number: '0123456789', sender_name: 'Bench Sender' }),
+      headers: {
+        authorization: `Bearer ${input.railApiKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': `bench-${randomBytes(12).toString('hex')}`,
+      },
+      body: JSON.stringify({
+        account_number: accountNumber,
+        amount: AMOUNT_KOBO,
+        sender_bank_name: 'Bench Bank',
+        sender_account_number: '0123456789',
+        sender_name: 'Bench Sender',
+      }),
       signal: AbortSignal.timeout(10_000),
     });
     await response.arrayBuffer();
@@ -165,7 +185,14 @@ async function creditRun(input: CollectionsBenchInput, accounts: string[], credi
   }
   const ms = Math.round(performance.now() - started);
   const usPer = (pid: number, from: number) => ((input.processCpuS(pid) - from) * 1e6) / accounts.length;
-  return { transfers: accounts.length, ms, perS: (accounts.length * 1000) / ms, apiCpuUsPerTransfer: usPer(input.pids.api, cpu.api), railCpuUsPerTransfer: usPer(input.pids.rail, cpu.rail), credited: now - before };
+  return {
+    transfers: accounts.length,
+    ms,
+    perS: (accounts.length * 1000) / ms,
+    apiCpuUsPerTransfer: usPer(input.pids.api, cpu.api),
+    railCpuUsPerTransfer: usPer(input.pids.rail, cpu.rail),
+    credited: now - before,
+  };
 }
 
 /** `run` over `items`, `concurrency` at a time, answers in order. */

@@ -123,7 +123,17 @@ export interface PipelineRun {
    * database's backends and the server's own processes), Redis, and `other` (the rest of the machine:
    * other people's work).
    */
-  cores: { workers: number[]; api: number; bridgeRail: number; payoutRail: number; bench: number; postgres: number; redis: number; other: number; machine: number };
+  cores: {
+    workers: number[];
+    api: number;
+    bridgeRail: number;
+    payoutRail: number;
+    bench: number;
+    postgres: number;
+    redis: number;
+    other: number;
+    machine: number;
+  };
   /** The same in CPU milliseconds per intent. */
   cpuMsPerIntent: { workers: number; api: number; rails: number; postgres: number; redis: number };
   /**
@@ -183,14 +193,21 @@ export async function runInternationalBench(input: InternationalBenchInput): Pro
     const sourceAmountNgn = (probe.json as QuoteAnswer).response.options[0].sourceAmount;
     const fundedNgn = Math.ceil(sourceAmountNgn * input.intents * input.workerCounts.length * 1.01) + 1_000;
     await fundBalance(api, `${tag}-intl`, fundedNgn, input.checkAborted);
-    log(`international: business ${poboUserId} (verified), NGN ${fundedNgn.toLocaleString('en-US')} funded; each intent USD ${AMOUNT_USD} = NGN ${sourceAmountNgn}`);
+    log(
+      `international: business ${poboUserId} (verified), NGN ${fundedNgn.toLocaleString('en-US')} funded; each intent USD ${AMOUNT_USD} = NGN ${sourceAmountNgn}`,
+    );
 
     if (!input.callbacks) {
       for (const url of [input.bridgeRailUrl, input.payoutRailUrl]) {
-        const answer = await fetch(`${url}/_sandbox/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"url":null}', signal: AbortSignal.timeout(5_000) });
+        const answer = await fetch(`${url}/_sandbox/webhook`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"url":null}',
+          signal: AbortSignal.timeout(5_000),
+        });
         if (answer.status !== 200) throw new Error(`turning the rail's callbacks off answered ${answer.status}: ${await answer.text()}`);
       }
-      log('international: the rails\' callbacks are OFF (BENCH_INTL_CALLBACKS=0, a diagnostic): the worker records each leg from the rail\'s answer only');
+      log("international: the rails' callbacks are OFF (BENCH_INTL_CALLBACKS=0, a diagnostic): the worker records each leg from the rail's answer only");
     }
     const pipeline: PipelineRun[] = [];
     const allIds: string[] = [];
@@ -330,12 +347,19 @@ async function pipelineRun(
     const pids = [...workers.map((w) => w.pid), input.pids.api, input.pids.bridgeRail, input.pids.payoutRail];
     const servicePids = await servicePidsOf(pg);
     const statsBefore = await postgresStats(pg);
-    const cpuBefore = { procs: pids.map((pid) => input.processCpuS(pid)), services: serviceCpuS(servicePids, input.clockTicks), self: process.cpuUsage(), machine: input.machineBusyS() };
+    const cpuBefore = {
+      procs: pids.map((pid) => input.processCpuS(pid)),
+      services: serviceCpuS(servicePids, input.clockTicks),
+      self: process.cpuUsage(),
+      machine: input.machineBusyS(),
+    };
     await gate.query(`NOTIFY ${OUTBOX_CHANNEL}`);
     const openedAt = Date.now();
     await gate.query('COMMIT');
     gateOpen = true;
-    log(`  gate opened: ${held} outbox rows released (${outboxRows} before), ${count} worker${count > 1 ? 's' : ''} (pids ${workers.map((w) => w.pid).join(', ')}) idle for ${IDLE_BEFORE_GATE_MS / 1000} s`);
+    log(
+      `  gate opened: ${held} outbox rows released (${outboxRows} before), ${count} worker${count > 1 ? 's' : ''} (pids ${workers.map((w) => w.pid).join(', ')}) idle for ${IDLE_BEFORE_GATE_MS / 1000} s`,
+    );
 
     // 4. Until every intent is final (or a worker died, or the time ran out).
     let byStatus: Record<string, number> = {};
@@ -378,7 +402,9 @@ async function pipelineRun(
     const workerLog = {
       jobFailed: sum(workers.map((w, i) => w.count(WORKER_LOG_COUNTS.jobFailed) - countsBefore[i].jobFailed)),
       jobStalled: sum(workers.map((w, i) => w.count(WORKER_LOG_COUNTS.jobStalled) - countsBefore[i].jobStalled)),
-      lastFailure: workers.map((w, i) => (w.count(WORKER_LOG_COUNTS.jobFailed) > countsBefore[i].jobFailed ? w.lastCounted(WORKER_LOG_COUNTS.jobFailed) : undefined)).find(Boolean),
+      lastFailure: workers
+        .map((w, i) => (w.count(WORKER_LOG_COUNTS.jobFailed) > countsBefore[i].jobFailed ? w.lastCounted(WORKER_LOG_COUNTS.jobFailed) : undefined))
+        .find(Boolean),
     };
 
     // 5. Timings from the database.
@@ -447,7 +473,10 @@ async function pipelineRun(
       byStatus,
       perIntentMs: { p50: round(timing.p50 ?? NaN), p99: round(timing.p99 ?? NaN), max: round(timing.max ?? NaN) },
       callbackFollowUps: outboxSeqAfter - outboxSeqBefore,
-      railEvents: { bridge_rail: (events.bridge_rail ?? 0) - (eventsBefore.bridge_rail ?? 0), payout_rail: (events.payout_rail ?? 0) - (eventsBefore.payout_rail ?? 0) },
+      railEvents: {
+        bridge_rail: (events.bridge_rail ?? 0) - (eventsBefore.bridge_rail ?? 0),
+        payout_rail: (events.payout_rail ?? 0) - (eventsBefore.payout_rail ?? 0),
+      },
       callbackDeliveries: { bridge: diffCounts(deliveriesAfter[0], deliveriesBefore[0]), payout: diffCounts(deliveriesAfter[1], deliveriesBefore[1]) },
       railCreates: { bridge: createsBetween(createsBefore[0], createsAfter[0]), payout: createsBetween(createsBefore[1], createsAfter[1]) },
       workerLog,
@@ -473,10 +502,16 @@ async function pipelineRun(
         samples: sessions.samples,
         meanBusy: Math.round((sessions.busy / Math.max(1, sessions.samples)) * 10) / 10,
         waits: Object.fromEntries(
-          [...sessions.waits.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([wait, n]) => [wait, Math.round((n / Math.max(1, sessions.busy)) * 1000) / 1000]),
+          [...sessions.waits.entries()]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 8)
+            .map(([wait, n]) => [wait, Math.round((n / Math.max(1, sessions.busy)) * 1000) / 1000]),
         ),
         lockWaitsBy: Object.fromEntries(
-          [...sessions.lockWaitsBy.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([query, n]) => [query, Math.round((n / Math.max(1, sessions.samples)) * 10) / 10]),
+          [...sessions.lockWaitsBy.entries()]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 6)
+            .map(([query, n]) => [query, Math.round((n / Math.max(1, sessions.samples)) * 10) / 10]),
         ),
       },
       postgresPerIntent: perIntent(statsBefore, statsAfter, ids.length),
@@ -602,7 +637,10 @@ async function deliveries(railUrl: string): Promise<Record<string, number>> {
 }
 
 /** One look at what the bench database's sessions (but this one) are doing. */
-async function sampleSessions(pg: Client, into: { samples: number; busy: number; waits: Map<string, number>; lockWaitsBy: Map<string, number> }): Promise<void> {
+async function sampleSessions(
+  pg: Client,
+  into: { samples: number; busy: number; waits: Map<string, number>; lockWaitsBy: Map<string, number> },
+): Promise<void> {
   const { rows } = await pg.query<{ state: string; wait: string | null; query: string }>(
     `SELECT state, wait_event_type || ':' || wait_event AS wait, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query FROM pg_stat_activity
       WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND state IN ('active', 'idle in transaction')`,
@@ -644,7 +682,8 @@ async function postgresStats(pg: Client): Promise<PostgresStats> {
 function perIntent(before: PostgresStats, after: PostgresStats, intents: number): PipelineRun['postgresPerIntent'] {
   const per = (a: number, b: number) => Math.round(((a - b) / intents) * 100) / 100;
   const seqScans: Record<string, number> = {};
-  for (const [table, n] of Object.entries(after.seqScans)) if (n - (before.seqScans[table] ?? 0) >= intents / 10) seqScans[table] = per(n, before.seqScans[table] ?? 0);
+  for (const [table, n] of Object.entries(after.seqScans))
+    if (n - (before.seqScans[table] ?? 0) >= intents / 10) seqScans[table] = per(n, before.seqScans[table] ?? 0);
   return {
     commits: per(after.commits, before.commits),
     rollbacks: per(after.rollbacks, before.rollbacks),
@@ -722,12 +761,16 @@ async function checkEquivalence(input: InternationalBenchInput, id: string): Pro
     get(`${input.refUrl}${INTERNATIONAL_INTENTS_PATH}/${id}`, {}),
   ]);
   if (fromApi.status !== 200 || fromRef.status !== 200) {
-    throw new Error(`GET one international intent answered ${fromApi.status} (API) and ${fromRef.status} (reference): ${JSON.stringify(fromApi.body)} ${JSON.stringify(fromRef.body)}`);
+    throw new Error(
+      `GET one international intent answered ${fromApi.status} (API) and ${fromRef.status} (reference): ${JSON.stringify(fromApi.body)} ${JSON.stringify(fromRef.body)}`,
+    );
   }
   if (!isDeepStrictEqual(fromApi.body, fromRef.body)) {
     throw new Error(`the API and the reference answer different JSON for an intent:\n${JSON.stringify(fromApi.body)}\n${JSON.stringify(fromRef.body)}`);
   }
-  input.log(`  checked: same SQL statement and identical JSON for GET one international intent (${fromApi.bytes} bytes, status ${(fromApi.body as { response: { status: string } }).response.status})`);
+  input.log(
+    `  checked: same SQL statement and identical JSON for GET one international intent (${fromApi.bytes} bytes, status ${(fromApi.body as { response: { status: string } }).response.status})`,
+  );
   return fromApi.bytes;
 }
 

@@ -182,7 +182,8 @@ async function forwardOne(pg: Client, input: KybWorkerBenchInput, worker: Starte
     const crashed = worker.exited();
     let finalStatus = row?.status ?? 'missing';
     if (answer.status !== 202) finalStatus = `not accepted by the API (${answer.status})`;
-    else if (finalStatus === 'queued') finalStatus = crashed ? `queued, worker exited (${crashed})` : `still queued after ${KYB_WORKER_TARGETS.forwardTimeoutS} s`;
+    else if (finalStatus === 'queued')
+      finalStatus = crashed ? `queued, worker exited (${crashed})` : `still queued after ${KYB_WORKER_TARGETS.forwardTimeoutS} s`;
     return {
       applicationId: row?.id,
       submitStatus: answer.status,
@@ -205,7 +206,8 @@ async function forwardOne(pg: Client, input: KybWorkerBenchInput, worker: Starte
 }
 
 function describe(f: Forwarding): string {
-  const outcome = f.finalStatus === 'submitted' ? `submitted ${f.msToForward!.toFixed(0)} ms after the 202` : `${f.finalStatus}${f.lastError ? ` (${f.lastError})` : ''}`;
+  const outcome =
+    f.finalStatus === 'submitted' ? `submitted ${f.msToForward!.toFixed(0)} ms after the 202` : `${f.finalStatus}${f.lastError ? ` (${f.lastError})` : ''}`;
   return (
     `${f.documents.count} documents (${f.documents.totalMb.toFixed(f.documents.totalMb < 1 ? 3 : 1)} MB, largest ${f.documents.largestMb.toFixed(f.documents.largestMb < 1 ? 3 : 1)} MB): ` +
     `API ${f.submitStatus} in ${f.msTo202.toFixed(0)} ms, ${outcome}; RSS ${f.baselineRssMb.toFixed(0)} → peak ${f.peakRssMb.toFixed(0)} MB (+${f.growthMb.toFixed(1)} MB at ${(f.peakAtMs / 1000).toFixed(1)} s)`
@@ -236,7 +238,9 @@ export async function runKybWorkerBench(input: KybWorkerBenchInput): Promise<Kyb
     await sleep(IDLE_BEFORE_BASELINE_MS);
     input.checkAborted();
     const startedRssMb = rssMb(worker.pid);
-    log(`kyb worker pid ${worker.pid}: ${startedRssMb.toFixed(0)} MB when started and idle (${setAside.applications} earlier applications and ${setAside.outboxRows} outbox rows set aside)`);
+    log(
+      `kyb worker pid ${worker.pid}: ${startedRssMb.toFixed(0)} MB when started and idle (${setAside.applications} earlier applications and ${setAside.outboxRows} outbox rows set aside)`,
+    );
 
     // 3. Warm-up: a small application, so that what is measured next is not the first use of the
     //    worker's HTTP client. Set aside once forwarded, so that the worker does not poll it.

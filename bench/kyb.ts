@@ -147,7 +147,9 @@ export async function runKybBench(input: KybBenchInput): Promise<KybBenchResult>
     const answer = await post(`${apiUrl}${POBO_USERS_PATH}/${single}/onboarding`, apiKey, body);
     const msTo202 = performance.now() - started;
     const peakRssMb = peak.stop();
-    log(`kyb single ${bodyMb.toFixed(1)} MB body: ${answer.status} in ${msTo202.toFixed(0)} ms, RSS ${baselineRssMb.toFixed(0)} → peak ${peakRssMb.toFixed(0)} MB`);
+    log(
+      `kyb single ${bodyMb.toFixed(1)} MB body: ${answer.status} in ${msTo202.toFixed(0)} ms, RSS ${baselineRssMb.toFixed(0)} → peak ${peakRssMb.toFixed(0)} MB`,
+    );
 
     // 2. Ten at once.
     const concurrentPeak = watchPeak(apiPid);
@@ -157,7 +159,10 @@ export async function runKybBench(input: KybBenchInput): Promise<KybBenchResult>
     const statuses: Record<string, number> = {};
     for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
     const retryAfterOnAll503 = answers.filter((a) => a.status === 503).every((a) => a.retryAfter !== undefined && /^\d+$/.test(a.retryAfter));
-    const aliveAfter = await fetch(`${apiUrl}/health/live`).then((r) => r.ok, () => false);
+    const aliveAfter = await fetch(`${apiUrl}/health/live`).then(
+      (r) => r.ok,
+      () => false,
+    );
     log(`kyb ${CONCURRENT_SUBMISSIONS} concurrent: ${JSON.stringify(statuses)}, peak RSS ${concurrentPeakMb.toFixed(0)} MB, alive after: ${aliveAfter}`);
 
     // 3. GET onboarding while the provider answers in 50 ms: businesses whose application the provider holds.
@@ -189,8 +194,16 @@ export async function runKybBench(input: KybBenchInput): Promise<KybBenchResult>
       headers: { 'x-api-key': apiKey },
       requests: [{ method: 'GET', setupRequest: (r) => ({ ...r, path: `${POBO_USERS_PATH}/${polledIds[next++ % polledIds.length]}/onboarding` }) }],
     });
-    const onboarding = { rps: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx, providerLatencyMs: PROVIDER_LATENCY_MS };
-    log(`kyb GET onboarding (provider ${PROVIDER_LATENCY_MS} ms): ${onboarding.rps.toFixed(0)} req/s, p50 ${onboarding.p50Ms} ms, p99 ${onboarding.p99Ms} ms, non-2xx ${onboarding.non2xx}`);
+    const onboarding = {
+      rps: result.requests.average,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      non2xx: result.non2xx,
+      providerLatencyMs: PROVIDER_LATENCY_MS,
+    };
+    log(
+      `kyb GET onboarding (provider ${PROVIDER_LATENCY_MS} ms): ${onboarding.rps.toFixed(0)} req/s, p50 ${onboarding.p50Ms} ms, p99 ${onboarding.p99Ms} ms, non-2xx ${onboarding.non2xx}`,
+    );
 
     const growthMb = peakRssMb - baselineRssMb;
     const everyAnswerAllowed = answers.every((a) => a.status === 202 || a.status === 503);

@@ -297,7 +297,9 @@ export async function runMoneyBench(input: MoneyBenchInput): Promise<MoneyBenchR
     const rssEndMb = rssMb(input.apiPid);
     const { peakMb: rssPeakMb, timeline: rssTimeline } = sampler.stop();
     const growthMb = rssEndMb - rssStartMb;
-    log(`  mixed ${input.mixedS}s: API RSS ${rssStartMb.toFixed(0)} MB after warm-up → ${rssEndMb.toFixed(0)} MB at the end (peak ${rssPeakMb.toFixed(0)} MB), growth ${growthMb.toFixed(1)} MB`);
+    log(
+      `  mixed ${input.mixedS}s: API RSS ${rssStartMb.toFixed(0)} MB after warm-up → ${rssEndMb.toFixed(0)} MB at the end (peak ${rssPeakMb.toFixed(0)} MB), growth ${growthMb.toFixed(1)} MB`,
+    );
 
     const figures = (run: MeasuredRun): RunFigures => ({
       requests: run.requests,
@@ -424,7 +426,9 @@ export function apiClient(apiUrl: string, apiKey: string) {
     /** The merchant's NGN balance, in naira. */
     async balance(): Promise<{ available: number; reserved: number }> {
       const answer = await send('GET', '/api/merchant/balance');
-      const entry = (answer.json as { response?: { currency: string; available: number; reserved: number }[] } | undefined)?.response?.find((b) => b.currency === 'NGN');
+      const entry = (answer.json as { response?: { currency: string; available: number; reserved: number }[] } | undefined)?.response?.find(
+        (b) => b.currency === 'NGN',
+      );
       if (answer.status !== 200) throw new Error(`GET balance answered ${answer.status}: ${answer.text}`);
       return { available: entry?.available ?? 0, reserved: entry?.reserved ?? 0 };
     },
@@ -439,7 +443,11 @@ type ApiClient = ReturnType<typeof apiClient>;
  * accepts `mk_test` keys), the rail's signed callback, then confirm.
  */
 export async function fundBalance(api: ApiClient, tag: string, amountNgn: number, checkAborted: () => void): Promise<void> {
-  const created = await api.post(PAYMENT_INTENTS_PATH, JSON.stringify({ merchantReference: `bench-fund-${tag}`, amount: amountNgn }), `bench-fund-${tag}-create`);
+  const created = await api.post(
+    PAYMENT_INTENTS_PATH,
+    JSON.stringify({ merchantReference: `bench-fund-${tag}`, amount: amountNgn }),
+    `bench-fund-${tag}-create`,
+  );
   const id = (created.json as { response?: { paymentIntentId?: string } } | undefined)?.response?.paymentIntentId;
   if (created.status !== 201 || !id) throw new Error(`funding: create payment intent answered ${created.status}: ${created.text}`);
   const funded = await api.post(`/api/merchant/test-helpers/payment-intents/${id}/fund`, '{}', `bench-fund-${tag}-transfer`);
@@ -459,13 +467,24 @@ export async function fundBalance(api: ApiClient, tag: string, amountNgn: number
 
 /** One withdrawal of `amountNgn` (what the warm-up left) that must be accepted. */
 async function drainBalance(api: ApiClient, tag: string, amountNgn: number): Promise<void> {
-  const body = { merchantReference: `bench-wd-${tag}-drain`, amount: amountNgn, bankCode: PAYEE_BANK, accountNumber: nubanFor(PAYEE_BANK, '000000001'), accountName: 'Bench Payee' };
+  const body = {
+    merchantReference: `bench-wd-${tag}-drain`,
+    amount: amountNgn,
+    bankCode: PAYEE_BANK,
+    accountNumber: nubanFor(PAYEE_BANK, '000000001'),
+    accountName: 'Bench Payee',
+  };
   const answer = await api.post(WITHDRAWALS_PATH, JSON.stringify(body), `bench-${tag}-wd-drain`);
   if (answer.status !== 201) throw new Error(`withdrawing the warm-up's excess of ${amountNgn} NGN answered ${answer.status}: ${answer.text}`);
 }
 
 /** Waits (up to 30 s) until none of these withdrawals is pending or processing; their statuses then. */
-async function settle(pg: Client, merchantId: string, referencePattern: string, checkAborted: () => void): Promise<{ byStatus: Record<string, number>; ms: number }> {
+async function settle(
+  pg: Client,
+  merchantId: string,
+  referencePattern: string,
+  checkAborted: () => void,
+): Promise<{ byStatus: Record<string, number>; ms: number }> {
   const started = Date.now();
   for (;;) {
     const byStatus = await withdrawalsByStatus(pg, merchantId, referencePattern);

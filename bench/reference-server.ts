@@ -12,7 +12,11 @@
 import fastify from 'fastify';
 import { Pool, QueryConfig } from 'pg';
 import { isId } from '../src/common/ids/ids';
-import { INTERNATIONAL_INTENT_COLUMNS, InternationalIntentRecord, mapInternationalIntent } from '../src/modules/international-intents/international-intent.mapper';
+import {
+  INTERNATIONAL_INTENT_COLUMNS,
+  InternationalIntentRecord,
+  mapInternationalIntent,
+} from '../src/modules/international-intents/international-intent.mapper';
 import { mapPoboBusiness, POBO_BUSINESS_COLUMNS, PoboBusinessRecord } from '../src/modules/pobo-businesses/pobo-business.mapper';
 
 /** The statement `PoboBusinessesRepository.findOwned` sends (the bench checks they agree). */
@@ -69,9 +73,7 @@ async function main(): Promise<void> {
   const app = fastify({ logger: false });
   app.get<{ Params: { id: string } }>('/api/merchant/pobo/users/:id', async (request, reply) => {
     const { id } = request.params;
-    const row = isId('pobo', id)
-      ? (await pool.query<PoboBusinessRecord & { seq: string }>(findOwnedQuery(merchantId, id))).rows[0]
-      : undefined;
+    const row = isId('pobo', id) ? (await pool.query<PoboBusinessRecord & { seq: string }>(findOwnedQuery(merchantId, id))).rows[0] : undefined;
     if (!row) return reply.status(404).send(NOT_FOUND);
     return { message: 'Business retrieved', response: mapPoboBusiness(row) };
   });

@@ -206,11 +206,17 @@ async function main(): Promise<number> {
 }
 
 async function bench(databaseUrl: string, startedAt: Date, started: Started[]): Promise<number> {
-  log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, node ${process.version}`);
+  log(
+    `machine: ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, node ${process.version}`,
+  );
   log(`settings: ${BUSINESSES} businesses, ${CONNECTIONS} connections, ${WARMUP_S}s warm-up, ${DURATION_S}s per run, ${ROUNDS} alternating GET-one rounds`);
   log(`parts: ${[...PARTS].join(', ')}${PARTS.size < ALL_PARTS.length ? ` (of ${ALL_PARTS.join(', ')})` : ''}`);
   if (API_NODE_ARGS.length > 0) log(`API node flags: ${API_NODE_ARGS.join(' ')}`);
-  log(`API log level: ${APP_LOG_LEVEL} (stdout to /dev/null)${APP_LOG_LEVEL === 'info' ? ': every request is serialised to an access-log line, as in production' : ''}`);
+  log(
+    `API log level: ${APP_LOG_LEVEL} (stdout to /dev/null)${APP_LOG_LEVEL === 'info' ? ': every request is serialised to an access-log line, as in production' : ''}`,
+  );
 
   // 1. A fresh database with the real migrations.
   await dropDatabase(databaseUrl);
@@ -222,7 +228,10 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   log(`merchant ${issued.merchantId} created with key ${issued.apiKey.slice(0, 12)}…`);
 
   // 3. Seed the businesses (every part but the international one uses them; it creates its own).
-  const ids = PARTS.has('core') || PARTS.has('money') || PARTS.has('collections') || PARTS.has('kyb') || PARTS.has('kyb-worker') ? await seed(databaseUrl, issued.merchantId) : [];
+  const ids =
+    PARTS.has('core') || PARTS.has('money') || PARTS.has('collections') || PARTS.has('kyb') || PARTS.has('kyb-worker')
+      ? await seed(databaseUrl, issued.merchantId)
+      : [];
   checkAborted();
 
   // 4. Start the servers and the sandboxes.
@@ -422,7 +431,12 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
         measured: `${createSummary.p99Ms.toFixed(1)} ms, ${createSummary.non2xx} non-2xx, ${createSummary.errors} errors`,
         pass: createSummary.p99Ms < TARGETS.createP99Ms && createSummary.non2xx === 0 && createSummary.errors === 0,
       },
-      { name: 'API RSS after the run', target: `< ${TARGETS.rssMb} MB`, measured: `${rss.toFixed(0)} MB (peak ${peakRss.toFixed(0)} MB)`, pass: rss < TARGETS.rssMb },
+      {
+        name: 'API RSS after the run',
+        target: `< ${TARGETS.rssMb} MB`,
+        measured: `${rss.toFixed(0)} MB (peak ${peakRss.toFixed(0)} MB)`,
+        pass: rss < TARGETS.rssMb,
+      },
     );
     results.getOne = { rpsRatio: ratio, pairedRpsRatios: pairedRatios, cpuRatio };
     results.memory = { rssMbAfterRun: rss, peakRssMb: peakRss };
@@ -432,7 +446,8 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   if (PARTS.has('money')) {
     log('');
     const apiGetOneRuns = runs.filter((r) => r.scenario === 'get-one' && r.server === 'api');
-    const apiGetOneCpuUs = apiGetOneRuns.length > 0 ? sum(apiGetOneRuns.map((r) => r.cpuUsPerRequest * r.requests)) / sum(apiGetOneRuns.map((r) => r.requests)) : NaN;
+    const apiGetOneCpuUs =
+      apiGetOneRuns.length > 0 ? sum(apiGetOneRuns.map((r) => r.cpuUsPerRequest * r.requests)) / sum(apiGetOneRuns.map((r) => r.requests)) : NaN;
     const money = await runMoneyBench({
       apiUrl,
       apiPid,
@@ -533,7 +548,9 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
       log,
     });
     if (worker) await stopChild(worker.child);
-    log(`(KYB worker target: RSS growth < ${KYB_WORKER_TARGETS.growthPerLargestDocument}× the largest document, forwarded within ${KYB_WORKER_TARGETS.forwardTimeoutS} s)`);
+    log(
+      `(KYB worker target: RSS growth < ${KYB_WORKER_TARGETS.growthPerLargestDocument}× the largest document, forwarded within ${KYB_WORKER_TARGETS.forwardTimeoutS} s)`,
+    );
     targets.push(...kybWorker.targets);
     results.kybWorker = kybWorker;
   }
@@ -669,7 +686,12 @@ async function createMerchant(databaseUrl: string): Promise<IssuedKey> {
     execFile(
       process.execPath,
       [MERCHANT_CLI, 'create', '--name', 'Bench'],
-      { cwd: ROOT_DIR, env: childEnv({ NODE_ENV: 'development', DATABASE_URL: databaseUrl, API_KEY_PREFIX: 'mk_test' }), timeout: 60_000, signal: abort.signal },
+      {
+        cwd: ROOT_DIR,
+        env: childEnv({ NODE_ENV: 'development', DATABASE_URL: databaseUrl, API_KEY_PREFIX: 'mk_test' }),
+        timeout: 60_000,
+        signal: abort.signal,
+      },
       (err, out, errOut) => (err ? reject(new Error(`merchant CLI failed: ${err.message}\n${errOut}`)) : resolvePromise(out)),
     );
   });
@@ -741,10 +763,10 @@ async function seed(databaseUrl: string, merchantId: string): Promise<string[]> 
     );
     await client.query(`SELECT setval('pobo_wallet_index_seq', $1::int - 1, true)`, [BUSINESSES]);
     await client.query('VACUUM (ANALYZE)');
-    const { rows } = await client.query<{ id: string }>(
-      'SELECT id FROM pobo_businesses WHERE merchant_id = $1 ORDER BY random() LIMIT $2',
-      [merchantId, ID_SAMPLE],
-    );
+    const { rows } = await client.query<{ id: string }>('SELECT id FROM pobo_businesses WHERE merchant_id = $1 ORDER BY random() LIMIT $2', [
+      merchantId,
+      ID_SAMPLE,
+    ]);
     log(`seeded ${BUSINESSES} businesses in ${((Date.now() - began) / 1000).toFixed(1)}s (vacuumed and analysed)`);
     return rows.map((r) => r.id);
   } finally {
@@ -992,7 +1014,13 @@ async function measure(
   const railTicks = () => (railPid === undefined ? 0 : processTicks(railPid));
   const before = { server: processTicks(target.pid), rail: railTicks(), self: process.cpuUsage(), machine: machineTicks(), at: process.hrtime.bigint() };
   const result = await load(`${server} ${scenario} round ${round}`, target, durationS, connections);
-  const after = { server: processTicks(target.pid), rail: railTicks(), self: process.cpuUsage(before.self), machine: machineTicks(), at: process.hrtime.bigint() };
+  const after = {
+    server: processTicks(target.pid),
+    rail: railTicks(),
+    self: process.cpuUsage(before.self),
+    machine: machineTicks(),
+    at: process.hrtime.bigint(),
+  };
 
   const wallS = Number(after.at - before.at) / 1e9;
   const serverCpuS = (after.server - before.server) / CLK_TCK;
@@ -1055,7 +1083,8 @@ function summarise(runs: Measurement[]): Summary[] {
     };
   });
   // The international intent's GET one against the reference's intent route; everything else against its business route.
-  const refFor = (scenario: Scenario) => rows.find((r) => r.scenario === (scenario === 'intl-get-one' ? 'intl-get-one' : 'get-one') && r.server === 'reference');
+  const refFor = (scenario: Scenario) =>
+    rows.find((r) => r.scenario === (scenario === 'intl-get-one' ? 'intl-get-one' : 'get-one') && r.server === 'reference');
   return rows.map((r) => {
     const ref = refFor(r.scenario);
     return { ...r, rpsVsReference: ref ? r.rps / ref.rps : NaN, cpuVsReference: ref ? r.cpuUsPerRequest / ref.cpuUsPerRequest : NaN };
@@ -1081,14 +1110,18 @@ function printReport(summaries: Summary[], targets: Target[], runs: Measurement[
   log(line(header));
   log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of body) log(line(row));
-  log('"÷ ref" divides by the reference server\'s GET one (same SQL, same JSON; plain Fastify + pg): its intent route for intl-get-one, its business route otherwise.');
+  log(
+    '"÷ ref" divides by the reference server\'s GET one (same SQL, same JSON; plain Fastify + pg): its intent route for intl-get-one, its business route otherwise.',
+  );
   for (const scenario of ['get-one', 'intl-get-one'] as const) {
     const ref = summaries.find((s) => s.scenario === scenario && s.server === 'reference');
     const app = summaries.find((s) => s.scenario === scenario && s.server === 'api');
-    if (ref && app) log(`${scenario} from CPU time (ref µs/req ÷ API µs/req, steadier on a busy machine): ${(ref.cpuUsPerRequest / app.cpuUsPerRequest).toFixed(2)}×`);
+    if (ref && app)
+      log(`${scenario} from CPU time (ref µs/req ÷ API µs/req, steadier on a busy machine): ${(ref.cpuUsPerRequest / app.cpuUsPerRequest).toFixed(2)}×`);
   }
   const others = runs.map((r) => r.otherCores);
-  if (others.length > 0) log(`other load on the machine during runs (PostgreSQL + everything else): ${Math.min(...others).toFixed(2)}–${Math.max(...others).toFixed(2)} cores`);
+  if (others.length > 0)
+    log(`other load on the machine during runs (PostgreSQL + everything else): ${Math.min(...others).toFixed(2)}–${Math.max(...others).toFixed(2)} cores`);
   log('');
   if (targets.length === 0) return;
   const nameWidth = Math.max(...targets.map((t) => t.name.length));
@@ -1145,7 +1178,10 @@ function sleep<T = void>(ms: number, value?: T): Promise<T> {
 }
 
 function listEnv(name: string, fallback: string): string[] {
-  return (process.env[name] || fallback).split(',').map((item) => item.trim()).filter(Boolean);
+  return (process.env[name] || fallback)
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 /** `BENCH_PARTS=international,money` or `node dist/bench/run.js international money` (the arguments win); all parts when neither is given. */
@@ -1154,7 +1190,8 @@ function selectedParts(): Set<Part> {
   const unknown = asked.filter((part) => !(ALL_PARTS as readonly string[]).includes(part));
   if (unknown.length > 0) throw new Error(`unknown bench part(s) ${unknown.join(', ')}: the parts are ${ALL_PARTS.join(', ')}`);
   const workers = (process.env.BENCH_INTL_WORKERS || '1,2').split(',').map(Number);
-  if (workers.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`BENCH_INTL_WORKERS must list worker counts (e.g. 1,2), not ${process.env.BENCH_INTL_WORKERS}`);
+  if (workers.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`BENCH_INTL_WORKERS must list worker counts (e.g. 1,2), not ${process.env.BENCH_INTL_WORKERS}`);
   return new Set(ALL_PARTS.filter((part) => asked.includes(part)));
 }
 

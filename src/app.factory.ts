@@ -86,7 +86,11 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   fastify.addHook('onRequest', (request, _reply, done) => {
     // Compressed bodies are not accepted: refused before reading rather than misread.
     const encoding = request.headers['content-encoding'];
-    done(encoding !== undefined && encoding.toLowerCase() !== 'identity' ? new AppError('unsupported_media_type', 'Content-Encoding is not supported; send the body uncompressed') : undefined);
+    done(
+      encoding !== undefined && encoding.toLowerCase() !== 'identity'
+        ? new AppError('unsupported_media_type', 'Content-Encoding is not supported; send the body uncompressed')
+        : undefined,
+    );
   });
   installBodyDeadline(fastify, config.body);
   installShutdownBudget(fastify, config.shutdownTimeoutMs);

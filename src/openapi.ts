@@ -8,10 +8,16 @@ const TAGS = [
   { name: 'POBO businesses', description: 'Business customers a merchant pays on behalf of, and their agreement links' },
   { name: 'KYB onboarding', description: "A business's KYB application and its review by the verification provider" },
   { name: 'Payment intents', description: 'Naira collections: a dynamic virtual account per intent, matched transfers, confirmation' },
-  { name: 'Collections', description: "A business's own Naira account: every transfer into it, credited to the merchant's balance once (or returned once the account was closed)" },
+  {
+    name: 'Collections',
+    description: "A business's own Naira account: every transfer into it, credited to the merchant's balance once (or returned once the account was closed)",
+  },
   { name: 'Balance', description: "The merchant's NGN balance and every change of it, from the double-entry ledger" },
   { name: 'Withdrawals', description: 'Payouts of the available balance to Nigerian bank accounts' },
-  { name: 'International payment intents', description: 'Quotes, payments to recipients abroad settled through the bridge and payout rails, and their receipts' },
+  {
+    name: 'International payment intents',
+    description: 'Quotes, payments to recipients abroad settled through the bridge and payout rails, and their receipts',
+  },
   { name: 'Test helpers', description: 'Test keys only: make the sandbox third parties act, as real ones would' },
   { name: 'Rail callbacks', description: 'Signed callbacks of the bank, bridge and payout rails; for the rails, not for merchants' },
   { name: 'Health', description: 'Liveness and readiness for orchestrators and load balancers; no key needed' },
@@ -34,7 +40,11 @@ const CONVERTERS: Converters = {
   isMoneyAmount: { type: 'number', description: 'A positive amount in major units, at most 2 decimal places for NGN' },
   isMoneyAmountIn: { type: 'number', description: "A positive amount in major units of the body's `currency`, at most 2 decimal places" },
   isISO4217CurrencyCode: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217' },
-  isBankCodeFor: { type: 'string', maxLength: 35, description: 'Checked against `bankCodeType`: BIC, IBAN (mod-97 and length), ABA routing number (checksum), or a local code' },
+  isBankCodeFor: {
+    type: 'string',
+    maxLength: 35,
+    description: 'Checked against `bankCodeType`: BIC, IBAN (mod-97 and length), ABA routing number (checksum), or a local code',
+  },
 };
 
 const DESCRIPTION = `Merchant API for POBO (pay-on-behalf-of) businesses (creation, the agreement link and KYB onboarding), for moving Naira (payment intents, the balance and withdrawals) and for paying recipients abroad on behalf of a verified business (quotes and international payment intents).
@@ -128,7 +138,8 @@ function applyValidationRules(document: OpenAPIObject): void {
 function mergeRule(target: SchemaObject, rule: SchemaObject): void {
   if (rule.type === 'integer') target.type = 'integer';
   for (const keyword of RULE_KEYWORDS) if (rule[keyword] !== undefined) (target as Record<string, unknown>)[keyword] = rule[keyword];
-  if (rule.description && !target.description?.includes(rule.description)) target.description = [target.description, rule.description].filter(Boolean).join('. ');
+  if (rule.description && !target.description?.includes(rule.description))
+    target.description = [target.description, rule.description].filter(Boolean).join('. ');
   if (target.default !== undefined) {
     target.description = [target.description, `Default: \`${JSON.stringify(target.default)}\``].filter(Boolean).join('. ');
     delete target.default;

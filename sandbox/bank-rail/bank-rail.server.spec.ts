@@ -19,7 +19,8 @@ const accountRequest = (overrides: Record<string, unknown> = {}) => ({
 describe('bank rail sandbox', () => {
   const sandbox = new SandboxUnderTest(() => createBankRailServer({ apiKey: API_KEY }), API_KEY);
   const { control, faults: setFaults } = sandbox;
-  const open = (body: unknown, idempotencyKey: string | null = 'idem-1', headers: Record<string, string> = AUTH) => sandbox.post('/v1/virtual-accounts', body, idempotencyKey, headers);
+  const open = (body: unknown, idempotencyKey: string | null = 'idem-1', headers: Record<string, string> = AUTH) =>
+    sandbox.post('/v1/virtual-accounts', body, idempotencyKey, headers);
   const getAccount = (id: string, headers: Record<string, string> = AUTH) => sandbox.get(`/v1/virtual-accounts/${id}`, headers);
   const sandboxState = () => sandbox.state('/_sandbox/accounts');
 
@@ -133,7 +134,14 @@ describe('bank rail sandbox', () => {
 
   describe('faults', () => {
     it('failNext answers failStatus for the next N /v1 requests only', async () => {
-      expect((await setFaults({ failNext: 2, failStatus: 502 })).json()).toEqual({ latencyMs: 0, failNext: 2, failStatus: 502, down: false, hang: false, answerDelayMs: 0 });
+      expect((await setFaults({ failNext: 2, failStatus: 502 })).json()).toEqual({
+        latencyMs: 0,
+        failNext: 2,
+        failStatus: 502,
+        down: false,
+        hang: false,
+        answerDelayMs: 0,
+      });
       expect((await control('GET', '/health')).statusCode).toBe(200);
       for (let i = 0; i < 2; i++) {
         const res = await open(accountRequest());
@@ -222,7 +230,8 @@ describe('bank rail sandbox: money movement', () => {
   const server = (options: Partial<BankRailServerOptions>) => createBankRailServer({ apiKey: API_KEY, payoutDelayMs: 20, deliveryRetryMs: 10, ...options });
   const sandbox = new SandboxUnderTest(server, API_KEY);
   const { restart, receiver, get, control, state } = sandbox;
-  const post = (url: string, body: unknown, idempotencyKey: string | null = 'idem-1', headers: Record<string, string> = AUTH) => sandbox.post(url, body, idempotencyKey, headers);
+  const post = (url: string, body: unknown, idempotencyKey: string | null = 'idem-1', headers: Record<string, string> = AUTH) =>
+    sandbox.post(url, body, idempotencyKey, headers);
 
   const openAccount = async (overrides: Record<string, unknown> = {}, key = 'idem-account') =>
     (await post('/v1/virtual-accounts', accountRequest(overrides), key)).json();
@@ -266,7 +275,10 @@ describe('bank rail sandbox: money movement', () => {
     });
 
     it('opens a dynamic account with an amount and an expiry (normalised to UTC), ignoring unknown fields', async () => {
-      const res = await post('/v1/virtual-accounts', accountRequest({ type: 'dynamic', amount: 500_000, expires_at: '2030-01-31T13:00:00+01:00', colour: 'red' }));
+      const res = await post(
+        '/v1/virtual-accounts',
+        accountRequest({ type: 'dynamic', amount: 500_000, expires_at: '2030-01-31T13:00:00+01:00', colour: 'red' }),
+      );
       expect(res.statusCode).toBe(201);
       const body = res.json();
       expect(body).toMatchObject({ type: 'dynamic', amount: 500_000, expires_at: '2030-01-31T12:00:00.000Z', account_name: 'Acme Ltd', status: 'active' });
@@ -435,7 +447,10 @@ describe('bank rail sandbox: money movement', () => {
       });
       expect(await payoutEvents()).toEqual([]);
 
-      const settled = await waitFor(async () => (await get(`/v1/payouts/${payout.id}`)).json(), (body) => body.status !== 'processing');
+      const settled = await waitFor(
+        async () => (await get(`/v1/payouts/${payout.id}`)).json(),
+        (body) => body.status !== 'processing',
+      );
       expect(settled).toMatchObject({ status: 'succeeded', failure_code: null });
       expect(settled.updated_at >= settled.created_at).toBe(true);
       expect(await payoutEvents()).toEqual([{ type: 'payout.succeeded', id: payout.id, status: 'succeeded', failure_code: null }]);
@@ -579,7 +594,10 @@ describe('bank rail sandbox: money movement', () => {
       await restart({ callbackUrl: endpoint.url, webhookSecret: 'whsec-test' });
       const created = await receiveTransfer('idem-trf');
       const transfer = created.json();
-      await waitFor(() => endpoint.received.length, (count) => count === 1);
+      await waitFor(
+        () => endpoint.received.length,
+        (count) => count === 1,
+      );
 
       const [callback] = endpoint.received;
       const [event] = (await get('/v1/events')).json().events;
@@ -598,7 +616,10 @@ describe('bank rail sandbox: money movement', () => {
       const endpoint = await receiver();
       await restart({ callbackUrl: endpoint.url });
       await receiveTransfer('idem-trf');
-      await waitFor(() => endpoint.received.length, (count) => count === 1);
+      await waitFor(
+        () => endpoint.received.length,
+        (count) => count === 1,
+      );
       expectValidSignature(endpoint.received[0], DEFAULT_BANK_RAIL_WEBHOOK_SECRET);
     });
 
@@ -611,7 +632,10 @@ describe('bank rail sandbox: money movement', () => {
       const endpoint = await receiver();
       await restart({ callbackUrl: endpoint.url });
       const payout = (await post('/v1/payouts', payoutRequest({ account_number: '0000000049' }), 'po-1')).json();
-      await waitFor(() => endpoint.received.length, (count) => count === 2);
+      await waitFor(
+        () => endpoint.received.length,
+        (count) => count === 2,
+      );
       const bodies = endpoint.received.map((callback) => JSON.parse(callback.body));
       expect(bodies.map((event) => [event.type, event.data.id, event.data.status])).toEqual([
         ['payout.succeeded', payout.id, 'succeeded'],
@@ -633,7 +657,10 @@ describe('bank rail sandbox: money movement', () => {
       await sleep(80);
       expect(endpoint.received).toHaveLength(0);
       expect((await pending).statusCode).toBe(201);
-      await waitFor(() => endpoint.received.length, (count) => count === 1);
+      await waitFor(
+        () => endpoint.received.length,
+        (count) => count === 1,
+      );
       expect(endpoint.received[0].at).toBeGreaterThanOrEqual(answeredAt);
     });
 
@@ -646,7 +673,10 @@ describe('bank rail sandbox: money movement', () => {
       const account = await openAccount();
       await post('/v1/simulations/inbound-transfers', transferRequest(account.account_number), 'trf-1');
       await post('/v1/simulations/inbound-transfers', transferRequest(account.account_number), 'trf-2');
-      await waitFor(() => endpoint.received.length, (count) => count === 1);
+      await waitFor(
+        () => endpoint.received.length,
+        (count) => count === 1,
+      );
       await sleep(50);
 
       const events = (await get('/v1/events')).json().events;
@@ -659,7 +689,10 @@ describe('bank rail sandbox: money movement', () => {
       const endpoint = await receiver([500, 503]);
       await restart({ callbackUrl: endpoint.url, deliveryRetryMs: 20 });
       await receiveTransfer('idem-trf');
-      await waitFor(() => endpoint.received.length, (count) => count === 3);
+      await waitFor(
+        () => endpoint.received.length,
+        (count) => count === 3,
+      );
       await sleep(100);
       expect(endpoint.received).toHaveLength(3);
       expect(new Set(endpoint.received.map((callback) => callback.body)).size).toBe(1);
@@ -680,7 +713,10 @@ describe('bank rail sandbox: money movement', () => {
       await closed.close();
       await restart({ callbackUrl: closed.url, deliveryRetryMs: 1 });
       await receiveTransfer('idem-trf');
-      const webhook = await waitFor(() => state('/_sandbox/webhook'), (current) => current.deliveries.length === 8);
+      const webhook = await waitFor(
+        () => state('/_sandbox/webhook'),
+        (current) => current.deliveries.length === 8,
+      );
       await sleep(300);
       const deliveries = (await state('/_sandbox/webhook')).deliveries;
       expect(deliveries).toEqual(webhook.deliveries);
@@ -746,7 +782,10 @@ describe('bank rail sandbox: money movement', () => {
       await restart({ callbackUrl: endpoint.url, deliveryRetryMs: 60_000, payoutDelayMs: 60_000 });
       await receiveTransfer('idem-trf');
       await post('/v1/payouts', payoutRequest(), 'po-1');
-      await waitFor(() => endpoint.received.length, (count) => count === 1);
+      await waitFor(
+        () => endpoint.received.length,
+        (count) => count === 1,
+      );
       await sleep(20);
       const started = Date.now();
       await sandbox.app.close();
@@ -761,7 +800,10 @@ describe('bank rail sandbox: money movement', () => {
     const transfer = (await receiveTransfer('idem-trf')).json();
     await post(`/v1/transfers/${transfer.id}/return`, { reason: 'x' }, 'ret-1');
     const payout = (await post('/v1/payouts', payoutRequest(), 'po-1')).json();
-    await waitFor(() => endpoint.received.length, (count) => count === 2);
+    await waitFor(
+      () => endpoint.received.length,
+      (count) => count === 2,
+    );
     await control('POST', '/_sandbox/webhook', { url: other.url, drop_next: 3 });
 
     expect((await control('POST', '/_sandbox/reset')).statusCode).toBe(200);
@@ -789,7 +831,10 @@ describe('bank rail sandbox: money movement', () => {
         answered = true;
         return res;
       });
-      const during = await waitFor(() => state('/_sandbox/payouts'), (current) => current.payouts.length === 1);
+      const during = await waitFor(
+        () => state('/_sandbox/payouts'),
+        (current) => current.payouts.length === 1,
+      );
       expect(answered).toBe(false);
       expect(during.payouts[0]).toMatchObject({ idempotency_key: 'po-1' });
       const res = await pending;

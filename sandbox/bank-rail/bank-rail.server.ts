@@ -171,14 +171,22 @@ function validateAccountRequest(body: unknown): Validated<{
 function validateInboundTransfer(
   body: unknown,
   isOurAccount: (accountNumber: string) => boolean,
-): Validated<{ accountNumber: string; amount: number; senderBankName: string; senderAccountNumber: string; senderName: string | null; narration: string | null }> {
+): Validated<{
+  accountNumber: string;
+  amount: number;
+  senderBankName: string;
+  senderAccountNumber: string;
+  senderName: string | null;
+  narration: string | null;
+}> {
   if (!isRecord(body)) return { issues: [{ field: '(body)', message: 'must be a JSON object' }] };
   const issues: ValidationIssue[] = [];
   const { account_number, amount, sender_bank_name, sender_account_number, sender_name, narration } = body;
   if (!isDigits(account_number, 10)) issues.push({ field: 'account_number', message: 'must be 10 digits' });
   else if (!isOurAccount(account_number)) issues.push({ field: 'account_number', message: 'is not an account of this bank' });
   if (!isAmount(amount)) issues.push({ field: 'amount', message: MAX_AMOUNT_MESSAGE });
-  if (!isNonEmptyString(sender_bank_name, 100)) issues.push({ field: 'sender_bank_name', message: 'is required: a non-empty string of at most 100 characters' });
+  if (!isNonEmptyString(sender_bank_name, 100))
+    issues.push({ field: 'sender_bank_name', message: 'is required: a non-empty string of at most 100 characters' });
   if (!isDigits(sender_account_number, 10)) issues.push({ field: 'sender_account_number', message: 'must be 10 digits' });
   if (!isOptionalText(sender_name, 100)) issues.push({ field: 'sender_name', message: 'must be a string of at most 100 characters' });
   if (!isOptionalText(narration, 100)) issues.push({ field: 'narration', message: 'must be a string of at most 100 characters' });
@@ -201,7 +209,9 @@ function validateReturnRequest(body: unknown): Validated<{ reason: string }> {
   return { value: { reason: body.reason } };
 }
 
-function validatePayoutRequest(body: unknown): Validated<Pick<PayoutView, 'reference' | 'amount' | 'bank_code' | 'account_number' | 'account_name' | 'narration'>> {
+function validatePayoutRequest(
+  body: unknown,
+): Validated<Pick<PayoutView, 'reference' | 'amount' | 'bank_code' | 'account_number' | 'account_name' | 'narration'>> {
   if (!isRecord(body)) return { issues: [{ field: '(body)', message: 'must be a JSON object' }] };
   const issues: ValidationIssue[] = [];
   const { reference, amount, currency, bank_code, account_number, account_name, narration } = body;
@@ -352,7 +362,11 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
 
     const existingId = transfersByKey.get(idempotencyKey);
     const existing = existingId === undefined ? undefined : transfers.get(existingId);
-    if (existing) return reply.code(200).header('idempotent-replayed', 'true').send({ ...existing });
+    if (existing)
+      return reply
+        .code(200)
+        .header('idempotent-replayed', 'true')
+        .send({ ...existing });
 
     const { accountNumber, amount, senderBankName, senderAccountNumber, senderName, narration } = result.value;
     const transfer: TransferView = {
@@ -386,7 +400,11 @@ export function createBankRailServer(options: BankRailServerOptions): FastifyIns
     const transfer = transfers.get(request.params.id);
     if (!transfer) return reply.code(404).send({ error: 'not_found' });
     const existing = returnsByTransfer.get(transfer.id);
-    if (existing) return reply.code(200).header('idempotent-replayed', 'true').send({ ...existing });
+    if (existing)
+      return reply
+        .code(200)
+        .header('idempotent-replayed', 'true')
+        .send({ ...existing });
 
     const transferReturn: TransferReturnView = {
       id: newSandboxId('ret'),

@@ -40,7 +40,8 @@ const transferRequest = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('bridge rail sandbox', () => {
-  const server = (options: Partial<BridgeRailServerOptions>) => createBridgeRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS, deliveryRetryMs: 10, ...options });
+  const server = (options: Partial<BridgeRailServerOptions>) =>
+    createBridgeRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS, deliveryRetryMs: 10, ...options });
   const sandbox = new SandboxUnderTest(server, API_KEY);
   const { restart, receiver, get, control, state, events } = sandbox;
   const create = (body: Record<string, unknown>, idempotencyKey: string | null = String(body.reference), headers: Record<string, string> = AUTH) =>
@@ -117,14 +118,18 @@ describe('bridge rail sandbox', () => {
       expect(res.json()).toEqual({ country, currency, routes: [] });
     });
 
-    it.each([['country=US'], ['currency=USD'], ['country=us&currency=USD'], ['country=USA&currency=USD'], ['country=US&currency=usd'], ['country=US&currency=US']])(
-      'refuses ?%s with 400',
-      async (query) => {
-        const res = await get(`/v1/rates?${query}`);
-        expect(res.statusCode).toBe(400);
-        expect(res.json()).toEqual({ error: 'bad_request', message: expect.any(String) });
-      },
-    );
+    it.each([
+      ['country=US'],
+      ['currency=USD'],
+      ['country=us&currency=USD'],
+      ['country=USA&currency=USD'],
+      ['country=US&currency=usd'],
+      ['country=US&currency=US'],
+    ])('refuses ?%s with 400', async (query) => {
+      const res = await get(`/v1/rates?${query}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: 'bad_request', message: expect.any(String) });
+    });
   });
 
   describe('transfers', () => {
@@ -158,7 +163,9 @@ describe('bridge rail sandbox', () => {
       );
       expect(completed).toEqual({ ...created, status: 'completed', updated_at: expect.any(String) });
       expect(Date.parse(completed.updated_at) - Date.parse(created.created_at)).toBeGreaterThanOrEqual(STEP_MS - 5);
-      expect(await events()).toEqual([{ id: expect.stringMatching(/^evt_[0-9a-f]{24}$/), type: 'transfer.completed', created_at: expect.any(String), data: completed }]);
+      expect(await events()).toEqual([
+        { id: expect.stringMatching(/^evt_[0-9a-f]{24}$/), type: 'transfer.completed', created_at: expect.any(String), data: completed },
+      ]);
     });
 
     it('stays pending for the whole step, not longer', async () => {
@@ -166,7 +173,11 @@ describe('bridge rail sandbox', () => {
       await create(transferRequest());
       await sleep(200);
       expect((await get('/v1/transfers/iin_1')).json().status).toBe('pending');
-      await waitFor(async () => (await get('/v1/transfers/iin_1')).json().status, (status) => status === 'completed', 1000);
+      await waitFor(
+        async () => (await get('/v1/transfers/iin_1')).json().status,
+        (status) => status === 'completed',
+        1000,
+      );
     });
 
     it('with a step of 0 creates the transfer completed and raises transfer.completed at once', async () => {
@@ -242,8 +253,19 @@ describe('bridge rail sandbox', () => {
       ['recipient.bank_code_type is unknown', { recipient: recipient({ bank_code_type: 'sort_code' }) }, 'recipient.bank_code_type'],
       ['a routing number is not 9 digits', { recipient: recipient({ bank_code: '12345' }) }, 'recipient.bank_code'],
       ['a BIC is malformed', { recipient: recipient({ bank_code_type: 'swift', bank_code: 'CHAS US33' }) }, 'recipient.bank_code'],
-      ['an IBAN is malformed', { destination_currency: 'EUR', recipient: recipient({ country: 'DE', bank_code_type: 'iban', bank_code: 'DE89', account_number: null }) }, 'recipient.bank_code'],
-      ['an IBAN comes with a malformed account number', { destination_currency: 'EUR', recipient: recipient({ country: 'DE', bank_code_type: 'iban', bank_code: 'DE89370400440532013000', account_number: '12 34' }) }, 'recipient.account_number'],
+      [
+        'an IBAN is malformed',
+        { destination_currency: 'EUR', recipient: recipient({ country: 'DE', bank_code_type: 'iban', bank_code: 'DE89', account_number: null }) },
+        'recipient.bank_code',
+      ],
+      [
+        'an IBAN comes with a malformed account number',
+        {
+          destination_currency: 'EUR',
+          recipient: recipient({ country: 'DE', bank_code_type: 'iban', bank_code: 'DE89370400440532013000', account_number: '12 34' }),
+        },
+        'recipient.account_number',
+      ],
       ['an other bank code has a leading space', { recipient: recipient({ bank_code_type: 'other', bank_code: ' 12-34-56' }) }, 'recipient.bank_code'],
       ['the account number is missing', { recipient: recipient({ account_number: null }) }, 'recipient.account_number'],
     ])('refuses a request whose %s with 422', async (_name, overrides, field) => {
@@ -254,20 +276,37 @@ describe('bridge rail sandbox', () => {
     });
 
     it('refuses a body that is not an object with 422, malformed JSON with 400', async () => {
-      const array = await sandbox.app.inject({ method: 'POST', url: '/v1/transfers', headers: { ...AUTH, 'idempotency-key': 'k', 'content-type': 'application/json' }, payload: '[]' });
+      const array = await sandbox.app.inject({
+        method: 'POST',
+        url: '/v1/transfers',
+        headers: { ...AUTH, 'idempotency-key': 'k', 'content-type': 'application/json' },
+        payload: '[]',
+      });
       expect(array.statusCode).toBe(422);
-      const broken = await sandbox.app.inject({ method: 'POST', url: '/v1/transfers', headers: { ...AUTH, 'idempotency-key': 'k', 'content-type': 'application/json' }, payload: '{' });
+      const broken = await sandbox.app.inject({
+        method: 'POST',
+        url: '/v1/transfers',
+        headers: { ...AUTH, 'idempotency-key': 'k', 'content-type': 'application/json' },
+        payload: '{',
+      });
       expect(broken.statusCode).toBe(400);
     });
   });
 
   describe('returns', () => {
     const ask = (reference = 'iin_1') => sandbox.post(`/v1/transfers/${reference}/return`, {}, null, AUTH);
-    const returned = () => waitFor(async () => (await get('/v1/transfers/iin_1')).json(), (transfer) => transfer.return?.status !== 'pending');
+    const returned = () =>
+      waitFor(
+        async () => (await get('/v1/transfers/iin_1')).json(),
+        (transfer) => transfer.return?.status !== 'pending',
+      );
 
     it('returns a completed transfer converted back at the rate less the spread, after the step, raising transfer.returned once', async () => {
       await create(transferRequest());
-      await waitFor(async () => (await get('/v1/transfers/iin_1')).json(), (transfer) => transfer.status === 'completed');
+      await waitFor(
+        async () => (await get('/v1/transfers/iin_1')).json(),
+        (transfer) => transfer.status === 'completed',
+      );
       const asked = await ask();
       expect(asked.statusCode).toBe(202);
       expect(asked.json()).toMatchObject({ status: 'completed', return: { status: 'pending', amount: null } });
@@ -312,7 +351,10 @@ describe('bridge rail sandbox', () => {
       ['an account number', transferRequest({ recipient: recipient({ account_number: '987650000' }) })],
       [
         'an IBAN',
-        transferRequest({ destination_currency: 'EUR', recipient: recipient({ country: 'DE', bank_code_type: 'iban', bank_code: 'DE89370400440532010000', account_number: null }) }),
+        transferRequest({
+          destination_currency: 'EUR',
+          recipient: recipient({ country: 'DE', bank_code_type: 'iban', bank_code: 'DE89370400440532010000', account_number: null }),
+        }),
       ],
     ])('rejects %s at once, raising transfer.rejected, and never completes it', async (_name, body) => {
       const res = await create(body);
@@ -338,7 +380,12 @@ describe('bridge rail sandbox', () => {
 
     it('accepts any local code for other, as the API does (a sort code with spaces)', async () => {
       await restart({ settlementStepMs: 0 });
-      const res = await create(transferRequest({ destination_currency: 'GBP', recipient: recipient({ country: 'GB', bank_code_type: 'other', bank_code: '20 00 00', account_number: '55779911' }) }));
+      const res = await create(
+        transferRequest({
+          destination_currency: 'GBP',
+          recipient: recipient({ country: 'GB', bank_code_type: 'other', bank_code: '20 00 00', account_number: '55779911' }),
+        }),
+      );
       expect(res.statusCode).toBe(201);
     });
 
@@ -416,7 +463,10 @@ describe('bridge rail sandbox', () => {
       await control('POST', '/_sandbox/faults', { answerDelayMs: 100 });
       let answeredAt = 0;
       const transfer = (await create(transferRequest()).then((res) => ((answeredAt = Date.now()), res))).json();
-      await waitFor(() => endpoint.received.length, (count) => count === 1);
+      await waitFor(
+        () => endpoint.received.length,
+        (count) => count === 1,
+      );
       const [callback] = endpoint.received;
       const [event] = await events();
       expect(callback.at).toBeGreaterThanOrEqual(answeredAt);
@@ -434,15 +484,23 @@ describe('bridge rail sandbox', () => {
       const endpoint = await receiver([500]);
       await restart({ callbackUrl: endpoint.url });
       const created = (await create(transferRequest())).json();
-      await waitFor(() => endpoint.received.length, (count) => count === 2);
+      await waitFor(
+        () => endpoint.received.length,
+        (count) => count === 2,
+      );
       const bodies = endpoint.received.map((callback) => JSON.parse(callback.body));
       expect(bodies.map((event) => [event.type, event.data.id, event.data.status])).toEqual([
         ['transfer.completed', created.id, 'completed'],
         ['transfer.completed', created.id, 'completed'],
       ]);
-      endpoint.received.forEach((callback) => expect(hasValidRailSignature(DEFAULT_BRIDGE_RAIL_WEBHOOK_SECRET, callback.headers['x-rail-signature'], callback.body)).toBe(true));
+      endpoint.received.forEach((callback) =>
+        expect(hasValidRailSignature(DEFAULT_BRIDGE_RAIL_WEBHOOK_SECRET, callback.headers['x-rail-signature'], callback.body)).toBe(true),
+      );
       // The receiver sees a post before the rail has its answer and records the delivery.
-      const { deliveries } = await waitFor(() => state('/_sandbox/webhook'), (webhook) => webhook.deliveries.length === 2);
+      const { deliveries } = await waitFor(
+        () => state('/_sandbox/webhook'),
+        (webhook) => webhook.deliveries.length === 2,
+      );
       expect(deliveries.map((delivery: { attempt: number; status: number }) => [delivery.attempt, delivery.status])).toEqual([
         [1, 500],
         [2, 200],

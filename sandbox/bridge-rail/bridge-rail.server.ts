@@ -62,7 +62,28 @@ export interface SandboxCorridor {
 }
 
 /** The 20 euro-area countries (ISO 3166-1 alpha-2) served in EUR. */
-export const EURO_AREA_COUNTRIES = ['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK'] as const;
+export const EURO_AREA_COUNTRIES = [
+  'AT',
+  'BE',
+  'CY',
+  'DE',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'IE',
+  'IT',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PT',
+  'SI',
+  'SK',
+] as const;
 
 /**
  * The fixed rate table, by destination currency: the countries served in it and its routes in
@@ -138,11 +159,14 @@ function returnOutcome(transfer: BridgeTransferView): ReturnOutcome {
   }
   if (transfer.status !== 'completed') return { amount: transfer.source_amount };
   const [whole, fraction = ''] = transfer.rate.split('.');
-  const kobo = (BigInt(transfer.destination_amount) * BigInt(whole + fraction) * BigInt(10_000 - RETURN_SPREAD_BPS)) / (10n ** BigInt(fraction.length) * 10_000n);
+  const kobo =
+    (BigInt(transfer.destination_amount) * BigInt(whole + fraction) * BigInt(10_000 - RETURN_SPREAD_BPS)) / (10n ** BigInt(fraction.length) * 10_000n);
   return { amount: Number(kobo) };
 }
 
-type TransferRequest = Pick<BridgeTransferView, 'reference' | 'route_type' | 'source_amount' | 'destination_currency' | 'destination_amount' | 'recipient'> & { rate: string };
+type TransferRequest = Pick<BridgeTransferView, 'reference' | 'route_type' | 'source_amount' | 'destination_currency' | 'destination_amount' | 'recipient'> & {
+  rate: string;
+};
 
 function validateTransferRequest(body: unknown, idempotencyKey: string): Validated<TransferRequest> {
   if (!isRecord(body)) return { issues: [{ field: '(body)', message: 'must be a JSON object' }] };
@@ -166,7 +190,10 @@ function validateTransferRequest(body: unknown, idempotencyKey: string): Validat
     const route = routes.find((candidate) => candidate.route_type === route_type);
     if (routes.length === 0) issues.push({ field: 'destination_currency', message: `is not served for recipient country ${country}` });
     else if (routeValid && !route) {
-      issues.push({ field: 'route_type', message: `is not offered for ${country}/${destination_currency} (offered: ${routes.map((r) => r.route_type).join(', ')})` });
+      issues.push({
+        field: 'route_type',
+        message: `is not offered for ${country}/${destination_currency} (offered: ${routes.map((r) => r.route_type).join(', ')})`,
+      });
     } else if (route) rate = route.rate;
   }
   if (issues.length > 0 || !('value' in recipient)) return { issues };
@@ -228,7 +255,8 @@ export function createBridgeRailServer(options: BridgeRailServerOptions): Fastif
     // delivered to the payout side, unless it is on its way back.
     held: (transfer) => {
       if (transfer.status === 'in_review' || transfer.status === 'pending') return { currency: 'NGN', amount: transfer.source_amount };
-      if (transfer.status === 'completed' && transfer.return?.status === 'pending') return { currency: transfer.destination_currency, amount: transfer.destination_amount };
+      if (transfer.status === 'completed' && transfer.return?.status === 'pending')
+        return { currency: transfer.destination_currency, amount: transfer.destination_amount };
       return null;
     },
     view: (transfer) => ({ ...transfer, recipient: { ...transfer.recipient }, return: transfer.return && { ...transfer.return } }),
@@ -236,7 +264,9 @@ export function createBridgeRailServer(options: BridgeRailServerOptions): Fastif
       app.get<{ Querystring: Record<string, unknown> }>('/v1/rates', async (request, reply) => {
         const { country, currency } = request.query;
         if (typeof country !== 'string' || !COUNTRY_CODE.test(country) || typeof currency !== 'string' || !CURRENCY_CODE.test(currency)) {
-          return reply.code(400).send({ error: 'bad_request', message: 'country (ISO 3166-1 alpha-2, e.g. US) and currency (ISO 4217, e.g. USD) are required, in capitals' });
+          return reply
+            .code(400)
+            .send({ error: 'bad_request', message: 'country (ISO 3166-1 alpha-2, e.g. US) and currency (ISO 4217, e.g. USD) are required, in capitals' });
         }
         return { country, currency, routes: corridorRoutes(country, currency) };
       });

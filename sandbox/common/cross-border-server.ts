@@ -193,7 +193,14 @@ export function createCrossBorderRailServer<TRequest extends { reference: string
     if (resource.return) return reply.code(200).header('idempotent-replayed', 'true').send(rail.view(resource));
     if (!rail.returnable(resource)) return reply.code(409).send({ error: 'not_returnable', message: `a ${resource.status} resource holds nothing to return` });
     const outcome = rail.returnOutcome(resource);
-    resource.return = { status: 'pending', amount: null, failure_code: null, failure_message: null, requested_at: new Date().toISOString(), completed_at: null };
+    resource.return = {
+      status: 'pending',
+      amount: null,
+      failure_code: null,
+      failure_message: null,
+      requested_at: new Date().toISOString(),
+      completed_at: null,
+    };
     const finish = (answered?: ServerResponse) => {
       const ended = resource.return!;
       ended.completed_at = new Date().toISOString();

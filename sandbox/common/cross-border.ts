@@ -35,7 +35,10 @@ const BANK_CODE_FORMATS: Record<BankCodeType, { pattern: RegExp; message: string
   swift: { pattern: /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/, message: 'must be a BIC: 8 or 11 characters, e.g. CHASUS33 or DEUTDEFF500' },
   iban: { pattern: /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/, message: 'must be an IBAN: country code, 2 check digits and 11 to 30 letters or digits, no spaces' },
   routing_number: { pattern: /^\d{9}$/, message: 'must be a 9-digit ABA routing number' },
-  other: { pattern: /^[\x21-\x7e](?:[\x20-\x7e]{0,33}[\x21-\x7e])?$/, message: 'must be 1 to 35 printable ASCII characters, not starting or ending with a space' },
+  other: {
+    pattern: /^[\x21-\x7e](?:[\x20-\x7e]{0,33}[\x21-\x7e])?$/,
+    message: 'must be 1 to 35 printable ASCII characters, not starting or ending with a space',
+  },
 };
 const ACCOUNT_NUMBER = /^[A-Za-z0-9]{1,34}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -60,7 +63,8 @@ export function validateRecipient(value: unknown, field = 'recipient'): Validate
   if (email !== null && !(typeof email === 'string' && email.length <= 254 && EMAIL.test(email))) {
     issues.push({ field: `${field}.email`, message: 'must be an email address of at most 254 characters, or null' });
   }
-  if (typeof country !== 'string' || !COUNTRY_CODE.test(country)) issues.push({ field: `${field}.country`, message: 'must be an ISO 3166-1 alpha-2 code in capitals, e.g. US' });
+  if (typeof country !== 'string' || !COUNTRY_CODE.test(country))
+    issues.push({ field: `${field}.country`, message: 'must be an ISO 3166-1 alpha-2 code in capitals, e.g. US' });
   const type = (BANK_CODE_TYPES as readonly unknown[]).includes(bank_code_type) ? (bank_code_type as BankCodeType) : undefined;
   if (type === undefined) {
     issues.push({ field: `${field}.bank_code_type`, message: `must be one of ${BANK_CODE_TYPES.join(', ')}` });
@@ -69,7 +73,10 @@ export function validateRecipient(value: unknown, field = 'recipient'): Validate
     if (typeof bank_code !== 'string' || !format.pattern.test(bank_code)) issues.push({ field: `${field}.bank_code`, message: format.message });
     const accountValid = typeof account_number === 'string' && ACCOUNT_NUMBER.test(account_number);
     if (type === 'iban' ? account_number !== null && !accountValid : !accountValid) {
-      issues.push({ field: `${field}.account_number`, message: type === 'iban' ? 'must be 1 to 34 letters or digits, or null (the IBAN is the account)' : 'is required: 1 to 34 letters or digits' });
+      issues.push({
+        field: `${field}.account_number`,
+        message: type === 'iban' ? 'must be 1 to 34 letters or digits, or null (the IBAN is the account)' : 'is required: 1 to 34 letters or digits',
+      });
     }
   }
   if (issues.length > 0) return { issues };

@@ -77,7 +77,8 @@ export class SandboxUnderTest<TOptions> {
     });
 
   /** A `/_sandbox` route (no auth). */
-  control = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: Record<string, unknown>): Promise<LightMyRequestResponse> => this.app.inject({ method, url, payload });
+  control = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: Record<string, unknown>): Promise<LightMyRequestResponse> =>
+    this.app.inject({ method, url, payload });
 
   state = async (url: string): Promise<Json> => (await this.control('GET', url)).json<Json>();
 

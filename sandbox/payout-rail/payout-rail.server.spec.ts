@@ -40,7 +40,8 @@ const payoutRequest = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('payout rail sandbox', () => {
-  const server = (options: Partial<PayoutRailServerOptions>) => createPayoutRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS, deliveryRetryMs: 10, ...options });
+  const server = (options: Partial<PayoutRailServerOptions>) =>
+    createPayoutRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS, deliveryRetryMs: 10, ...options });
   const sandbox = new SandboxUnderTest(server, API_KEY);
   const { restart, receiver, get, control, state, events } = sandbox;
   const create = (body: Record<string, unknown>, idempotencyKey: string | null = String(body.reference), headers: Record<string, string> = AUTH) =>
@@ -112,13 +113,22 @@ describe('payout rail sandbox', () => {
         details_of_charges: 'OUR',
       },
     });
-    expect(await events()).toEqual([{ id: expect.stringMatching(/^evt_[0-9a-f]{24}$/), type: 'payout.completed', created_at: expect.any(String), data: completed }]);
+    expect(await events()).toEqual([
+      { id: expect.stringMatching(/^evt_[0-9a-f]{24}$/), type: 'payout.completed', created_at: expect.any(String), data: completed },
+    ]);
   });
 
   it('stays processing for the whole step; the IBAN is the beneficiary account; the purpose is the remittance information without a payment reference', async () => {
     await restart({ settlementStepMs: 300 });
     // An account number given with an IBAN is kept but neither paid nor screened.
-    await create(payoutRequest({ currency: 'EUR', amount: 5, payment_reference: null, recipient: { ...ibanRecipient('DE89370400440532013000'), account_number: '19999' } }));
+    await create(
+      payoutRequest({
+        currency: 'EUR',
+        amount: 5,
+        payment_reference: null,
+        recipient: { ...ibanRecipient('DE89370400440532013000'), account_number: '19999' },
+      }),
+    );
     await sleep(200);
     expect((await get('/v1/payouts/iin_1')).json().status).toBe('processing');
     const completed = await settled();
@@ -136,7 +146,10 @@ describe('payout rail sandbox', () => {
     it.each([
       ['an account number', payoutRequest({ recipient: recipient({ account_number: '55559999' }) })],
       ['an IBAN', payoutRequest({ currency: 'EUR', recipient: ibanRecipient('DE89370400440532019999') })],
-    ['an IBAN, whatever account number comes with it', payoutRequest({ currency: 'EUR', recipient: { ...ibanRecipient('DE89370400440532019999'), account_number: '123' } })],
+      [
+        'an IBAN, whatever account number comes with it',
+        payoutRequest({ currency: 'EUR', recipient: { ...ibanRecipient('DE89370400440532019999'), account_number: '123' } }),
+      ],
     ])('accepts %s as processing, then fails it after the step with beneficiary_account_closed', async (_name, body) => {
       const res = await create(body);
       expect(res.statusCode).toBe(201);
@@ -161,7 +174,11 @@ describe('payout rail sandbox', () => {
 
   describe('returns', () => {
     const ask = (reference = 'iin_1') => sandbox.post(`/v1/payouts/${reference}/return`, {}, null, AUTH);
-    const returned = (reference = 'iin_1') => waitFor(async () => (await get(`/v1/payouts/${reference}`)).json(), (payout) => payout.return?.status !== 'pending');
+    const returned = (reference = 'iin_1') =>
+      waitFor(
+        async () => (await get(`/v1/payouts/${reference}`)).json(),
+        (payout) => payout.return?.status !== 'pending',
+      );
 
     it('returns a processing, failed or completed payout whole to the bridge side after the step, raising payout.returned once each', async () => {
       await create(payoutRequest());
@@ -184,7 +201,10 @@ describe('payout rail sandbox', () => {
       await restart({ settlementStepMs: 0 });
       await create(payoutRequest({ recipient: recipient({ account_number: `55${RETURN_REFUSED_SUFFIX}` }) }));
       expect((await ask()).statusCode).toBe(202);
-      expect((await get('/v1/payouts/iin_1')).json()).toMatchObject({ status: 'completed', return: { status: 'refused', failure_code: 'return_refused', amount: null } });
+      expect((await get('/v1/payouts/iin_1')).json()).toMatchObject({
+        status: 'completed',
+        return: { status: 'refused', failure_code: 'return_refused', amount: null },
+      });
       expect((await events()).map((e: { type: string }) => e.type)).toEqual(['payout.completed', 'payout.return_refused']);
     });
   });
@@ -286,7 +306,10 @@ describe('payout rail sandbox', () => {
       const endpoint = await receiver([503]);
       await restart({ callbackUrl: endpoint.url, webhookSecret: 'whsec-payout-test' });
       await create(payoutRequest());
-      await waitFor(() => endpoint.received.length, (count) => count === 2);
+      await waitFor(
+        () => endpoint.received.length,
+        (count) => count === 2,
+      );
       const [event] = await events();
       for (const callback of endpoint.received) {
         expect(callback.body).toBe(JSON.stringify(event));
@@ -296,7 +319,10 @@ describe('payout rail sandbox', () => {
       }
       expect(event).toMatchObject({ type: 'payout.completed', data: { reference: 'iin_1', status: 'completed' } });
       // The receiver sees a post before the rail has its answer and records the delivery.
-      const { deliveries } = await waitFor(() => state('/_sandbox/webhook'), (webhook) => webhook.deliveries.length === 2);
+      const { deliveries } = await waitFor(
+        () => state('/_sandbox/webhook'),
+        (webhook) => webhook.deliveries.length === 2,
+      );
       expect(deliveries.map((delivery: { status: number }) => delivery.status)).toEqual([503, 200]);
     });
 
@@ -306,7 +332,10 @@ describe('payout rail sandbox', () => {
       await control('POST', '/_sandbox/faults', { answerDelayMs: 100 });
       let answeredAt = 0;
       await create(payoutRequest({ recipient: recipient({ account_number: '19999' }) })).then(() => (answeredAt = Date.now()));
-      await waitFor(() => endpoint.received.length, (count) => count === 1);
+      await waitFor(
+        () => endpoint.received.length,
+        (count) => count === 1,
+      );
       expect(endpoint.received[0].at).toBeGreaterThanOrEqual(answeredAt);
       expect(JSON.parse(endpoint.received[0].body)).toMatchObject({ type: 'payout.failed' });
       expect(hasValidRailSignature(DEFAULT_PAYOUT_RAIL_WEBHOOK_SECRET, endpoint.received[0].headers['x-rail-signature'], endpoint.received[0].body)).toBe(true);

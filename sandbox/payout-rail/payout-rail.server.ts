@@ -107,14 +107,16 @@ function validatePayoutRequest(body: unknown, idempotencyKey: string): Validated
   if (!isMinorAmount(amount)) issues.push({ field: 'amount', message: MINOR_AMOUNT_MESSAGE });
   const recipient = validateRecipient(body.recipient);
   if ('issues' in recipient) issues.push(...recipient.issues);
-  if (!isNonEmptyString(purpose_of_transfer, 140)) issues.push({ field: 'purpose_of_transfer', message: 'is required: a non-empty string of at most 140 characters' });
+  if (!isNonEmptyString(purpose_of_transfer, 140))
+    issues.push({ field: 'purpose_of_transfer', message: 'is required: a non-empty string of at most 140 characters' });
   if (payment_reference !== null && !isNonEmptyString(payment_reference, 140)) {
     issues.push({ field: 'payment_reference', message: 'must be a non-empty string of at most 140 characters, or null' });
   }
   if (!isRecord(ordering_customer)) {
     issues.push({ field: 'ordering_customer', message: 'is required: a JSON object with name and country' });
   } else {
-    if (!isNonEmptyString(ordering_customer.name, 200)) issues.push({ field: 'ordering_customer.name', message: 'is required: a non-empty string of at most 200 characters' });
+    if (!isNonEmptyString(ordering_customer.name, 200))
+      issues.push({ field: 'ordering_customer.name', message: 'is required: a non-empty string of at most 200 characters' });
     if (typeof ordering_customer.country !== 'string' || !COUNTRY_CODE.test(ordering_customer.country)) {
       issues.push({ field: 'ordering_customer.country', message: 'must be an ISO 3166-1 alpha-2 code in capitals, e.g. NG' });
     }
@@ -176,7 +178,17 @@ export function createPayoutRailServer(options: PayoutRailServerOptions): Fastif
     // Every payout is accepted as processing, a closed account included: the bank finds out later.
     create: (request) => {
       const now = new Date().toISOString();
-      return { id: newSandboxId('fpo'), ...request, status: 'processing', failure_code: null, failure_message: null, confirmation: null, return: null, created_at: now, updated_at: now };
+      return {
+        id: newSandboxId('fpo'),
+        ...request,
+        status: 'processing',
+        failure_code: null,
+        failure_message: null,
+        confirmation: null,
+        return: null,
+        created_at: now,
+        updated_at: now,
+      };
     },
     settle: decide,
     holds: (payout) => payout.status === 'processing' && recipientAccount(payout.recipient).endsWith(PAYOUT_HELD_SUFFIX),
@@ -190,7 +202,10 @@ export function createPayoutRailServer(options: PayoutRailServerOptions): Fastif
     returnedStatus: 'returned',
     // Until paid, and once a failed payout's money is back at the rail, the rail holds it; a paid
     // payout only while it is being recalled.
-    held: (payout) => (payout.status === 'processing' || payout.status === 'failed' || (payout.status === 'completed' && payout.return?.status === 'pending') ? { currency: payout.currency, amount: payout.amount } : null),
+    held: (payout) =>
+      payout.status === 'processing' || payout.status === 'failed' || (payout.status === 'completed' && payout.return?.status === 'pending')
+        ? { currency: payout.currency, amount: payout.amount }
+        : null,
     view: (payout) => ({
       ...payout,
       recipient: { ...payout.recipient },

@@ -52,7 +52,10 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   await assertDependenciesReachable(config);
   const app = await NestFactory.createApplicationContext(
-    { module: class InternationalCliModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, JobsModule.forRoot({ worker: false }), InternationalIntentsModule] },
+    {
+      module: class InternationalCliModule {},
+      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, JobsModule.forRoot({ worker: false }), InternationalIntentsModule],
+    },
     { logger: false },
   );
   try {

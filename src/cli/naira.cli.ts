@@ -24,7 +24,10 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   await assertDependenciesReachable(config);
   const app = await NestFactory.createApplicationContext(
-    { module: class NairaCliModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, JobsModule.forRoot({ worker: false }), NairaModule] },
+    {
+      module: class NairaCliModule {},
+      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, JobsModule.forRoot({ worker: false }), NairaModule],
+    },
     { logger: false },
   );
   try {

@@ -1,16 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  Max,
-  Min,
-  MinLength,
-  validateSync,
-} from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
 /**
  * Development-only secrets. Safe to publish because production refuses to boot with them
@@ -35,8 +24,7 @@ export const RAIL_CALLBACK_PATH = '/api/rails/bank/events';
 export const BRIDGE_RAIL_CALLBACK_PATH = '/api/rails/bridge/events';
 export const PAYOUT_RAIL_CALLBACK_PATH = '/api/rails/payout/events';
 
-const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : Number(value);
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 
 /** Raw environment, validated once at boot. Names match the variables in `.env.example`. */
 class EnvironmentVariables {
@@ -383,15 +371,11 @@ export class ConfigError extends Error {}
  * secret values are never echoed back.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const raw = Object.fromEntries(
-    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
-  );
+  const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = plainToInstance(EnvironmentVariables, raw, { exposeDefaultValues: true });
   const errors = validateSync(parsed, { skipMissingProperties: false });
   if (errors.length > 0) {
-    const lines = errors.map(
-      (e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`,
-    );
+    const lines = errors.map((e) => `  ${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
 
@@ -411,9 +395,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   ) => {
     const value = parsed[name];
     if (production && (value === undefined || value === devDefault)) {
-      throw new ConfigError(
-        `Invalid configuration:\n  ${name}: required in production (the development default is refused)`,
-      );
+      throw new ConfigError(`Invalid configuration:\n  ${name}: required in production (the development default is refused)`);
     }
     return value ?? devDefault;
   };

@@ -9,7 +9,11 @@ export const JOB_HANDLER = Symbol('JOB_HANDLER');
  * `JobsModule.forFeature` has no handler or two.
  */
 export function JobHandler<P extends JobPayload>(job: JobDefinition<P>) {
-  return <H extends (payload: P, context: JobContext) => Promise<unknown>>(target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<H>): void => {
+  return <H extends (payload: P, context: JobContext) => Promise<unknown>>(
+    target: object,
+    key: string | symbol,
+    descriptor: TypedPropertyDescriptor<H>,
+  ): void => {
     SetMetadata(JOB_HANDLER, job)(target, key, descriptor);
   };
 }

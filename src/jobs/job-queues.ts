@@ -32,7 +32,10 @@ export class JobQueues {
    * commands it had queued.
    */
   async ready(): Promise<void> {
-    const queues = this.discovery.getProviders().map((wrapper) => wrapper.instance as unknown).filter((instance): instance is Queue => instance instanceof Queue);
+    const queues = this.discovery
+      .getProviders()
+      .map((wrapper) => wrapper.instance as unknown)
+      .filter((instance): instance is Queue => instance instanceof Queue);
     await Promise.all(queues.map((queue) => queue.waitUntilReady()));
   }
 

@@ -46,7 +46,7 @@ describe('checkJobWiring', () => {
 });
 
 describe('jobLockOptions', () => {
-  it('checks for stalled jobs often enough that a dead worker\'s job is back one check after its lock expired', () => {
+  it("checks for stalled jobs often enough that a dead worker's job is back one check after its lock expired", () => {
     for (const lockMs of [1_000, 2_000, 30_000]) {
       const options = jobLockOptions(lockMs);
       expect(options.lockDuration).toBe(lockMs);

@@ -71,7 +71,11 @@ class Recorder {
 class RecorderModule {}
 
 const key = () => randomBytes(4).toString('hex');
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (err: unknown) => err);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
 
 describe('Outbox.enqueue (medium)', () => {
   let m: Medium;
@@ -101,9 +105,7 @@ describe('Outbox.enqueue (medium)', () => {
     const k = key();
     await m.dataSource.transaction((manager) => outbox.enqueue(manager, RECORD, { key: k }));
 
-    expect((await m.outbox()).filter((row) => row.payload.key === k)).toEqual([
-      { job_name: RECORD.name, job_id: `${TAG}.record.${k}`, payload: { key: k } },
-    ]);
+    expect((await m.outbox()).filter((row) => row.payload.key === k)).toEqual([{ job_name: RECORD.name, job_id: `${TAG}.record.${k}`, payload: { key: k } }]);
   });
 });
 
@@ -125,7 +127,15 @@ describe('OutboxRelay and JobRegistry (medium, worker)', () => {
   afterAll(() => m?.close());
 
   const commit = (work: (manager: EntityManager) => Promise<void>) => m.dataSource.transaction(work);
-  const outboxEmpty = async () => expect(await eventually(() => m.outbox(), (rows) => rows.length === 0, 3_000, 20)).toEqual([]);
+  const outboxEmpty = async () =>
+    expect(
+      await eventually(
+        () => m.outbox(),
+        (rows) => rows.length === 0,
+        3_000,
+        20,
+      ),
+    ).toEqual([]);
   const callsOf = (k: string) => recorder.calls.filter((call) => call.key === k);
 
   it('relays a committed job to its handler promptly, woken by NOTIFY, and deletes the row', async () => {
@@ -193,7 +203,12 @@ describe('OutboxRelay and JobRegistry (medium, worker)', () => {
     await commit((manager) => outbox.enqueue(manager, RECORD, { key: k }));
 
     await recorder.next((c) => c.key === k);
-    const rows = await eventually(() => m.outbox(), (r) => r.every((row) => row.job_name === unknown), 3_000, 20);
+    const rows = await eventually(
+      () => m.outbox(),
+      (r) => r.every((row) => row.job_name === unknown),
+      3_000,
+      20,
+    );
 
     expect(rows).toHaveLength(150);
     expect(rows.every((row) => row.job_name === unknown)).toBe(true);

@@ -76,7 +76,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     return this.dataSource.transaction(async (manager) => {
       const rows = await this.repository.claim(manager, this.registry.jobNames(), BATCH);
       for (const row of rows) await this.queues.add(this.registry.definition(row.job_name)!, row.payload, row.job_id);
-      if (rows.length > 0) await this.repository.remove(manager, rows.map((row) => row.id));
+      if (rows.length > 0)
+        await this.repository.remove(
+          manager,
+          rows.map((row) => row.id),
+        );
       return rows.length;
     });
   }

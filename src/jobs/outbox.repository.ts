@@ -21,10 +21,10 @@ export class OutboxRepository {
    * rolling deploy) are left for a worker that does, without holding up the rest.
    */
   claim(manager: EntityManager, jobNames: string[], limit: number): Promise<OutboxRow[]> {
-    return manager.query<OutboxRow[]>(
-      'SELECT id, job_name, job_id, payload FROM outbox WHERE job_name = ANY($1) ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED',
-      [jobNames, limit],
-    );
+    return manager.query<OutboxRow[]>('SELECT id, job_name, job_id, payload FROM outbox WHERE job_name = ANY($1) ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED', [
+      jobNames,
+      limit,
+    ]);
   }
 
   /** Subscribes a dedicated connection to the outbox trigger's notifications. */

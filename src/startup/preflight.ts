@@ -77,7 +77,7 @@ async function probePostgres(url: string, timeoutMs: number, databaseMayBeMissin
       );
     }
     if (e.code === '28P01' || e.code === '28000') {
-      return `PostgreSQL at ${where(target)} refused the login: ${scrub(e.message, url).replace(/\.+$/, "")}. Check the user and password in DATABASE_URL.`;
+      return `PostgreSQL at ${where(target)} refused the login: ${scrub(e.message, url).replace(/\.+$/, '')}. Check the user and password in DATABASE_URL.`;
     }
     return unreachable(target, reason(e, timeoutMs, url));
   } finally {
@@ -107,7 +107,7 @@ async function probeRedis(url: string, timeoutMs: number, env: NodeJS.ProcessEnv
   } catch (err) {
     const e = pickCause(err as ProbeError, socketError);
     if (/NOAUTH|WRONGPASS|invalid password/i.test(e.message ?? '')) {
-      return `Redis at ${where(target)} refused the login: ${scrub(e.message, url).replace(/\.+$/, "")}. Check the user and password in REDIS_URL.`;
+      return `Redis at ${where(target)} refused the login: ${scrub(e.message, url).replace(/\.+$/, '')}. Check the user and password in REDIS_URL.`;
     }
     return unreachable(target, reason(e, timeoutMs, url));
   } finally {

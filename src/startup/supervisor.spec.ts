@@ -10,7 +10,7 @@ describe('superviseRoles', () => {
   const lines: string[] = [];
   const options = { firstDelayMs: 50, maxDelayMs: 400, healthyRunMs: 2_000, maxQuickExits: 3, log: (line: string) => lines.push(line) };
   const waitFor = async (check: () => boolean, ms = 10_000) => {
-    for (const deadline = Date.now() + ms; !check(); ) {
+    for (const deadline = Date.now() + ms; !check();) {
       if (Date.now() > deadline) throw new Error(`timed out; log: ${lines.join(' | ')}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -63,7 +63,10 @@ describe('superviseRoles', () => {
   it('starts the back-off afresh after a healthy run', async () => {
     const marker = join(dir, 'second-run');
     // Crashes at once on its first start, then after a healthy run (longer than healthyRunMs).
-    const flaky = script('flaky.js', `const fs = require('fs'); if (!fs.existsSync(${JSON.stringify(marker)})) { fs.writeFileSync(${JSON.stringify(marker)}, ''); process.exit(1); } setTimeout(() => process.exit(1), 2_200);`);
+    const flaky = script(
+      'flaky.js',
+      `const fs = require('fs'); if (!fs.existsSync(${JSON.stringify(marker)})) { fs.writeFileSync(${JSON.stringify(marker)}, ''); process.exit(1); } setTimeout(() => process.exit(1), 2_200);`,
+    );
     supervisor = superviseRoles({ api: { script: flaky } }, process.env, options);
     await waitFor(() => lines.length >= 2, 15_000);
     expect(existsSync(marker)).toBe(true);

@@ -76,7 +76,10 @@ describe('Agreement page in a real browser', () => {
 
   it('fits a phone screen without horizontal scrolling and takes a desktop layout on a wide screen', async () => {
     const business = await createNamedBusiness('Acme Trading Ltd');
-    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
       const browser = await launchBrowser({ viewport, isMobile: viewport.width < 500 });
       try {
         const page = await browser.context.newPage();

@@ -187,10 +187,14 @@ describe('Agreement page and fresh links', () => {
     const token = new URL(business.agreement.url).pathname.split('/').pop()!;
     const mark = t.logs.length;
     const page = await getPage(business.agreement.url);
-    const accepted = await postPage(business.agreement.url, { csrf_token: page.csrf, terms_version: page.termsVersion }, {
-      cookie: page.cookie,
-      headers: { referer: business.agreement.url },
-    });
+    const accepted = await postPage(
+      business.agreement.url,
+      { csrf_token: page.csrf, terms_version: page.termsVersion },
+      {
+        cookie: page.cookie,
+        headers: { referer: business.agreement.url },
+      },
+    );
     expect(accepted.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const lines = t.logs.slice(mark).join('\n');
@@ -280,10 +284,9 @@ describe('Agreement page and fresh links', () => {
       expect(evidence[0].used_at).toEqual(evidence[0].accepted_at);
       expect(Math.abs(evidence[0].accepted_at.getTime() - Date.now())).toBeLessThan(60_000);
 
-      const { rows: history } = await pg.query(
-        'SELECT field, from_status, to_status, cause FROM business_status_history WHERE business_id = $1 ORDER BY id',
-        [business.poboUserId],
-      );
+      const { rows: history } = await pg.query('SELECT field, from_status, to_status, cause FROM business_status_history WHERE business_id = $1 ORDER BY id', [
+        business.poboUserId,
+      ]);
       expect(history).toEqual([
         { field: 'agreement', from_status: 'pending', to_status: 'accepted', cause: 'agreement_accepted' },
         { field: 'kyb', from_status: 'agreement_pending', to_status: 'not_started', cause: 'agreement_accepted' },
@@ -348,8 +351,7 @@ describe('Agreement page and fresh links', () => {
   });
 
   describe('POST /api/merchant/pobo/users/{poboUserId}/agreement-link', () => {
-    const reissue = (businessId: string, apiKey = keyA) =>
-      http(t.baseUrl, 'POST', `/api/merchant/pobo/users/${businessId}/agreement-link`, { apiKey });
+    const reissue = (businessId: string, apiKey = keyA) => http(t.baseUrl, 'POST', `/api/merchant/pobo/users/${businessId}/agreement-link`, { apiKey });
 
     it('issues a fresh link (201, success envelope) and voids every earlier unused link', async () => {
       const business = await createNamedBusiness('Port Harcourt Marine');

@@ -65,8 +65,7 @@ describe('Merchant authentication', () => {
     const pool = t.app.get<Pool>(PG_POOL);
     const spy = jest.spyOn(pool, 'query');
     return {
-      count: (pattern) =>
-        spy.mock.calls.filter(([query]) => pattern.test(typeof query === 'string' ? query : (query as { text: string }).text)).length,
+      count: (pattern) => spy.mock.calls.filter(([query]) => pattern.test(typeof query === 'string' ? query : (query as { text: string }).text)).length,
       stop: () => spy.mockRestore(),
     };
   }

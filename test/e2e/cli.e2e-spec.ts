@@ -49,7 +49,9 @@ describe('Operator CLI', () => {
   });
 
   it('fails with a message and a non-zero exit for bad input, printing nothing on stdout', async () => {
-    const failure = await cli('merchant:key:create', '--merchant', 'mer_000000000000000000000000').catch((e: { code: number; stdout: string; stderr: string }) => e);
+    const failure = await cli('merchant:key:create', '--merchant', 'mer_000000000000000000000000').catch(
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
     expect((failure as { code: number }).code).toBe(1);
     expect((failure as { stdout: string }).stdout).toBe('');
     expect((failure as { stderr: string }).stderr).toContain('Merchant not found');

@@ -60,7 +60,12 @@ describe('The request edge: authentication before the body, and bodies that end'
     // The attack that held both slots for 130 s: a large declared body, a few bytes, then a trickle.
     const attackers = [0, 1].map(() => new RawConnection(port));
     for (const attacker of attackers) {
-      await attacker.write(requestHead('POST', onboardingPath(businessId), [['Content-Type', 'application/json'], ['Content-Length', String(5 * MiB)]]));
+      await attacker.write(
+        requestHead('POST', onboardingPath(businessId), [
+          ['Content-Type', 'application/json'],
+          ['Content-Length', String(5 * MiB)],
+        ]),
+      );
       await attacker.write('{"company":');
     }
     const answers = await Promise.all(attackers.map((a) => a.answer));
@@ -80,7 +85,12 @@ describe('The request edge: authentication before the body, and bodies that end'
     const attackers = Array.from({ length: 8 }, () => new RawConnection(port));
     const firstChunk = `{"company_files":[{"file_type":"organization_chart","files":["${'A'.repeat(64 * 1024)}`;
     for (const attacker of attackers) {
-      await attacker.write(requestHead('POST', onboardingPath(businessId), [['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked']]));
+      await attacker.write(
+        requestHead('POST', onboardingPath(businessId), [
+          ['Content-Type', 'application/json'],
+          ['Transfer-Encoding', 'chunked'],
+        ]),
+      );
       await attacker.write(`${firstChunk.length.toString(16)}\r\n${firstChunk}\r\n`);
     }
     const merchant = submitTwoMegabytes(businessId);
@@ -94,7 +104,13 @@ describe('The request edge: authentication before the body, and bodies that end'
   it("refuses an upload to another merchant's business with 404 before reading it", async () => {
     const othersBusiness = await submittableBusiness(otherKey);
     const connection = new RawConnection(port);
-    await connection.write(requestHead('POST', onboardingPath(othersBusiness), [['Content-Type', 'application/json'], ['Content-Length', String(5 * MiB)], ['x-api-key', apiKey]]));
+    await connection.write(
+      requestHead('POST', onboardingPath(othersBusiness), [
+        ['Content-Type', 'application/json'],
+        ['Content-Length', String(5 * MiB)],
+        ['x-api-key', apiKey],
+      ]),
+    );
     await connection.write('{');
     const answer = await connection.answer;
     expectErrorBody(asResult(answer), 404, 'resource_not_found');
@@ -105,14 +121,26 @@ describe('The request edge: authentication before the body, and bodies that end'
     const stalledFor = await submittableBusiness();
     const held = [0, 1].map(() => new RawConnection(port));
     for (const connection of held) {
-      await connection.write(requestHead('POST', onboardingPath(stalledFor), [['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked'], ['x-api-key', apiKey]]));
+      await connection.write(
+        requestHead('POST', onboardingPath(stalledFor), [
+          ['Content-Type', 'application/json'],
+          ['Transfer-Encoding', 'chunked'],
+          ['x-api-key', apiKey],
+        ]),
+      );
       await connection.write('2\r\n{"\r\n');
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
 
     // Both slots are taken by chunked bodies: a third large upload is shed.
     const third = new RawConnection(port);
-    await third.write(requestHead('POST', onboardingPath(stalledFor), [['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked'], ['x-api-key', apiKey]]));
+    await third.write(
+      requestHead('POST', onboardingPath(stalledFor), [
+        ['Content-Type', 'application/json'],
+        ['Transfer-Encoding', 'chunked'],
+        ['x-api-key', apiKey],
+      ]),
+    );
     const shed = await third.answer;
     expectErrorBody(asResult(shed), 503, 'service_unavailable');
     expect(Number(shed.headers['retry-after'])).toBeGreaterThan(0);
@@ -134,7 +162,13 @@ describe('The request edge: authentication before the body, and bodies that end'
 
   it('cuts a stalled body on any route: Content-Length 100 and a body of "{"', async () => {
     const connection = new RawConnection(port);
-    await connection.write(requestHead('POST', '/api/merchant/pobo/users', [['Content-Type', 'application/json'], ['Content-Length', '100'], ['x-api-key', apiKey]]));
+    await connection.write(
+      requestHead('POST', '/api/merchant/pobo/users', [
+        ['Content-Type', 'application/json'],
+        ['Content-Length', '100'],
+        ['x-api-key', apiKey],
+      ]),
+    );
     await connection.write('{');
     const answer = await connection.answer;
     expectErrorBody(asResult(answer), 408, 'request_timeout');
@@ -147,7 +181,11 @@ describe('The request edge: authentication before the body, and bodies that end'
     const body = JSON.stringify({ businessName: 'Trickle Ltd', email: 'trickle@example.com', phoneNumber: '+2348012345678', country: 'NG' });
     const connection = new RawConnection(port);
     await connection.write(
-      requestHead('POST', '/api/merchant/pobo/users', [['Content-Type', 'application/json'], ['Content-Length', String(body.length)], ['x-api-key', apiKey]]),
+      requestHead('POST', '/api/merchant/pobo/users', [
+        ['Content-Type', 'application/json'],
+        ['Content-Length', String(body.length)],
+        ['x-api-key', apiKey],
+      ]),
     );
     // One byte every 100 ms never idles for a second, but is far below 10 KiB/s.
     void connection.trickle(body, 1, 100);
@@ -164,7 +202,11 @@ describe('The request edge: authentication before the body, and bodies that end'
     const padded = body.slice(0, -1) + ' '.repeat(40_000) + '}';
     const connection = new RawConnection(port);
     await connection.write(
-      requestHead('POST', '/api/merchant/pobo/users', [['Content-Type', 'application/json'], ['Content-Length', String(padded.length)], ['x-api-key', apiKey]]),
+      requestHead('POST', '/api/merchant/pobo/users', [
+        ['Content-Type', 'application/json'],
+        ['Content-Length', String(padded.length)],
+        ['x-api-key', apiKey],
+      ]),
     );
     // 2 KB every 100 ms: 20 KB/s for about two seconds.
     void connection.trickle(padded, 2_000, 100);

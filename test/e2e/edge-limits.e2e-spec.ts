@@ -101,7 +101,8 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
         const { apiKey } = await a.createMerchant(`Guessed ${round}`); // valid, and never seen by the API
         const unknownKey = apiKey.slice(0, -4) + (apiKey.endsWith('AAAA') ? 'BBBB' : 'AAAA');
         const answers: HttpResult[] = [];
-        for (let i = 0; i < AUTH_FAILURES_PER_SECOND + 1; i++) answers.push(await http(a.baseUrl, 'GET', LIST, { headers: { 'x-api-key': `${unknownKey}${i}` } }));
+        for (let i = 0; i < AUTH_FAILURES_PER_SECOND + 1; i++)
+          answers.push(await http(a.baseUrl, 'GET', LIST, { headers: { 'x-api-key': `${unknownKey}${i}` } }));
         const valid = await http(b.baseUrl, 'GET', LIST, { apiKey });
         const failures = answers.slice(0, AUTH_FAILURES_PER_SECOND);
         if (failures.some((r) => r.status !== 401) || answers.at(-1)!.status !== 429) continue;
@@ -144,7 +145,13 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
       const path = BRIDGE_RAIL_CALLBACK_PATH;
       const callback = (signature: string | undefined, body: string) =>
         http(a.baseUrl, 'POST', path, { body, headers: signature === undefined ? {} : { 'x-rail-signature': signature } });
-      const event = () => JSON.stringify({ id: `evt_${randomBytes(12).toString('hex')}`, type: 'transfer.updated', created_at: new Date().toISOString(), data: { id: 'tr_x', reference: 'ipi_x', status: 'pending' } });
+      const event = () =>
+        JSON.stringify({
+          id: `evt_${randomBytes(12).toString('hex')}`,
+          type: 'transfer.updated',
+          created_at: new Date().toISOString(),
+          data: { id: 'tr_x', reference: 'ipi_x', status: 'pending' },
+        });
       const now = () => Math.floor(Date.now() / 1000);
       let limitedAfterFailures = false;
       for (let round = 0; round < 3 && !limitedAfterFailures; round++) {
@@ -210,7 +217,12 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
 
       // Node keeps only the first of two Authorization headers; the raw headers still show both.
       const twice = new RawConnection(port);
-      await twice.write(requestHead('GET', LIST, [['Authorization', `Bearer ${first.apiKey}`], ['Authorization', `Bearer ${second.apiKey}`]]));
+      await twice.write(
+        requestHead('GET', LIST, [
+          ['Authorization', `Bearer ${first.apiKey}`],
+          ['Authorization', `Bearer ${second.apiKey}`],
+        ]),
+      );
       const answer = await twice.answer;
       twice.destroy();
       expectErrorBody(asResult(answer), 401, 'unauthorized');

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { Client } from 'pg';
-import { MAGIC_PAYOUT_BANK_CODE, PAYOUT_ACCOUNT_NOT_FOUND, PAYOUT_STAYS_PROCESSING, PAYOUT_SUCCEEDS_THEN_RETURNED } from '../../sandbox/bank-rail/bank-rail.server';
+import {
+  MAGIC_PAYOUT_BANK_CODE,
+  PAYOUT_ACCOUNT_NOT_FOUND,
+  PAYOUT_STAYS_PROCESSING,
+  PAYOUT_SUCCEEDS_THEN_RETURNED,
+} from '../../sandbox/bank-rail/bank-rail.server';
 import { nubanFor } from '../../src/common/banking/nuban';
 import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../src/config/app.config';
 import { csrfFieldValue, newCsrfCookieValue } from '../../src/modules/agreement-page/agreement-page.csrf';
@@ -39,8 +44,33 @@ import {
   signatureHolds,
   signaturePlan,
 } from './support/fuzz-international';
-import { amountRefusalViolation, bodyKey, idTarget, invalidAmount, KeyPlan, keyAnswerViolation, keyHeader, keyPlan, moneyQuery, moneyTarget, optionalBodyKey, segmentFor, unique } from './support/fuzz-money';
-import { createInternationalIntent, createQuote, intentBody, INTENTS, InternationalStack, isFinal, pollIntent, QUOTES, startInternationalStack, verifiedBusiness } from './support/international';
+import {
+  amountRefusalViolation,
+  bodyKey,
+  idTarget,
+  invalidAmount,
+  KeyPlan,
+  keyAnswerViolation,
+  keyHeader,
+  keyPlan,
+  moneyQuery,
+  moneyTarget,
+  optionalBodyKey,
+  segmentFor,
+  unique,
+} from './support/fuzz-money';
+import {
+  createInternationalIntent,
+  createQuote,
+  intentBody,
+  INTENTS,
+  InternationalStack,
+  isFinal,
+  pollIntent,
+  QUOTES,
+  startInternationalStack,
+  verifiedBusiness,
+} from './support/international';
 import { acceptAgreementDirectly, harborApplication, kybApplication } from './support/kyb-fixtures';
 import { createIntent, fundedMerchant, fundIntent, ledgerVerify, MoneyStack, post, startMoneyStack } from './support/money-stack';
 import { eventually, sleep } from './support/poll';
@@ -90,7 +120,8 @@ function describeRequest(req: RawRequest): string {
   const { 'x-api-key': apiKeyHeader, authorization, ...headers } = req.headers;
   const auth = apiKeyHeader === undefined ? (authorization === undefined ? 'no credentials' : 'an Authorization header') : 'an X-Api-Key';
   const utf8 = req.body === undefined ? '' : req.body.toString();
-  const text = req.body === undefined || Buffer.from(utf8).equals(req.body) ? JSON.stringify(utf8.slice(0, 600)) : `(base64) ${req.body.toString('base64').slice(0, 800)}`;
+  const text =
+    req.body === undefined || Buffer.from(utf8).equals(req.body) ? JSON.stringify(utf8.slice(0, 600)) : `(base64) ${req.body.toString('base64').slice(0, 800)}`;
   const body = req.body === undefined ? 'no body' : `body ${text}${req.body.length > 600 ? ` (${req.body.length} bytes)` : ''}`;
   return `${req.method} ${req.path.slice(0, 600)} with ${auth}, headers ${JSON.stringify(headers).slice(0, 600)}, ${body}`;
 }
@@ -196,7 +227,9 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
   afterAll(async () => {
     closeAgent();
     const total = Object.values(sent).reduce((sum, s) => sum + s.requests, 0);
-    const lines = Object.entries(sent).map(([route, s]) => `${route}: ${s.requests} requests in ${(s.ms / 1000).toFixed(1)} s, by status ${JSON.stringify(s.statuses)}`);
+    const lines = Object.entries(sent).map(
+      ([route, s]) => `${route}: ${s.requests} requests in ${(s.ms / 1000).toFixed(1)} s, by status ${JSON.stringify(s.statuses)}`,
+    );
     console.log(`Fuzzed ${total} requests\n${lines.join('\n')}`);
     await pg?.end();
     await t?.close();
@@ -241,7 +274,13 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       const html = HTML_PAGES.some((prefix) => req.path.startsWith(prefix));
       const violation = contractViolation(res, { html, replayed: res.headers['idempotent-replayed'] === 'true' }) ?? check?.(plan, res) ?? null;
       if (violation) throw new Error(`${describeRequest(req)}\n→ ${violation}`);
-      if (!html && res.status < 300 && Object.keys(JSON.parse(res.text) as object).sort().join() !== 'message,response') {
+      if (
+        !html &&
+        res.status < 300 &&
+        Object.keys(JSON.parse(res.text) as object)
+          .sort()
+          .join() !== 'message,response'
+      ) {
         throw new Error(`success body of ${req.method} ${req.path} is not an envelope`);
       }
       return res;
@@ -266,7 +305,12 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
     const base = { businessName: 'Acme Trading Ltd', email: 'finance@acme.example', phoneNumber: '+2348012345678', country: 'NG', allowNairaCollection: true };
     await fuzz('create', fc.record({ auth, contentType, query, body: body(base) }), (plan) => {
       const bytes = bodyBytes(plan.body, base);
-      return { method: 'POST', path: `${USERS}${plan.query === null ? '' : `?${plan.query}`}`, headers: headersOf(plan.auth, plan.contentType, bytes), body: bytes };
+      return {
+        method: 'POST',
+        path: `${USERS}${plan.query === null ? '' : `?${plan.query}`}`,
+        headers: headersOf(plan.auth, plan.contentType, bytes),
+        body: bytes,
+      };
     });
   });
 
@@ -321,10 +365,18 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
     const page = fc.record({
       token: fc.oneof({ arbitrary: fc.constant<string | null>(null), weight: 6 }, { arbitrary: oddPathSegment, weight: 2 }),
       cookie: fc.constantFrom<'valid' | 'none' | 'garbage'>('valid', 'valid', 'valid', 'none', 'garbage'),
-      contentType: fc.oneof({ arbitrary: fc.constant<string | null>('application/x-www-form-urlencoded'), weight: 6 }, { arbitrary: oddContentType, weight: 2 }),
+      contentType: fc.oneof(
+        { arbitrary: fc.constant<string | null>('application/x-www-form-urlencoded'), weight: 6 },
+        { arbitrary: oddContentType, weight: 2 },
+      ),
       body: fc.oneof(
         { arbitrary: formPlan.map((form) => ({ kind: 'form' as const, form })), weight: 6 },
-        { arbitrary: fc.array(mutationOf({ csrf_token: 'c', terms_version: TERMS_VERSION }), { minLength: 1, maxLength: 2 }).map((mutations) => ({ kind: 'json' as const, mutations })), weight: 1 },
+        {
+          arbitrary: fc
+            .array(mutationOf({ csrf_token: 'c', terms_version: TERMS_VERSION }), { minLength: 1, maxLength: 2 })
+            .map((mutations) => ({ kind: 'json' as const, mutations })),
+          weight: 1,
+        },
         { arbitrary: garbageBody.map((bytes) => ({ kind: 'garbage' as const, bytes })), weight: 1 },
       ),
     });
@@ -354,7 +406,12 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
           garbage: { cookie: 'agreement_csrf=%ff; a=b=c; ;' },
         };
         const cookie = cookies[plan.cookie];
-        return { method: 'POST', path: `/agreements/${token}`, headers: { ...cookie, ...(plan.contentType === null ? {} : { 'content-type': plan.contentType }) }, body: bytes };
+        return {
+          method: 'POST',
+          path: `/agreements/${token}`,
+          headers: { ...cookie, ...(plan.contentType === null ? {} : { 'content-type': plan.contentType }) },
+          body: bytes,
+        };
       },
       {
         after: async (res) => {
@@ -399,10 +456,34 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       const document = (await (await fetch(`${edge.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
       const paths = Object.keys(document.paths).map((path) => path.replace(/\{[^}]+\}/g, linkBusiness));
       const framings: Array<{ headers: Array<[string, string]>; parts: [string, string] }> = [
-        { headers: [['content-type', 'application/json'], ['content-length', '2']], parts: ['{', '}'] },
-        { headers: [['content-type', 'application/json'], ['content-length', '2']], parts: ['{}', 'GARBAGE \x00\xff\r\n\r\n'] },
-        { headers: [['content-type', 'application/json'], ['content-length', '64']], parts: ['{"a":', '1'] },
-        { headers: [['content-type', 'application/json'], ['transfer-encoding', 'chunked']], parts: ['2\r\n{}\r\n', ''] },
+        {
+          headers: [
+            ['content-type', 'application/json'],
+            ['content-length', '2'],
+          ],
+          parts: ['{', '}'],
+        },
+        {
+          headers: [
+            ['content-type', 'application/json'],
+            ['content-length', '2'],
+          ],
+          parts: ['{}', 'GARBAGE \x00\xff\r\n\r\n'],
+        },
+        {
+          headers: [
+            ['content-type', 'application/json'],
+            ['content-length', '64'],
+          ],
+          parts: ['{"a":', '1'],
+        },
+        {
+          headers: [
+            ['content-type', 'application/json'],
+            ['transfer-encoding', 'chunked'],
+          ],
+          parts: ['2\r\n{}\r\n', ''],
+        },
         { headers: [], parts: ['', ''] },
       ];
       const twice: Record<string, [string, string]> = {
@@ -442,7 +523,8 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
                 if (answer === undefined) throw new Error(`${method} ${path} with ${JSON.stringify(sentHeaders.slice(1))}: no answer`);
                 const html = HTML_PAGES.some((prefix) => path.startsWith(prefix)) || path === '/docs';
                 const violation = contractViolation({ status: answer.status, headers: answer.headers, text: answer.body }, { html });
-                if (method === 'HEAD' ? answer.status >= 500 : violation) throw new Error(`${method} ${path} with ${JSON.stringify(sentHeaders.slice(1))}, ${JSON.stringify(parts)}\n→ ${violation ?? answer.status}`);
+                if (method === 'HEAD' ? answer.status >= 500 : violation)
+                  throw new Error(`${method} ${path} with ${JSON.stringify(sentHeaders.slice(1))}, ${JSON.stringify(parts)}\n→ ${violation ?? answer.status}`);
               } finally {
                 connection.destroy();
               }
@@ -507,7 +589,10 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       narration: 'Fuzz payout',
     });
 
-    const moneyHeaders = (a: Auth, type: string | null, bytes: Buffer | undefined, key: KeyPlan, sticky?: string) => ({ ...headersOf(a, type, bytes, keys), ...keyHeader(key, sticky) });
+    const moneyHeaders = (a: Auth, type: string | null, bytes: Buffer | undefined, key: KeyPlan, sticky?: string) => ({
+      ...headersOf(a, type, bytes, keys),
+      ...keyHeader(key, sticky),
+    });
 
     beforeAll(async () => {
       // The rail's default timeout again (the stack's 2 s is for suites that time it out): a sandbox slowed by a loaded machine is not what is fuzzed here.
@@ -525,13 +610,15 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
           return intent.paymentIntentId as string;
         }),
       );
-      awaitingIntent = (await createIntent(app, keys.own, { expectedSenderBankName: 'Guaranty Trust Bank', expectedSenderAccountNumber: '0123456789' })).paymentIntentId;
+      awaitingIntent = (await createIntent(app, keys.own, { expectedSenderBankName: 'Guaranty Trust Bank', expectedSenderAccountNumber: '0123456789' }))
+        .paymentIntentId;
       const payout = async (apiKey: string) => {
         const created = await post(app, apiKey, WD, withdrawal(unique('payout'), 100));
         expect(created.status).toBe(201);
         return created.body.response.withdrawalId as string;
       };
-      const firstBtx = async (apiKey: string) => (await http(baseUrl, 'GET', '/api/merchant/balance-transactions', { apiKey })).body.response[0].balanceTransactionId as string;
+      const firstBtx = async (apiKey: string) =>
+        (await http(baseUrl, 'GET', '/api/merchant/balance-transactions', { apiKey })).body.response[0].balanceTransactionId as string;
       ownWithdrawal = await payout(keys.own);
       ownBtx = await firstBtx(keys.own);
       foreign = { intent: (await createIntent(app, keys.other)).paymentIntentId, withdrawal: await payout(keys.other), btx: await firstBtx(keys.other) };
@@ -542,7 +629,13 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
     });
 
     it('POST /api/merchant/payment-intents (create)', async () => {
-      const base = { merchantReference: 'order', amount: 5000, expectedSenderBankName: 'Guaranty Trust Bank', expectedSenderAccountNumber: '0123456789', expiresInMinutes: 30 };
+      const base = {
+        merchantReference: 'order',
+        amount: 5000,
+        expectedSenderBankName: 'Guaranty Trust Bank',
+        expectedSenderAccountNumber: '0123456789',
+        expiresInMinutes: 30,
+      };
       await fuzz(
         'money: create intent',
         fc.record({ auth, contentType, query, key: bodyKey, reference, body: body(base) }),
@@ -596,7 +689,13 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
     });
 
     it('GET money routes: odd query strings, cursors and path ids', async () => {
-      const lists = { intents: PI, withdrawals: WD, 'balance-transactions': '/api/merchant/balance-transactions', balance: '/api/merchant/balance', banks: '/api/merchant/banks' };
+      const lists = {
+        intents: PI,
+        withdrawals: WD,
+        'balance-transactions': '/api/merchant/balance-transactions',
+        balance: '/api/merchant/balance',
+        banks: '/api/merchant/banks',
+      };
       const get = fc.oneof(
         fc.record({
           route: fc.constantFrom<keyof typeof lists>('intents', 'withdrawals', 'balance-transactions', 'balance', 'banks'),
@@ -612,12 +711,19 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
         (plan) => {
           const headers = keyFor(plan.auth, keys);
           if ('target' in plan) {
-            const segment = plan.route === 'intent' ? segmentFor(plan.target, fundedIntents, foreign.intent) : segmentFor(plan.target, [ownWithdrawal], foreign.withdrawal);
+            const segment =
+              plan.route === 'intent' ? segmentFor(plan.target, fundedIntents, foreign.intent) : segmentFor(plan.target, [ownWithdrawal], foreign.withdrawal);
             return { method: 'GET', path: `${plan.route === 'intent' ? PI : WD}/${segment}${q(plan.query)}`, headers };
           }
           // A real cursor, the merchant's or another's (balance and banks take none: there it is an unknown parameter).
           const btx = [ownBtx, foreign.btx];
-          const ids = { intents: [fundedIntents[0], foreign.intent], withdrawals: [ownWithdrawal, foreign.withdrawal], 'balance-transactions': btx, balance: btx, banks: btx }[plan.route];
+          const ids = {
+            intents: [fundedIntents[0], foreign.intent],
+            withdrawals: [ownWithdrawal, foreign.withdrawal],
+            'balance-transactions': btx,
+            balance: btx,
+            banks: btx,
+          }[plan.route];
           const cursor = plan.cursor === 'none' ? [] : [`limit=1&cursor=${plan.cursor === 'own' ? ids[0] : ids[1]}`];
           const parts = [...cursor, ...(plan.query === null ? [] : [plan.query])];
           return { method: 'GET', path: `${lists[plan.route]}${parts.length === 0 ? '' : `?${parts.join('&')}`}`, headers };
@@ -673,7 +779,9 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
             withdraw: { path: WD, json: withdrawal(unique('amount'), 1) },
             fund: { path: fundPath(awaitingIntent), json: { amount: 1 } },
           }[plan.route];
-          const bytes = Buffer.from(applyMutations(json, [plan.amount === null ? { op: 'delete', path: ['amount'] } : { op: 'replace', path: ['amount'], fragment: plan.amount }]));
+          const bytes = Buffer.from(
+            applyMutations(json, [plan.amount === null ? { op: 'delete', path: ['amount'] } : { op: 'replace', path: ['amount'], fragment: plan.amount }]),
+          );
           return { method: 'POST', path, headers: moneyHeaders('valid', 'application/json', bytes, { kind: 'fresh' }), body: bytes };
         },
         {
@@ -820,14 +928,23 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       ]);
       fresh.forEach(toPool);
       await stack.pg.query(`UPDATE quotes SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired.quoteId]);
-      refused = { used: swift, expired, unverified: unverifiedQuote, dear, foreign: foreignPaid, unknown: { ...swift, quoteId: 'qt_000000000000000000000000' } };
+      refused = {
+        used: swift,
+        expired,
+        unverified: unverifiedQuote,
+        dear,
+        foreign: foreignPaid,
+        unknown: { ...swift, quoteId: 'qt_000000000000000000000000' },
+      };
       const created = await Promise.all([
         createInternationalIntent(app, keys.own, intentBody(swift)),
         createInternationalIntent(app, keys.own, intentBody(iban, RECIPIENTS[2])),
         createInternationalIntent(app, keys.own, intentBody(rejected, { accountNumber: '000123450000' })),
         createInternationalIntent(app, keys.other, intentBody(foreignPaid)),
       ]);
-      const final = await Promise.all(created.map(async (intent, i) => (await pollIntent(app, i === 3 ? keys.other : keys.own, intent.intentId, isFinal)).at(-1)));
+      const final = await Promise.all(
+        created.map(async (intent, i) => (await pollIntent(app, i === 3 ? keys.other : keys.own, intent.intentId, isFinal)).at(-1)),
+      );
       expect(final.map((intent) => intent.status)).toEqual(['settled', 'settled', 'rejected', 'settled']);
       intentIds.push(...created.slice(0, 3).map((intent) => intent.intentId as string));
       foreignIntent = created[3].intentId;
@@ -836,7 +953,9 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       expect(final[0].telexUrl).toBe(`${final[0].receiptUrl}/telex`);
       expect(final[1]).not.toHaveProperty('telexUrl');
       // The rejected payment's token, which its intent does not show.
-      const { rows } = await stack.pg.query<{ receipt_token: string }>(`SELECT receipt_token FROM international_payment_intents WHERE id = $1`, [created[2].intentId]);
+      const { rows } = await stack.pg.query<{ receipt_token: string }>(`SELECT receipt_token FROM international_payment_intents WHERE id = $1`, [
+        created[2].intentId,
+      ]);
       tokens = [...final.slice(0, 2).map((intent) => new URL(intent.receiptUrl).pathname.split('/')[2]), rows[0].receipt_token];
       // From now on each leg takes a while: what the fuzzing creates is still in flight when forged callbacks about it come.
       await Promise.all([stack.bridgeRail.setSettlementStep(SETTLEMENT_STEP_MS), stack.payoutRail.setSettlementStep(SETTLEMENT_STEP_MS)]);
@@ -848,13 +967,28 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
 
     it('POST /api/merchant/quotes (create; Idempotency-Key optional)', async () => {
       const base = { poboUserId: 'pobo', destinationCountry: 'US', currency: 'USD', amount: 100 };
-      const owner = fc.constantFrom<keyof typeof businesses>('verified', 'verified', 'verified', 'verified', 'verified', 'verified', 'unverified', 'foreign', 'unknown');
+      const owner = fc.constantFrom<keyof typeof businesses>(
+        'verified',
+        'verified',
+        'verified',
+        'verified',
+        'verified',
+        'verified',
+        'unverified',
+        'foreign',
+        'unknown',
+      );
       await fuzz(
         'international: create quote',
         fc.record({ auth, contentType, query, key: optionalBodyKey, owner, corridor, body: body(base) }),
         (plan) => {
           const bytes = bodyBytes(plan.body, { poboUserId: businesses[plan.owner], ...plan.corridor });
-          return { method: 'POST', path: `${QUOTES}${q(plan.query)}`, headers: { ...headersOf(plan.auth, plan.contentType, bytes, keys), ...keyHeader(plan.key) }, body: bytes };
+          return {
+            method: 'POST',
+            path: `${QUOTES}${q(plan.query)}`,
+            headers: { ...headersOf(plan.auth, plan.contentType, bytes, keys), ...keyHeader(plan.key) },
+            body: bytes,
+          };
         },
         { baseUrl, runs: INTL_RUNS, after: collect },
       );
@@ -864,10 +998,24 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       const base = intentBody(refused.used);
       await fuzz(
         'international: create intent',
-        fc.record({ auth, contentType, query, key: bodyKey, quote: quotePick, option: optionPick, recipient: fc.constantFrom(...RECIPIENTS), body: body(base) }),
+        fc.record({
+          auth,
+          contentType,
+          query,
+          key: bodyKey,
+          quote: quotePick,
+          option: optionPick,
+          recipient: fc.constantFrom(...RECIPIENTS),
+          body: body(base),
+        }),
         (plan) => {
           const bytes = bodyBytes(plan.body, createBody(plan.quote, plan.option, plan.recipient));
-          return { method: 'POST', path: `${INTENTS}${q(plan.query)}`, headers: { ...headersOf(plan.auth, plan.contentType, bytes, keys), ...keyHeader(plan.key) }, body: bytes };
+          return {
+            method: 'POST',
+            path: `${INTENTS}${q(plan.query)}`,
+            headers: { ...headersOf(plan.auth, plan.contentType, bytes, keys), ...keyHeader(plan.key) },
+            body: bytes,
+          };
         },
         { baseUrl, runs: INTL_RUNS, after: collect },
       );
@@ -892,7 +1040,12 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
                 ? createBody('fresh', 'first', {})
                 : intentBody(refused.used);
           const bytes = Buffer.from(JSON.stringify(json));
-          return { method: 'POST', path: plan.route === 'quote' ? QUOTES : INTENTS, headers: { ...headersOf('valid', 'application/json', bytes, keys), ...keyHeader(plan.key, `intl-${plan.route}`) }, body: bytes };
+          return {
+            method: 'POST',
+            path: plan.route === 'quote' ? QUOTES : INTENTS,
+            headers: { ...headersOf('valid', 'application/json', bytes, keys), ...keyHeader(plan.key, `intl-${plan.route}`) },
+            body: bytes,
+          };
         },
         { baseUrl, runs: Math.ceil(RUNS / 8), after: collect, check: (plan, res) => keyAnswerViolation(plan.key, res, plan.route === 'intent') },
       );
@@ -937,8 +1090,18 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
         'international: quote amounts',
         plans,
         (plan) => {
-          const json = { poboUserId: business, ...[{ destinationCountry: 'US', currency: 'USD' }, { destinationCountry: 'GB', currency: 'GBP' }, { destinationCountry: 'KE', currency: 'KES' }][plan.corridor], amount: 1 };
-          const bytes = Buffer.from(applyMutations(json, [plan.amount === null ? { op: 'delete', path: ['amount'] } : { op: 'replace', path: ['amount'], fragment: plan.amount }]));
+          const json = {
+            poboUserId: business,
+            ...[
+              { destinationCountry: 'US', currency: 'USD' },
+              { destinationCountry: 'GB', currency: 'GBP' },
+              { destinationCountry: 'KE', currency: 'KES' },
+            ][plan.corridor],
+            amount: 1,
+          };
+          const bytes = Buffer.from(
+            applyMutations(json, [plan.amount === null ? { op: 'delete', path: ['amount'] } : { op: 'replace', path: ['amount'], fragment: plan.amount }]),
+          );
           return { method: 'POST', path: QUOTES, headers: headersOf('valid', 'application/json', bytes, keys), body: bytes };
         },
         { baseUrl, runs: Math.ceil(RUNS / 8), check: (plan, res) => amountRefusalViolation(plan.amount, res) },
@@ -955,11 +1118,21 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
 
       beforeAll(async () => {
         const active = async (apiKey: string, id: string) =>
-          eventually(() => http(baseUrl, 'GET', `/api/merchant/pobo/users/${id}`, { apiKey }), (r) => r.body.response.nairaCollectionStatus === 'active', 20_000, 100);
+          eventually(
+            () => http(baseUrl, 'GET', `/api/merchant/pobo/users/${id}`, { apiKey }),
+            (r) => r.body.response.nairaCollectionStatus === 'active',
+            20_000,
+            100,
+          );
         await Promise.all([active(keys.own, businesses.verified), active(keys.other, businesses.foreign)]);
         const collected = async (apiKey: string, id: string) => {
           expect((await post(stack.t, apiKey, transfersPath(id), { amount: 250 })).status).toBe(202);
-          const listed = await eventually(() => http(baseUrl, 'GET', `/api/merchant/pobo/users/${id}/collections`, { apiKey }), (r) => r.body.response.length > 0, 20_000, 100);
+          const listed = await eventually(
+            () => http(baseUrl, 'GET', `/api/merchant/pobo/users/${id}/collections`, { apiKey }),
+            (r) => r.body.response.length > 0,
+            20_000,
+            100,
+          );
           return listed.body.response[0].collectionId as string;
         };
         collectionIds.push(await collected(keys.own, businesses.verified));
@@ -967,23 +1140,47 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       });
 
       it('POST …/pobo/users/:id/naira-transfers (test helper, Idempotency-Key optional)', async () => {
-        const base = { amount: 1500.5, senderName: 'Chidi Okafor', senderBankName: 'Guaranty Trust Bank', senderAccountNumber: '0123456789', narration: 'Invoice 2231' };
+        const base = {
+          amount: 1500.5,
+          senderName: 'Chidi Okafor',
+          senderBankName: 'Guaranty Trust Bank',
+          senderAccountNumber: '0123456789',
+          narration: 'Invoice 2231',
+        };
         await fuzz(
           'naira: send transfer (test helper)',
           fc.record({ auth, target: businessTarget, contentType, query, key: optionalBodyKey, body: body(base) }),
           (plan) => {
             const bytes = bodyBytes(plan.body, base);
             const segment = segmentFor(plan.target, [businesses.verified, businesses.verified, businesses.unverified], businesses.foreign);
-            return { method: 'POST', path: `${transfersPath(segment)}${q(plan.query)}`, headers: { ...headersOf(plan.auth, plan.contentType, bytes, keys), ...keyHeader(plan.key) }, body: bytes };
+            return {
+              method: 'POST',
+              path: `${transfersPath(segment)}${q(plan.query)}`,
+              headers: { ...headersOf(plan.auth, plan.contentType, bytes, keys), ...keyHeader(plan.key) },
+              body: bytes,
+            };
           },
           { baseUrl, runs: NAIRA_RUNS },
         );
       });
 
       it('GET collections: odd query strings, windows, cursors and path ids', async () => {
-        const windows = fc.constantFrom('receivedAfter=2026-01-01T00:00:00Z', 'receivedBefore=2099-01-01T00:00:00.000%2B01:00', 'receivedAfter=yesterday', 'receivedBefore=2026-13-45T00:00:00Z', 'receivedAfter=%00', 'receivedAfter=1&receivedAfter=2');
+        const windows = fc.constantFrom(
+          'receivedAfter=2026-01-01T00:00:00Z',
+          'receivedBefore=2099-01-01T00:00:00.000%2B01:00',
+          'receivedAfter=yesterday',
+          'receivedBefore=2026-13-45T00:00:00Z',
+          'receivedAfter=%00',
+          'receivedAfter=1&receivedAfter=2',
+        );
         const get = fc.oneof(
-          fc.record({ route: fc.constant('list' as const), auth, target: businessTarget, cursor: fc.constantFrom<'none' | 'own' | 'foreign'>('none', 'own', 'foreign'), query: fc.option(fc.oneof(moneyQuery, windows), { freq: 3 }) }),
+          fc.record({
+            route: fc.constant('list' as const),
+            auth,
+            target: businessTarget,
+            cursor: fc.constantFrom<'none' | 'own' | 'foreign'>('none', 'own', 'foreign'),
+            query: fc.option(fc.oneof(moneyQuery, windows), { freq: 3 }),
+          }),
           fc.record({ route: fc.constant('one' as const), auth, target: businessTarget, query }),
         );
         await fuzz(
@@ -991,7 +1188,8 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
           get,
           (plan) => {
             const headers = keyFor(plan.auth, keys);
-            if (plan.route === 'one') return { method: 'GET', path: `/api/merchant/collections/${segmentFor(plan.target, collectionIds, foreignCollection)}${q(plan.query)}`, headers };
+            if (plan.route === 'one')
+              return { method: 'GET', path: `/api/merchant/collections/${segmentFor(plan.target, collectionIds, foreignCollection)}${q(plan.query)}`, headers };
             const cursor = plan.cursor === 'none' ? [] : [`limit=1&cursor=${plan.cursor === 'own' ? collectionIds[0] : foreignCollection}`];
             const parts = [...cursor, ...(plan.query === null ? [] : [plan.query])];
             const segment = segmentFor(plan.target, [businesses.verified], businesses.foreign);
@@ -1004,7 +1202,12 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
 
     it('GET international routes: odd query strings, cursors and path ids', async () => {
       const get = fc.oneof(
-        fc.record({ route: fc.constant('list' as const), auth, cursor: fc.constantFrom<'none' | 'own' | 'foreign'>('none', 'none', 'own', 'foreign'), query: fc.option(internationalQuery, { freq: 4 }) }),
+        fc.record({
+          route: fc.constant('list' as const),
+          auth,
+          cursor: fc.constantFrom<'none' | 'own' | 'foreign'>('none', 'none', 'own', 'foreign'),
+          query: fc.option(internationalQuery, { freq: 4 }),
+        }),
         fc.record({ route: fc.constantFrom<'intent' | 'quote'>('intent', 'quote'), auth, target: intlTarget, query }),
       );
       await fuzz(
@@ -1026,19 +1229,36 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
 
     it('GET /receipts/:token and /receipts/:token/telex: odd tokens and paths are an HTML 404, never a 5xx', async () => {
       // The seeded payments' tokens, and those of the latest the fuzzing created, at whatever stage (some moved by forged callbacks).
-      const { rows } = await stack.pg.query<{ receipt_token: string }>(`SELECT receipt_token FROM international_payment_intents ORDER BY created_at DESC LIMIT 40`);
+      const { rows } = await stack.pg.query<{ receipt_token: string }>(
+        `SELECT receipt_token FROM international_payment_intents ORDER BY created_at DESC LIMIT 40`,
+      );
       const all = [...new Set([...tokens, ...rows.map((row) => row.receipt_token)])];
       // `real`: may name a payment (a near miss may be the token itself, percent-encoded); a random one never does.
       const token = fc.oneof(
         { arbitrary: fc.constantFrom(...all).map((text) => ({ text, real: true })), weight: 4 },
-        { arbitrary: fc.constantFrom(...tokens).chain(nearToken).map((text) => ({ text, real: true })), weight: 3 },
+        {
+          arbitrary: fc
+            .constantFrom(...tokens)
+            .chain(nearToken)
+            .map((text) => ({ text, real: true })),
+          weight: 3,
+        },
         { arbitrary: receiptSegment.map((text) => ({ text, real: false })), weight: 3 },
       );
       await fuzz(
         'international: receipts',
-        fc.record({ token, page: receiptPage, query: fc.option(oddQuery, { freq: 6 }), auth: fc.constantFrom<Auth>('none', 'none', 'none', 'valid', 'unknown') }),
+        fc.record({
+          token,
+          page: receiptPage,
+          query: fc.option(oddQuery, { freq: 6 }),
+          auth: fc.constantFrom<Auth>('none', 'none', 'none', 'valid', 'unknown'),
+        }),
         (plan) => ({ method: 'GET', path: `/receipts/${plan.token.text}${plan.page}${q(plan.query)}`, headers: keyFor(plan.auth, keys) }),
-        { baseUrl, runs: INTL_READ_RUNS, check: (plan, res) => receiptViolation(res, isReceiptRoute(`/receipts/${plan.token.text}${plan.page}`), plan.token.real) },
+        {
+          baseUrl,
+          runs: INTL_READ_RUNS,
+          check: (plan, res) => receiptViolation(res, isReceiptRoute(`/receipts/${plan.token.text}${plan.page}`), plan.token.real),
+        },
       );
     });
 

@@ -11,7 +11,13 @@ import { http, startTestApp, TestApp } from './support/test-app';
 
 const PI = '/api/merchant/payment-intents';
 const body = () => ({ merchantReference: `ref-${randomBytes(6).toString('hex')}`, amount: 2500 });
-const withdrawal = (amount: number) => ({ merchantReference: `wd-${randomBytes(6).toString('hex')}`, amount, bankCode: '044', accountNumber: nubanFor('044', '069000003'), accountName: 'Acme Stores Ltd' });
+const withdrawal = (amount: number) => ({
+  merchantReference: `wd-${randomBytes(6).toString('hex')}`,
+  amount,
+  bankCode: '044',
+  accountNumber: nubanFor('044', '069000003'),
+  accountName: 'Acme Stores Ltd',
+});
 
 describe('Idempotency-Key', () => {
   let stack: MoneyStack;
@@ -28,7 +34,8 @@ describe('Idempotency-Key', () => {
   afterAll(() => stack?.close());
 
   const intents = async (reference: string) => (await stack.pg.query('SELECT id FROM payment_intents WHERE merchant_reference = $1', [reference])).rows;
-  const keyRow = async (key: string, merchant = merchantId) => (await stack.pg.query('SELECT status, recovery_point FROM idempotency_keys WHERE merchant_id = $1 AND key = $2', [merchant, key])).rows[0];
+  const keyRow = async (key: string, merchant = merchantId) =>
+    (await stack.pg.query('SELECT status, recovery_point FROM idempotency_keys WHERE merchant_id = $1 AND key = $2', [merchant, key])).rows[0];
 
   describe('format', () => {
     it.each([
@@ -66,9 +73,17 @@ describe('Idempotency-Key', () => {
     it('refuses two Idempotency-Key headers with 400 idempotency_key_invalid, never merging them into one key', async () => {
       const sent = body();
       const json = JSON.stringify(sent);
-      for (const keys of [[newKey(), newKey()], [newKey(), '']]) {
+      for (const keys of [
+        [newKey(), newKey()],
+        [newKey(), ''],
+      ]) {
         const connection = new RawConnection(Number(new URL(t.baseUrl).port));
-        const headers: Array<[string, string]> = [['x-api-key', apiKey], ['content-type', 'application/json'], ['content-length', String(Buffer.byteLength(json))], ...keys.map((k): [string, string] => ['Idempotency-Key', k])];
+        const headers: Array<[string, string]> = [
+          ['x-api-key', apiKey],
+          ['content-type', 'application/json'],
+          ['content-length', String(Buffer.byteLength(json))],
+          ...keys.map((k): [string, string] => ['Idempotency-Key', k]),
+        ];
         await connection.write(requestHead('POST', PI, headers) + json);
         const answer = asResult(await connection.answer);
         connection.destroy();
@@ -184,7 +199,12 @@ describe('Idempotency-Key', () => {
       // Money arrives; the same key still answers what it answered.
       const intent = await createIntent(t, poor, { amount: 500 });
       await post(t, poor, `/api/merchant/test-helpers/payment-intents/${intent.paymentIntentId}/fund`, {});
-      await eventually(async () => (await http(t.baseUrl, 'GET', `${PI}/${intent.paymentIntentId}`, { apiKey: poor })).body.response.status, (s) => s === 'funds_received', 10_000, 50);
+      await eventually(
+        async () => (await http(t.baseUrl, 'GET', `${PI}/${intent.paymentIntentId}`, { apiKey: poor })).body.response.status,
+        (s) => s === 'funds_received',
+        10_000,
+        50,
+      );
       expect((await post(t, poor, `${PI}/${intent.paymentIntentId}/confirm`, {})).status).toBe(200);
 
       const replay = await post(t, poor, '/api/merchant/withdrawals', request, key);
@@ -202,7 +222,9 @@ describe('Idempotency-Key', () => {
       expect(first.status).toBe(202);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.text).toBe(first.text);
-      const transfers = (await stack.bankRail.state<any>('/_sandbox/transfers')).transfers.filter((tr: any) => tr.account_number === intent.virtualAccount.accountNumber);
+      const transfers = (await stack.bankRail.state<any>('/_sandbox/transfers')).transfers.filter(
+        (tr: any) => tr.account_number === intent.virtualAccount.accountNumber,
+      );
       expect(transfers).toHaveLength(1);
     });
 
@@ -223,11 +245,20 @@ describe('Idempotency-Key', () => {
       expect(link.status).toBe(201);
       expect(linkAgain.text).toBe(link.text);
       // One fresh link: the creation's and this one, the first voided.
-      expect((await stack.pg.query('SELECT count(*)::int AS n, count(voided_at)::int AS voided FROM agreement_links WHERE business_id = $1', [id])).rows[0]).toEqual({ n: 2, voided: 1 });
+      expect(
+        (await stack.pg.query('SELECT count(*)::int AS n, count(voided_at)::int AS voided FROM agreement_links WHERE business_id = $1', [id])).rows[0],
+      ).toEqual({ n: 2, voided: 1 });
     });
 
     it('is honoured on a KYB submission: a retry replays the 202 instead of the 409 of a second submission; another document is another request', async () => {
-      const business = (await post(t, apiKey, '/api/merchant/pobo/users', { businessName: 'Keyed KYB Ltd', email: 'kyb@keyed.example', phoneNumber: '+2348012345678', country: 'NG' })).body.response;
+      const business = (
+        await post(t, apiKey, '/api/merchant/pobo/users', {
+          businessName: 'Keyed KYB Ltd',
+          email: 'kyb@keyed.example',
+          phoneNumber: '+2348012345678',
+          country: 'NG',
+        })
+      ).body.response;
       await acceptAgreementDirectly(stack.pg, business.poboUserId);
       const path = `/api/merchant/pobo/users/${business.poboUserId}/onboarding`;
       const application = kybApplication('RC-KEYED-HOLD');
@@ -255,7 +286,14 @@ describe('Idempotency-Key', () => {
       const sent = body();
       expect((await post(t, apiKey, PI, sent, key)).status).toBe(201);
       await stack.pg.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE merchant_id = $1 AND key = $2`, [merchantId, key]);
-      expect(await eventually(() => keyRow(key), (row) => row === undefined, 10_000, 100)).toBeUndefined();
+      expect(
+        await eventually(
+          () => keyRow(key),
+          (row) => row === undefined,
+          10_000,
+          100,
+        ),
+      ).toBeUndefined();
       const rerun = await post(t, apiKey, PI, { ...sent, merchantReference: `${sent.merchantReference}-2` }, key);
       expect(rerun.status).toBe(201);
       expect(rerun.headers.get('idempotent-replayed')).toBeNull();
@@ -270,7 +308,12 @@ describe('Idempotency-Key', () => {
       const key = newKey();
       const sent = body();
       const first = post(t, apiKey, PI, sent, key);
-      await eventually(() => keyRow(key), (row) => row !== undefined, 2_000, 20);
+      await eventually(
+        () => keyRow(key),
+        (row) => row !== undefined,
+        2_000,
+        20,
+      );
 
       const second = await post(t, apiKey, PI, sent, key);
       expect(second.status).toBe(423);
@@ -336,7 +379,9 @@ describe('Idempotency-Key: a late finisher and an unreachable store', () => {
     expect(late.body.error.code).toBe('idempotency_request_in_progress');
     const replay = await post(t, apiKey, PI, sent, key);
     expect(replay.text).toBe(won.text);
-    expect((await stack.pg.query('SELECT id FROM payment_intents WHERE merchant_reference = $1', [sent.merchantReference])).rows).toEqual([{ id: won.body.response.paymentIntentId }]);
+    expect((await stack.pg.query('SELECT id FROM payment_intents WHERE merchant_reference = $1', [sent.merchantReference])).rows).toEqual([
+      { id: won.body.response.paymentIntentId },
+    ]);
   });
 
   it('with PostgreSQL unreachable: 503 with Retry-After, and the operation never runs unclaimed', async () => {
@@ -393,8 +438,12 @@ describe('Idempotency-Key across two API processes', () => {
       expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
       expect(new Set(results.map((r) => r.text)).size).toBe(1);
       expect(results.filter((r) => r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
-      expect((await stack.pg.query('SELECT count(*)::int AS n FROM payment_intents WHERE merchant_reference = $1', [sent.merchantReference])).rows[0].n).toBe(1);
-      const accounts = (await stack.bankRail.state<any>('/_sandbox/accounts')).accounts.filter((a: any) => a.reference === results[0].body.response.paymentIntentId);
+      expect((await stack.pg.query('SELECT count(*)::int AS n FROM payment_intents WHERE merchant_reference = $1', [sent.merchantReference])).rows[0].n).toBe(
+        1,
+      );
+      const accounts = (await stack.bankRail.state<any>('/_sandbox/accounts')).accounts.filter(
+        (a: any) => a.reference === results[0].body.response.paymentIntentId,
+      );
       expect(accounts).toHaveLength(1);
     } finally {
       await second.kill();

@@ -27,8 +27,17 @@ describe('International settlement: the worker killed between every pair of stag
     await worker?.kill();
     worker = undefined;
   };
-  const statusOf = async (id: string): Promise<string> => (await stack.pg.query(`SELECT status FROM international_payment_intents WHERE id = $1`, [id])).rows[0].status;
-  const reaches = async (id: string, status: string) => expect(await eventually(() => statusOf(id), (s) => s === status, 30_000, 20)).toBe(status);
+  const statusOf = async (id: string): Promise<string> =>
+    (await stack.pg.query(`SELECT status FROM international_payment_intents WHERE id = $1`, [id])).rows[0].status;
+  const reaches = async (id: string, status: string) =>
+    expect(
+      await eventually(
+        () => statusOf(id),
+        (s) => s === status,
+        30_000,
+        20,
+      ),
+    ).toBe(status);
 
   /** Runs `test` with both rails' steps short (1.5 s: returns and legs a test waits on), then puts back the suite's. */
   const withQuickRails = async (test: () => Promise<void>) => {
@@ -71,7 +80,12 @@ describe('International settlement: the worker killed between every pair of stag
     // 1. Killed mid-call to the bridge rail: the rail created the transfer, its answer never arrived.
     await stack.bridgeRail.faults({ answerDelayMs: 3_000 });
     await startWorker();
-    await eventually(() => stack.bridgeRail.calls(id), (calls) => calls.created === 1, 20_000, 20);
+    await eventually(
+      () => stack.bridgeRail.calls(id),
+      (calls) => calls.created === 1,
+      20_000,
+      20,
+    );
     expect(await statusOf(id)).toBe('processing');
     await killWorker();
     await stack.bridgeRail.faults({});
@@ -86,7 +100,12 @@ describe('International settlement: the worker killed between every pair of stag
     // 3. Killed mid-call to the payout rail.
     await stack.payoutRail.faults({ answerDelayMs: 3_000 });
     await startWorker();
-    await eventually(() => stack.payoutRail.calls(id), (calls) => calls.created === 1, 20_000, 20);
+    await eventually(
+      () => stack.payoutRail.calls(id),
+      (calls) => calls.created === 1,
+      20_000,
+      20,
+    );
     expect(await statusOf(id)).toBe('bridge_confirmed');
     await killWorker();
     await stack.payoutRail.faults({});
@@ -101,7 +120,9 @@ describe('International settlement: the worker killed between every pair of stag
     await startWorker();
     await reaches(id, 'settled');
 
-    const history = (await stack.pg.query(`SELECT to_status FROM international_payment_intent_status_history WHERE intent_id = $1 ORDER BY id`, [id])).rows.map((r) => r.to_status);
+    const history = (await stack.pg.query(`SELECT to_status FROM international_payment_intent_status_history WHERE intent_id = $1 ORDER BY id`, [id])).rows.map(
+      (r) => r.to_status,
+    );
     expect(history).toEqual(['processing', 'bridge_initiated', 'bridge_confirmed', 'withdrawal_initiated', 'withdrawal_confirmed', 'settled']);
     const postings = (await stack.pg.query(`SELECT type FROM ledger_transactions WHERE source_id = $1 ORDER BY type`, [id])).rows.map((r) => r.type);
     // Each move posted its money once, however often the worker was killed around it.
@@ -148,23 +169,45 @@ describe('International settlement: the worker killed between every pair of stag
         env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url },
       });
       expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-      await eventually(() => returnOf('payouts'), (r) => r !== null, 20_000, 20);
+      await eventually(
+        () => returnOf('payouts'),
+        (r) => r !== null,
+        20_000,
+        20,
+      );
       await killWorker();
       await stack.payoutRail.faults({});
 
       // 2. The payout rail's callback lands with no worker running; a new worker asks the bridge rail and is killed too.
       await stack.bridgeRail.faults({ answerDelayMs: 3_000 });
       await startWorker();
-      await eventually(() => returnOf('transfers'), (r) => r !== null, 20_000, 20);
+      await eventually(
+        () => returnOf('transfers'),
+        (r) => r !== null,
+        20_000,
+        20,
+      );
       await killWorker();
       await stack.bridgeRail.faults({});
 
       // 3. The bridge rail's callback lands; the last worker takes the stalled jobs over and asks again.
       await startWorker();
       const positions = async () =>
-        (await stack.pg.query(`SELECT a.kind, sum(e.amount)::bigint AS amount FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id JOIN ledger_transactions t ON t.id = e.transaction_id
-          WHERE t.source_id = $1 AND a.merchant_id IS NULL GROUP BY a.kind HAVING sum(e.amount) <> 0`, [id])).rows.map((r) => r.kind).sort();
-      const returned = await eventually(() => returnOf('transfers'), (r) => r?.status === 'completed', 20_000, 50);
+        (
+          await stack.pg.query(
+            `SELECT a.kind, sum(e.amount)::bigint AS amount FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id JOIN ledger_transactions t ON t.id = e.transaction_id
+          WHERE t.source_id = $1 AND a.merchant_id IS NULL GROUP BY a.kind HAVING sum(e.amount) <> 0`,
+            [id],
+          )
+        ).rows
+          .map((r) => r.kind)
+          .sort();
+      const returned = await eventually(
+        () => returnOf('transfers'),
+        (r) => r?.status === 'completed',
+        20_000,
+        50,
+      );
       const settled = await eventually(positions, (kinds) => !kinds.some((kind) => /rail_in_transit|at_bridge_rail|receivable_/.test(kind)), 30_000, 100);
       const sent = Math.round((quote.options[0].sourceAmount - quote.options[0].fee) * 100);
       expect(settled).toEqual(sent === returned.amount ? [] : ['bank_rail', 'recovery_differences']);
@@ -239,15 +282,30 @@ describe('International settlement: the worker killed between every pair of stag
         expect(now.available).toBeCloseTo(before.available, 2);
         const reached = !['pending', 'processing'].includes(state);
         // The rails gave the money back: nothing stays at a rail or owed to the platform.
-        const closed = await eventually(() => platform(id), (kinds) => !kinds.some((kind) => /rail_in_transit|at_bridge_rail|paid_abroad|receivable_/.test(kind)), 30_000, 100);
+        const closed = await eventually(
+          () => platform(id),
+          (kinds) => !kinds.some((kind) => /rail_in_transit|at_bridge_rail|paid_abroad|receivable_/.test(kind)),
+          30_000,
+          100,
+        );
         expect(closed.every((kind) => ['bank_rail', 'recovery_differences'].includes(kind))).toBe(true);
         const transfer = await record('transfers', id);
         if (reached) expect(transfer).toMatchObject({ status: 'returned', return: { status: 'completed' } });
         // Nothing had left the reservation in the books, but the rail held the transfer in review: it is cancelled.
-        if (state === 'processing') expect(await eventually(() => record('transfers', id), (t) => t?.status === 'returned', 20_000, 100)).toMatchObject({ status: 'returned' });
+        if (state === 'processing')
+          expect(
+            await eventually(
+              () => record('transfers', id),
+              (t) => t?.status === 'returned',
+              20_000,
+              100,
+            ),
+          ).toMatchObject({ status: 'returned' });
         if (state === 'pending') expect(transfer).toBeUndefined();
         if (state.startsWith('withdrawal')) expect(await record('payouts', id)).toMatchObject({ status: 'returned' });
-        const reversals = (await stack.pg.query(`SELECT count(*)::int AS n FROM balance_transactions WHERE source_id = $1 AND type = 'international_payment_reversal'`, [id])).rows[0].n;
+        const reversals = (
+          await stack.pg.query(`SELECT count(*)::int AS n FROM balance_transactions WHERE source_id = $1 AND type = 'international_payment_reversal'`, [id])
+        ).rows[0].n;
         expect([state, reversals]).toEqual([state, 1]);
       }
       expect((await balanceOf(stack.t, apiKey)).reserved).toBe(0);

@@ -49,7 +49,12 @@ function expectForwardOnly(seen: any[]): void {
 
 /** The balance once none of the merchant's intents is in flight: an earlier test's intent settling would move it mid-comparison. */
 async function quietBalance(stack: InternationalStack, key: string): Promise<{ available: number; reserved: number }> {
-  await eventually(() => http(stack.t.baseUrl, 'GET', `${INTENTS}?limit=100`, { apiKey: key }), (r) => r.body.response.every(isFinal), 20_000, 50);
+  await eventually(
+    () => http(stack.t.baseUrl, 'GET', `${INTENTS}?limit=100`, { apiKey: key }),
+    (r) => r.body.response.every(isFinal),
+    20_000,
+    50,
+  );
   return balanceOf(stack.t, key);
 }
 
@@ -141,7 +146,12 @@ describe('International payment intents', () => {
       expect(quote).toMatchObject({ poboUserId: business, destinationCountry: 'US', currency: 'USD', amount: 1000 });
       expect(quote.options.map((o: any) => o.routeType)).toEqual(['ngn', 'usdc']);
       // ngn at 1550.75 with ₦500 + 1.5 %: 1,550,750.00 converted, fee 500 + 23,261.25.
-      expect(quote.options[0]).toMatchObject({ sourceCurrency: 'NGN', exchangeRate: BRIDGE_RAIL_RATES.USD.routes[0].rate, fee: 23761.25, sourceAmount: 1574511.25 });
+      expect(quote.options[0]).toMatchObject({
+        sourceCurrency: 'NGN',
+        exchangeRate: BRIDGE_RAIL_RATES.USD.routes[0].rate,
+        fee: 23761.25,
+        sourceAmount: 1574511.25,
+      });
       expect(Date.parse(quote.expiresAt) - Date.parse(quote.createdAt)).toBe(15 * 60_000);
 
       // 10.01 GHS at 128.6543 is 1,287.829543 NGN: 1,287.83 after rounding up; fee 200 + ceil(2 % of it) = 225.76.
@@ -153,11 +163,17 @@ describe('International payment intents', () => {
       expect(read.body.response).toEqual(quote);
     });
 
-    it('refuses a corridor no route serves, and a business that is not the merchant\'s', async () => {
-      const japan = await http(stack.t.baseUrl, 'POST', QUOTES, { apiKey, body: { poboUserId: business, destinationCountry: 'JP', currency: 'JPY', amount: 100 } });
+    it("refuses a corridor no route serves, and a business that is not the merchant's", async () => {
+      const japan = await http(stack.t.baseUrl, 'POST', QUOTES, {
+        apiKey,
+        body: { poboUserId: business, destinationCountry: 'JP', currency: 'JPY', amount: 100 },
+      });
       expectErrorBody(japan, 400, 'unsupported_corridor');
       const other = await stack.t.createMerchant('Other');
-      const foreign = await http(stack.t.baseUrl, 'POST', QUOTES, { apiKey: other.apiKey, body: { poboUserId: business, destinationCountry: 'US', currency: 'USD', amount: 100 } });
+      const foreign = await http(stack.t.baseUrl, 'POST', QUOTES, {
+        apiKey: other.apiKey,
+        body: { poboUserId: business, destinationCountry: 'US', currency: 'USD', amount: 100 },
+      });
       expectErrorBody(foreign, 404, 'resource_not_found');
       expectErrorBody(await http(stack.t.baseUrl, 'GET', `${QUOTES}/qt_000000000000000000000000`, { apiKey }), 404, 'quote_not_found');
     });
@@ -219,7 +235,9 @@ describe('International payment intents', () => {
         paid_abroad: kobo(option.sourceAmount - option.fee),
         fee_revenue: kobo(option.fee),
       });
-      const kinds = (await stack.pg.query(`SELECT type FROM ledger_transactions WHERE source_id = $1 ORDER BY created_at`, [created.intentId])).rows.map((r) => r.type);
+      const kinds = (await stack.pg.query(`SELECT type FROM ledger_transactions WHERE source_id = $1 ORDER BY created_at`, [created.intentId])).rows.map(
+        (r) => r.type,
+      );
       expect(kinds).toEqual([
         'international_reserved',
         'international_bridge_initiated',
@@ -244,12 +262,19 @@ describe('International payment intents', () => {
       // The worker gets each rail's answer only once that rail's callback has moved the intent
       // (real rails, real signed callbacks): the order a busy worker sees.
       const reads = new Pool({ connectionString: stack.db.url, max: 4 });
-      const statusOf = async (id: string) => (await reads.query<{ status: string }>('SELECT status FROM international_payment_intents WHERE id = $1', [id])).rows[0].status;
-      const answerAfterCallback = <T extends { reference: string }>(call: (...args: any[]) => Promise<T>) =>
+      const statusOf = async (id: string) =>
+        (await reads.query<{ status: string }>('SELECT status FROM international_payment_intents WHERE id = $1', [id])).rows[0].status;
+      const answerAfterCallback =
+        <T extends { reference: string }>(call: (...args: any[]) => Promise<T>) =>
         async (...args: any[]): Promise<T> => {
           const before = await statusOf(args[0].reference);
           const answer = await call(...args);
-          await eventually(() => statusOf(answer.reference), (status) => status !== before, 10_000, 20);
+          await eventually(
+            () => statusOf(answer.reference),
+            (status) => status !== before,
+            10_000,
+            20,
+          );
           return answer;
         };
       const bridge = stack.worker!.get<BridgeRail>(BRIDGE_RAIL, { strict: false });
@@ -260,12 +285,16 @@ describe('International payment intents', () => {
       await Promise.all([stack.bridgeRail.setSettlementStep(0), stack.payoutRail.setSettlementStep(0)]);
       try {
         const ids: string[] = [];
-        for (let i = 0; i < 4; i++) ids.push((await createInternationalIntent(stack.t, apiKey, intentBody(await createQuote(stack.t, apiKey, { poboUserId: business })))).intentId);
+        for (let i = 0; i < 4; i++)
+          ids.push((await createInternationalIntent(stack.t, apiKey, intentBody(await createQuote(stack.t, apiKey, { poboUserId: business })))).intentId);
         for (const id of ids) expect((await pollIntent(stack.t, apiKey, id, isFinal)).at(-1).status).toBe('settled');
         expect(createTransfer).toHaveBeenCalledTimes(ids.length);
         expect(createPayout).toHaveBeenCalledTimes(ids.length);
         // Every leg was moved by its callback, and the only job of each intent is its first.
-        const history = await stack.pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM international_payment_intent_status_history WHERE intent_id = ANY($1)`, [ids]);
+        const history = await stack.pg.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM international_payment_intent_status_history WHERE intent_id = ANY($1)`,
+          [ids],
+        );
         expect(history.rows[0].n).toBe(ids.length * (PIPELINE.length - 1));
         const advances = enqueue.mock.calls.filter(([, job, payload]) => job.name === INTERNATIONAL_JOBS.advance.name && ids.includes(payload.intentId));
         expect(advances.map(([, , payload]) => payload)).toEqual(ids.map((intentId) => ({ intentId, from: 'pending' })));
@@ -301,7 +330,11 @@ describe('International payment intents', () => {
       const before = await quietBalance(stack, apiKey);
       const quote = await createQuote(stack.t, apiKey, { poboUserId: business, destinationCountry: 'DE', currency: 'EUR', amount: 50 });
       // A valid German IBAN whose account part ends 9999.
-      const created = await createInternationalIntent(stack.t, apiKey, intentBody(quote, { bankCodeType: 'iban', bankCode: 'de41 1001 0010 0000 0099 99', accountNumber: undefined }, quote.options[1]));
+      const created = await createInternationalIntent(
+        stack.t,
+        apiKey,
+        intentBody(quote, { bankCodeType: 'iban', bankCode: 'de41 1001 0010 0000 0099 99', accountNumber: undefined }, quote.options[1]),
+      );
       expect(created).toMatchObject({ bankCodeType: 'iban', bankCode: 'DE41100100100000009999', routeType: 'usdc' });
       expect(created).not.toHaveProperty('accountNumber');
       const seen = await pollIntent(stack.t, apiKey, created.intentId, isFinal);
@@ -338,7 +371,12 @@ describe('International payment intents', () => {
         await rail.setSettlementStep(150);
         await reject(intentId, 'Recipient failed enhanced due diligence');
         expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-        await eventually(() => railReturn(collection, intentId), (r) => r?.status === 'refused', 20_000, 100);
+        await eventually(
+          () => railReturn(collection, intentId),
+          (r) => r?.status === 'refused',
+          20_000,
+          100,
+        );
         return { apiKey, before, intentId, converted: kobo(quote.options[0].sourceAmount - quote.options[0].fee) };
       } finally {
         await rail.setSettlementStep(150);
@@ -350,9 +388,14 @@ describe('International payment intents', () => {
       expect(await positionsOf(stack, intentId)).toEqual({ bridge_rail_in_transit: converted, receivable_bridge_rail: -converted });
       const verified = await ledgerVerify(stack);
       expect(verified.code).toBe(0);
-      expect(verified.report.openReceivables).toContainEqual(expect.objectContaining({ sourceId: intentId, owedBy: 'bridge_rail', currency: 'NGN', amount: converted / 100 }));
+      expect(verified.report.openReceivables).toContainEqual(
+        expect.objectContaining({ sourceId: intentId, owedBy: 'bridge_rail', currency: 'NGN', amount: converted / 100 }),
+      );
       // Once older than LEDGER_RECEIVABLE_MAX_AGE_HOURS, an open receivable fails the check.
-      const strict = await run('npm', ['run', '--silent', 'ledger:verify'], { cwd: `${__dirname}/../..`, env: { ...process.env, DATABASE_URL: stack.db.url, LEDGER_RECEIVABLE_MAX_AGE_HOURS: '0' } }).catch((err) => err);
+      const strict = await run('npm', ['run', '--silent', 'ledger:verify'], {
+        cwd: `${__dirname}/../..`,
+        env: { ...process.env, DATABASE_URL: stack.db.url, LEDGER_RECEIVABLE_MAX_AGE_HOURS: '0' },
+      }).catch((err) => err);
       expect(strict.code).toBe(1);
       expect(JSON.parse(strict.stdout)).toMatchObject({ ok: false, overdueReceivables: expect.arrayContaining([intentId]) });
 
@@ -368,7 +411,9 @@ describe('International payment intents', () => {
         note: 'Bridge rail refuses to return it',
       });
       expect(await positionsOf(stack, intentId)).toEqual({ lost_at_rails: converted, written_off: -converted });
-      const notes = await stack.pg.query(`SELECT note FROM ledger_transactions WHERE source_id = $1 AND type = 'international_receivable_written_off'`, [intentId]);
+      const notes = await stack.pg.query(`SELECT note FROM ledger_transactions WHERE source_id = $1 AND type = 'international_receivable_written_off'`, [
+        intentId,
+      ]);
       expect(notes.rows).toEqual([{ note: 'Bridge rail refuses to return it' }]);
       expect((await ledgerVerify(stack)).report.openReceivables.map((r: any) => r.sourceId)).not.toContain(intentId);
       // Once cleared, there is nothing left to clear.
@@ -537,25 +582,33 @@ describe('International payment intents', () => {
     it.each([
       ['processing', 'held in compliance review at the bridge rail (account ending 1111)', '000123451111'],
       ['withdrawal_initiated', 'held at the payout rail (account ending 2222)', '000123452222'],
-    ])('holds an intent in %s, %s, until an operator rejects it: the merchant whole at once, the rails give the money back', async (state, _why, accountNumber) => {
-      const { apiKey, before, quote, intentId } = await newIntentIn(state, accountNumber);
-      // Held: several settlement steps later it has not moved.
-      await sleep(600);
-      const held = await http(stack.t.baseUrl, 'GET', `${INTENTS}/${intentId}`, { apiKey });
-      expect(held.body.response.status).toBe(state);
+    ])(
+      'holds an intent in %s, %s, until an operator rejects it: the merchant whole at once, the rails give the money back',
+      async (state, _why, accountNumber) => {
+        const { apiKey, before, quote, intentId } = await newIntentIn(state, accountNumber);
+        // Held: several settlement steps later it has not moved.
+        await sleep(600);
+        const held = await http(stack.t.baseUrl, 'GET', `${INTENTS}/${intentId}`, { apiKey });
+        expect(held.body.response.status).toBe(state);
 
-      const { stdout } = await reject(intentId, 'Held too long');
-      expect(JSON.parse(stdout)).toMatchObject({ intentId, from: state, status: 'rejected' });
-      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-      // The transfer in review is cancelled, all it was sent given back (nothing had left the
-      // reservation in the books); the held payout goes back to the bridge side, and the completed
-      // transfer is converted back at the bridge rail's rate.
-      const bridgeReturn = await eventually(() => railReturn('transfers', intentId), (r) => r?.status === 'completed', 20_000, 100);
-      expect(await booksClosed(intentId)).toEqual(state === 'processing' ? {} : returnDifference(bridgeReturn, quote.options[0]));
-      if (state === 'withdrawal_initiated') expect(await railRecord('payouts', intentId)).toMatchObject({ status: 'returned' });
-      expect(await balanceOf(stack.t, apiKey)).toEqual(before);
-      expect((await ledgerVerify(stack)).code).toBe(0);
-    });
+        const { stdout } = await reject(intentId, 'Held too long');
+        expect(JSON.parse(stdout)).toMatchObject({ intentId, from: state, status: 'rejected' });
+        expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+        // The transfer in review is cancelled, all it was sent given back (nothing had left the
+        // reservation in the books); the held payout goes back to the bridge side, and the completed
+        // transfer is converted back at the bridge rail's rate.
+        const bridgeReturn = await eventually(
+          () => railReturn('transfers', intentId),
+          (r) => r?.status === 'completed',
+          20_000,
+          100,
+        );
+        expect(await booksClosed(intentId)).toEqual(state === 'processing' ? {} : returnDifference(bridgeReturn, quote.options[0]));
+        if (state === 'withdrawal_initiated') expect(await railRecord('payouts', intentId)).toMatchObject({ status: 'returned' });
+        expect(await balanceOf(stack.t, apiKey)).toEqual(before);
+        expect((await ledgerVerify(stack)).code).toBe(0);
+      },
+    );
 
     it('rejects an intent that has not settled with a note, releasing the funds once; rejecting it again is refused', async () => {
       // The bridge leg slow: the intent waits at bridge_initiated.
@@ -581,7 +634,10 @@ describe('International payment intents', () => {
         // The converted amount had left for the bridge rail, still pending there: the rail cancels it
         // and gives back all it was sent, which closes its position and the platform's receivable.
         expect(await booksClosed(created.intentId)).toEqual({});
-        expect(await railRecord('transfers', created.intentId)).toMatchObject({ status: 'returned', return: { status: 'completed', amount: kobo(quote.options[0].sourceAmount - quote.options[0].fee) } });
+        expect(await railRecord('transfers', created.intentId)).toMatchObject({
+          status: 'returned',
+          return: { status: 'completed', amount: kobo(quote.options[0].sourceAmount - quote.options[0].fee) },
+        });
         expect((await ledgerVerify(stack)).code).toBe(0);
       } finally {
         await stack.bridgeRail.setSettlementStep(150);
@@ -667,10 +723,25 @@ describe('International payment intents', () => {
       const payouts = stack.worker!.get<PayoutRail>(PAYOUT_RAIL, { strict: false });
       const budget = { timeoutMs: 2_000, retries: 1 };
       await payouts.returnPayout(intentId, budget);
-      await eventually(() => railRecord('payouts', intentId), (payout) => payout.status === 'returned', 10_000, 50);
+      await eventually(
+        () => railRecord('payouts', intentId),
+        (payout) => payout.status === 'returned',
+        10_000,
+        50,
+      );
       const ghost = `ipi_ghost${Date.now()}`;
-      const recipient = { fullName: 'Nobody', email: null, country: 'US', bankCodeType: 'routing_number' as const, bankCode: '021000021', accountNumber: '000123451111' };
-      await bridge.createTransfer({ reference: ghost, routeType: 'ngn', sourceAmount: 1_550_750, destinationCurrency: 'USD', destinationAmount: 1_000, recipient }, budget);
+      const recipient = {
+        fullName: 'Nobody',
+        email: null,
+        country: 'US',
+        bankCodeType: 'routing_number' as const,
+        bankCode: '021000021',
+        accountNumber: '000123451111',
+      };
+      await bridge.createTransfer(
+        { reference: ghost, routeType: 'ngn', sourceAmount: 1_550_750, destinationCurrency: 'USD', destinationAmount: 1_000, recipient },
+        budget,
+      );
 
       const tampered = await ledgerVerify(stack);
       expect(tampered.code).toBe(1);
@@ -684,7 +755,13 @@ describe('International payment intents', () => {
             ledger: { place: 'payout_rail_in_transit', currency: 'NGN', amount: converted / 100 },
             found: { status: 'returned', currency: 'USD', amount: 100, returnStatus: 'completed' },
           },
-          { reference: ghost, rail: 'bridge_rail', problem: 'unknown_to_ledger', ledger: null, found: { status: 'in_review', currency: 'NGN', amount: 15_507.5, returnStatus: null } },
+          {
+            reference: ghost,
+            rail: 'bridge_rail',
+            problem: 'unknown_to_ledger',
+            ledger: null,
+            found: { status: 'in_review', currency: 'NGN', amount: 15_507.5, returnStatus: null },
+          },
         ]),
       );
       expect(tampered.report.railDifferences).toHaveLength(2);
@@ -697,7 +774,12 @@ describe('International payment intents', () => {
       expect(await balanceOf(stack.t, apiKey)).toEqual(before);
       await booksClosed(intentId);
       await bridge.returnTransfer(ghost, budget);
-      await eventually(() => railRecord('transfers', ghost), (transfer) => transfer.status === 'returned', 10_000, 50);
+      await eventually(
+        () => railRecord('transfers', ghost),
+        (transfer) => transfer.status === 'returned',
+        10_000,
+        50,
+      );
       expect((await ledgerVerify(stack)).report).toMatchObject({ ok: true, railDifferences: [] });
     });
   });
@@ -725,7 +807,8 @@ describe('International payment intents', () => {
         expect(response?.headers()['content-security-policy']).toBeDefined();
         const text = await page.locator('body').innerText();
         // Sender, recipient (escaped, shown as text), amounts, rate, fee and references.
-        for (const shown of ['Globex Exports Ltd', 'Ada <b>Lovelace</b>', 'NWBKGB2L', '250.50', 'GBP', '2085.4', created.intentId, quote.quoteId]) expect(text).toContain(shown);
+        for (const shown of ['Globex Exports Ltd', 'Ada <b>Lovelace</b>', 'NWBKGB2L', '250.50', 'GBP', '2085.4', created.intentId, quote.quoteId])
+          expect(text).toContain(shown);
         expect(text).toContain(settled.sourceAmount.toLocaleString('en-US', { minimumFractionDigits: 2 }));
         expect(await page.locator('b').count()).toBe(0);
         // The link is all it takes to open the receipt: the account shows its last four characters only.

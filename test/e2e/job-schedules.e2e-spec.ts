@@ -62,7 +62,12 @@ describe('Periodic jobs after Redis lost its data', () => {
     const flushedAt = Date.now();
     expect(await queue.getJobSchedulers()).toEqual([]);
 
-    const schedulers = await eventually(() => queue.getJobSchedulers(), (found) => found.length === 3, 2 * INTERVAL_MS, 20);
+    const schedulers = await eventually(
+      () => queue.getJobSchedulers(),
+      (found) => found.length === 3,
+      2 * INTERVAL_MS,
+      20,
+    );
     expect(schedulers.map((s) => s.key).sort()).toEqual(['kyb.purge-documents', 'kyb.refresh-processing', 'kyb.resume-forwarding']);
     expect(Date.now() - flushedAt).toBeLessThanOrEqual(2 * INTERVAL_MS + 100);
 

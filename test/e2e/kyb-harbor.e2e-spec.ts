@@ -56,14 +56,20 @@ describe('KYB: the Harbor format and corrections (PATCH …/onboarding)', () => 
   const correct = (id: string, body: unknown, key = apiKey) => http(t.baseUrl, 'PATCH', path(id), { apiKey: key, body });
   const onboarding = (id: string) => http(t.baseUrl, 'GET', path(id), { apiKey });
   const pollUntil = async (id: string, status: string) => {
-    const result = await eventually(() => onboarding(id), (r) => r.body?.response?.kyb?.status === status, 30_000);
+    const result = await eventually(
+      () => onboarding(id),
+      (r) => r.body?.response?.kyb?.status === status,
+      30_000,
+    );
     expect(result.body.response.kyb.status).toBe(status);
     return result;
   };
   const applicationsFor = async (id: string) => (await pg.query('SELECT * FROM kyb_applications WHERE business_id = $1 ORDER BY created_at', [id])).rows;
   const documentsOf = async (applicationId: string) =>
-    (await pg.query('SELECT id, path, file_type, sha256, size_bytes, deleted_at FROM kyb_documents WHERE application_id = $1 ORDER BY path', [applicationId])).rows;
-  const history = async (id: string) => (await pg.query('SELECT field, from_status, to_status, cause FROM business_status_history WHERE business_id = $1 ORDER BY id', [id])).rows;
+    (await pg.query('SELECT id, path, file_type, sha256, size_bytes, deleted_at FROM kyb_documents WHERE application_id = $1 ORDER BY path', [applicationId]))
+      .rows;
+  const history = async (id: string) =>
+    (await pg.query('SELECT field, from_status, to_status, cause FROM business_status_history WHERE business_id = $1 ORDER BY id', [id])).rows;
   const providerApplication = async (reference: string) => {
     const { applications } = await verification.state<{ applications: ProviderApplication[] }>('/_sandbox/applications');
     const found = applications.filter((a) => a.reference === reference);
@@ -75,8 +81,17 @@ describe('KYB: the Harbor format and corrections (PATCH …/onboarding)', () => 
   const snapshot = async (id: string) => {
     const { agreement, kyb } = (await http(t.baseUrl, 'GET', `/api/merchant/pobo/users/${id}`, { apiKey })).body.response;
     const applications = await applicationsFor(id);
-    const documents = (await pg.query('SELECT d.id FROM kyb_documents d JOIN kyb_applications a ON a.id = d.application_id WHERE a.business_id = $1 ORDER BY d.id', [id])).rows;
-    return { agreement: agreement.status, kyb: kyb.status, requirements: kyb.pendingRequirements, applications: applications.map((a) => a.id), documents, history: await history(id) };
+    const documents = (
+      await pg.query('SELECT d.id FROM kyb_documents d JOIN kyb_applications a ON a.id = d.application_id WHERE a.business_id = $1 ORDER BY d.id', [id])
+    ).rows;
+    return {
+      agreement: agreement.status,
+      kyb: kyb.status,
+      requirements: kyb.pendingRequirements,
+      applications: applications.map((a) => a.id),
+      documents,
+      history: await history(id),
+    };
   };
   /** A business whose first application the provider sent back (`-ACTION`). */
   async function actionRequired(body: ReturnType<typeof kybApplication> = kybApplication(`RC-${Math.random().toString(36).slice(2, 10)}-ACTION`)) {
@@ -108,8 +123,14 @@ describe('KYB: the Harbor format and corrections (PATCH …/onboarding)', () => 
     // Enumerations in their listed case; the files are checked below (as document ids).
     expect(provider.associated_persons.map(withoutFiles)).toEqual(normalised.map(withoutFiles));
     expect(provider.associated_persons.map((p) => (p.identity_files as { file_type: string; part: string }[]).map((f) => [f.file_type, f.part]))).toEqual([
-      [['passport', 'FRONT'], ['driver_licence', 'BACK']],
-      [['passport', 'FRONT'], ['driver_licence', 'BACK']],
+      [
+        ['passport', 'FRONT'],
+        ['driver_licence', 'BACK'],
+      ],
+      [
+        ['passport', 'FRONT'],
+        ['driver_licence', 'BACK'],
+      ],
       [['residence_permit', 'FRONT']],
       [],
     ]);
@@ -123,7 +144,12 @@ describe('KYB: the Harbor format and corrections (PATCH …/onboarding)', () => 
   it('matches enumerations in any case, stores and forwards them in their listed case, and counts them so', async () => {
     const id = await acceptedBusiness();
     const body = kybApplication('RC-CASE-1');
-    Object.assign(body.company, { country: 'ng', purpose_of_registration: 'RECEIPTANDPAYMENT', source_of_funds: 'business_income', country_of_operation: ['ng'] });
+    Object.assign(body.company, {
+      country: 'ng',
+      purpose_of_registration: 'RECEIPTANDPAYMENT',
+      source_of_funds: 'business_income',
+      country_of_operation: ['ng'],
+    });
     Object.assign(body.associated_persons[0], {
       type: 'REPRESENTATIVE',
       id_type: 'PASSPORT',
@@ -135,14 +161,22 @@ describe('KYB: the Harbor format and corrections (PATCH …/onboarding)', () => 
     body.company_files = body.company_files.map((group) => ({ ...group, file_type: group.file_type.toUpperCase() as never }));
 
     // Two representatives spelt differently are two representatives.
-    const twice = { ...body, associated_persons: [body.associated_persons[0], { ...body.associated_persons[0], type: 'representative' }, body.associated_persons[1]] };
+    const twice = {
+      ...body,
+      associated_persons: [body.associated_persons[0], { ...body.associated_persons[0], type: 'representative' }, body.associated_persons[1]],
+    };
     const refused = await submit(id, twice);
     expectErrorBody(refused, 400, 'validation_failed');
     expect(refused.body.error.details).toContainEqual({ field: 'associated_persons', message: 'exactly one representative is required, found 2' });
 
     expect((await submit(id, body)).status).toBe(202);
     const [application] = await applicationsFor(id);
-    expect(application.payload.company).toMatchObject({ country: 'NG', purpose_of_registration: 'receiptAndPayment', source_of_funds: 'BUSINESS_INCOME', country_of_operation: ['NG'] });
+    expect(application.payload.company).toMatchObject({
+      country: 'NG',
+      purpose_of_registration: 'receiptAndPayment',
+      source_of_funds: 'BUSINESS_INCOME',
+      country_of_operation: ['NG'],
+    });
     expect(application.payload.associated_persons.map((p: Record<string, unknown>) => [p.type, p.id_type, p.nationality])).toEqual([
       ['representative', 'passport', 'NG'],
       ['applicant', 'driver_licence', 'NG'],
@@ -164,7 +198,10 @@ describe('KYB: the Harbor format and corrections (PATCH …/onboarding)', () => 
     const firstDocuments = await documentsOf(first.id);
     expect(firstDocuments).toHaveLength(8);
     // Retention is zero: the kept documents' bytes are gone before the correction.
-    await eventually(async () => (await documentsOf(first.id)).every((d) => d.deleted_at !== null), (done) => done);
+    await eventually(
+      async () => (await documentsOf(first.id)).every((d) => d.deleted_at !== null),
+      (done) => done,
+    );
     const uploadsBefore = await uploads();
 
     const company = { ...harborApplication().company, registration_number: 'RC-FIX-1' };
@@ -217,9 +254,19 @@ describe('KYB: the Harbor format and corrections (PATCH …/onboarding)', () => 
     const { id, first } = await actionRequired();
     const companyFiles = (await documentsOf(first.id)).filter((d) => d.path.startsWith('company_files'));
     const persons = [
-      { ...kybPerson('REPRESENTATIVE'), id_type: 'DRIVER_LICENCE', identity_files: [{ file_type: 'DRIVER_LICENCE', part: 'back', country: 'gh', file: SAMPLE_PDF }] },
+      {
+        ...kybPerson('REPRESENTATIVE'),
+        id_type: 'DRIVER_LICENCE',
+        identity_files: [{ file_type: 'DRIVER_LICENCE', part: 'back', country: 'gh', file: SAMPLE_PDF }],
+      },
       kybPerson('applicant', { identity_files: [] }),
-      kybPerson('Equity_Holder', { equity: 60, has_control: true, is_signer: false, relationship_established_at: '2021-05-01', tax_jurisdiction_country: 'gh' }),
+      kybPerson('Equity_Holder', {
+        equity: 60,
+        has_control: true,
+        is_signer: false,
+        relationship_established_at: '2021-05-01',
+        tax_jurisdiction_country: 'gh',
+      }),
     ];
 
     expect((await correct(id, { associated_persons: persons })).status).toBe(202);
@@ -304,7 +351,16 @@ describe('KYB: the Harbor format and corrections (PATCH …/onboarding)', () => 
         ['null as a section', { company: null }, 'company'],
         ['an unknown section', { company, kyb_status: 'verified' }, 'kyb_status'],
         ['invalid base64', { company_files: [{ ...company_files[0], files: ['not base64!'] }, ...company_files.slice(1)] }, 'company_files[0].files[0]'],
-        ['an empty identity document', { associated_persons: [{ ...associated_persons[0], identity_files: [{ file_type: 'passport', part: 'FRONT', country: 'NG', file: '' }] }, associated_persons[1]] }, 'associated_persons[0].identity_files[0].file'],
+        [
+          'an empty identity document',
+          {
+            associated_persons: [
+              { ...associated_persons[0], identity_files: [{ file_type: 'passport', part: 'FRONT', country: 'NG', file: '' }] },
+              associated_persons[1],
+            ],
+          },
+          'associated_persons[0].identity_files[0].file',
+        ],
       ])('400 for %s', async (_name, body, field) => {
         const result = await correct(id, body);
         expectErrorBody(result, 400, 'validation_failed');
@@ -321,7 +377,13 @@ describe('KYB: the Harbor format and corrections (PATCH …/onboarding)', () => 
         const url = new URL(`${t.baseUrl}${path(notStarted)}`);
         const status = await new Promise<number>((resolve, reject) => {
           const req = httpRequest(
-            { host: url.hostname, port: url.port, path: url.pathname, method: 'PATCH', headers: { 'content-type': 'application/json', 'content-length': 5 * MiB, 'x-api-key': apiKey } },
+            {
+              host: url.hostname,
+              port: url.port,
+              path: url.pathname,
+              method: 'PATCH',
+              headers: { 'content-type': 'application/json', 'content-length': 5 * MiB, 'x-api-key': apiKey },
+            },
             (res) => {
               res.resume();
               resolve(res.statusCode!);
@@ -339,7 +401,11 @@ describe('KYB: the Harbor format and corrections (PATCH …/onboarding)', () => 
       const { company } = kybApplication('RC-RACE-1');
       const results = await Promise.all([correct(id, { company }), correct(id, { company })]);
       expect(results.map((r) => r.status).sort()).toEqual([202, 409]);
-      expectErrorBody(results.find((r) => r.status === 409)!, 409, 'kyb_state_conflict');
+      expectErrorBody(
+        results.find((r) => r.status === 409)!,
+        409,
+        'kyb_state_conflict',
+      );
       expect(await applicationsFor(id)).toHaveLength(2);
     });
 

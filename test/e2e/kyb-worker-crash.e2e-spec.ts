@@ -58,7 +58,11 @@ describe('KYB worker crash', () => {
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    await eventually(() => Promise.resolve(output), (o) => o.includes('worker started') || child.exitCode !== null, 30_000);
+    await eventually(
+      () => Promise.resolve(output),
+      (o) => o.includes('worker started') || child.exitCode !== null,
+      30_000,
+    );
     if (child.exitCode !== null) throw new Error(`worker exited: ${output}`);
     return child;
   };
@@ -89,7 +93,8 @@ describe('KYB worker crash', () => {
     const first = await startWorker();
     expect((await http(t.baseUrl, 'POST', `/api/merchant/pobo/users/${id}/onboarding`, { apiKey, body: kybApplication('RC-CRASH-1') })).status).toBe(202);
     const [application] = (await pg.query('SELECT id FROM kyb_applications WHERE business_id = $1', [id])).rows;
-    const forwardAttempts = async () => (await pg.query('SELECT forward_attempts FROM kyb_applications WHERE id = $1', [application.id])).rows[0].forward_attempts as number;
+    const forwardAttempts = async () =>
+      (await pg.query('SELECT forward_attempts FROM kyb_applications WHERE id = $1', [application.id])).rows[0].forward_attempts as number;
     await eventually(forwardAttempts, (n) => n >= 1, 10_000, 20);
     // The worker that takes over is already running, as in production: what is measured is BullMQ's
     // takeover, not a process starting.

@@ -53,7 +53,11 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
   const submit = (id: string, body: unknown, key = apiKey) => http(t.baseUrl, 'POST', `/api/merchant/pobo/users/${id}/onboarding`, { apiKey: key, body });
   const onboarding = (id: string, key = apiKey) => http(t.baseUrl, 'GET', `/api/merchant/pobo/users/${id}/onboarding`, { apiKey: key });
   const pollUntil = (id: string, statuses: string[], timeoutMs = 20_000) =>
-    eventually(() => onboarding(id), (r) => statuses.includes(r.body?.response?.kyb?.status), timeoutMs);
+    eventually(
+      () => onboarding(id),
+      (r) => statuses.includes(r.body?.response?.kyb?.status),
+      timeoutMs,
+    );
   const applicationsFor = async (id: string) => (await pg.query('SELECT * FROM kyb_applications WHERE business_id = $1 ORDER BY created_at', [id])).rows;
   const history = async (id: string) =>
     (await pg.query('SELECT field, from_status, to_status, cause FROM business_status_history WHERE business_id = $1 ORDER BY id', [id])).rows;
@@ -80,7 +84,10 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
     const pdf = Buffer.from(SAMPLE_PDF, 'base64');
     expect(documents.map((d) => [d.sha256, d.size_bytes])).toEqual(documents.map(() => [createHash('sha256').update(pdf).digest('hex'), pdf.length]));
 
-    const naira = await eventually(() => http(t.baseUrl, 'GET', `/api/merchant/pobo/users/${id}`, { apiKey }), (r) => r.body.response.nairaCollectionStatus === 'active');
+    const naira = await eventually(
+      () => http(t.baseUrl, 'GET', `/api/merchant/pobo/users/${id}`, { apiKey }),
+      (r) => r.body.response.nairaCollectionStatus === 'active',
+    );
     expect(naira.body.response.nairaCollectionStatus).toBe('active');
     const accounts = (await bankRail.state<{ accounts: { reference: string }[] }>('/_sandbox/accounts')).accounts.filter((a) => a.reference === id);
     expect(accounts).toHaveLength(1);
@@ -113,7 +120,9 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       (n: number) => n === 0,
     );
     expect(deleted).toBe(0);
-    const chunks = await pg.query('SELECT 1 FROM kyb_document_chunks c JOIN kyb_documents d ON d.id = c.document_id WHERE d.application_id = $1', [application.id]);
+    const chunks = await pg.query('SELECT 1 FROM kyb_document_chunks c JOIN kyb_documents d ON d.id = c.document_id WHERE d.application_id = $1', [
+      application.id,
+    ]);
     expect(chunks.rows).toEqual([]);
   });
 
@@ -143,7 +152,10 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
   it('keeps a held review processing while lastSyncedAt advances', async () => {
     const id = await acceptedBusiness();
     await submit(id, kybApplication('RC-400-HOLD'));
-    const first = await eventually(() => onboarding(id), (r) => r.body.response.kyb.lastSyncedAt !== null);
+    const first = await eventually(
+      () => onboarding(id),
+      (r) => r.body.response.kyb.lastSyncedAt !== null,
+    );
     await sleep(800);
     const later = await onboarding(id);
     expect(later.body.response.kyb.status).toBe('processing');
@@ -177,9 +189,21 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       ['a missing file group', app('RC-1', { company_files: files(required.slice(1)) }), 'company_files'],
       ['a repeated file group', app('RC-1', { company_files: files([...required, required[0]]) }), 'company_files[6].file_type'],
       ['an unknown file group', app('RC-1', { company_files: files([...required, 'selfie_of_ceo']) }), 'company_files[6].file_type'],
-      ['invalid base64', app('RC-1', { company_files: [{ file_type: required[0], files: ['not base64!'] }, ...files(required.slice(1))] }), 'company_files[0].files[0]'],
-      ['unpadded base64', app('RC-1', { company_files: [{ file_type: required[0], files: ['YWJj ZA'] }, ...files(required.slice(1))] }), 'company_files[0].files[0]'],
-      ['an empty document', app('RC-1', { company_files: [{ file_type: required[0], files: [''] }, ...files(required.slice(1))] }), 'company_files[0].files[0]'],
+      [
+        'invalid base64',
+        app('RC-1', { company_files: [{ file_type: required[0], files: ['not base64!'] }, ...files(required.slice(1))] }),
+        'company_files[0].files[0]',
+      ],
+      [
+        'unpadded base64',
+        app('RC-1', { company_files: [{ file_type: required[0], files: ['YWJj ZA'] }, ...files(required.slice(1))] }),
+        'company_files[0].files[0]',
+      ],
+      [
+        'an empty document',
+        app('RC-1', { company_files: [{ file_type: required[0], files: [''] }, ...files(required.slice(1))] }),
+        'company_files[0].files[0]',
+      ],
       ['a bad company country', app('RC-1', { company: { ...app().company, country: 'Nigeria' } }), 'company.country'],
       ['a bad incorporation date', app('RC-1', { company: { ...app().company, incorporation_date: '01/04/2019' } }), 'company.incorporation_date'],
       ['a missing company field', app('RC-1', { company: { ...app().company, tax_id: undefined } }), 'company.tax_id'],
@@ -198,8 +222,7 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       return body;
     };
     /** JSON text of an application whose first document is `value` (raw JSON string content). */
-    const withRawDocument = (value: string) =>
-      JSON.stringify(app('RC-1')).replace(`"files":["${SAMPLE_PDF}"]`, `"files":["${value}"]`);
+    const withRawDocument = (value: string) => JSON.stringify(app('RC-1')).replace(`"files":["${SAMPLE_PDF}"]`, `"files":["${value}"]`);
 
     // Each of these answered 500 (or, for dates and names, 202) before it was refused.
     it.each([
@@ -231,10 +254,26 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       'company',
       'associated_persons',
       'company_files',
-      ...['name', 'business_name', 'registration_number', 'country', 'incorporation_date', 'type', 'description', 'industry', 'register_address', 'business_address', 'email', 'url', 'tax_id'].map((f) => `company.${f}`),
+      ...[
+        'name',
+        'business_name',
+        'registration_number',
+        'country',
+        'incorporation_date',
+        'type',
+        'description',
+        'industry',
+        'register_address',
+        'business_address',
+        'email',
+        'url',
+        'tax_id',
+      ].map((f) => `company.${f}`),
       ...['street', 'city', 'postal_code'].map((f) => `company.register_address.${f}`),
       ...['street', 'city', 'country', 'postal_code'].map((f) => `company.business_address.${f}`),
-      ...['type', 'first_name', 'last_name', 'birthday', 'nationality', 'email', 'id_type', 'id_number', 'residential_address', 'identity_files'].map((f) => `associated_persons[0].${f}`),
+      ...['type', 'first_name', 'last_name', 'birthday', 'nationality', 'email', 'id_type', 'id_number', 'residential_address', 'identity_files'].map(
+        (f) => `associated_persons[0].${f}`,
+      ),
       ...['street', 'city', 'country', 'postal_code'].map((f) => `associated_persons[0].residential_address.${f}`),
       ...['file_type', 'part', 'country', 'file'].map((f) => `associated_persons[0].identity_files[0].${f}`),
       'company_files[0].file_type',
@@ -268,7 +307,10 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
     });
 
     it('accepts exactly 8 MB per document as far as size goes (the limit is inclusive)', async () => {
-      const exact = app('RC-1', { associated_persons: persons('applicant'), company_files: [{ file_type: required[0], files: [documentOfSize(8 * MiB)] }, ...files(required.slice(1))] });
+      const exact = app('RC-1', {
+        associated_persons: persons('applicant'),
+        company_files: [{ file_type: required[0], files: [documentOfSize(8 * MiB)] }, ...files(required.slice(1))],
+      });
       const result = await submit(id, exact);
       // Refused for the missing representative, not for the size.
       expectErrorBody(result, 400, 'validation_failed');
@@ -284,10 +326,19 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       const { request } = await import('node:http');
       const url = new URL(`${t.baseUrl}/api/merchant/pobo/users/${id}/onboarding`);
       const status = await new Promise<number>((resolve, reject) => {
-        const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': 200 * MiB, 'x-api-key': apiKey } }, (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        });
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': 200 * MiB, 'x-api-key': apiKey },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          },
+        );
         req.on('error', reject);
         req.write('{"company":'); // 200 MB announced, a few bytes sent
       });
@@ -300,7 +351,13 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       const chunk = Buffer.alloc(MiB, 'A');
       const result = await new Promise<{ status: number; body: { error: { code: string } } }>((resolve, reject) => {
         const req = request(
-          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'x-api-key': apiKey } },
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'x-api-key': apiKey },
+          },
           (res) => {
             let text = '';
             res.on('data', (c: Buffer) => (text += c.toString()));
@@ -347,7 +404,11 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
     const id = await acceptedBusiness();
     const results = await Promise.all([submit(id, kybApplication('RC-500-HOLD')), submit(id, kybApplication('RC-500-HOLD'))]);
     expect(results.map((r) => r.status).sort()).toEqual([202, 409]);
-    expectErrorBody(results.find((r) => r.status === 409)!, 409, 'kyb_state_conflict');
+    expectErrorBody(
+      results.find((r) => r.status === 409)!,
+      409,
+      'kyb_state_conflict',
+    );
     expectErrorBody(await submit(id, kybApplication('RC-500-HOLD')), 409, 'kyb_state_conflict');
     expect(await applicationsFor(id)).toHaveLength(1);
   });
@@ -373,7 +434,10 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
   it('answers GET onboarding from the last known state within its timeout when the provider hangs', async () => {
     const id = await acceptedBusiness();
     await submit(id, kybApplication('RC-700-HOLD'));
-    const synced = await eventually(() => onboarding(id), (r) => r.body.response.kyb.lastSyncedAt !== null);
+    const synced = await eventually(
+      () => onboarding(id),
+      (r) => r.body.response.kyb.lastSyncedAt !== null,
+    );
     await verification.faults({ hang: true });
     const started = Date.now();
     const result = await onboarding(id);
@@ -387,7 +451,10 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
   it('lets concurrent polls of one business cause at most one provider call at a time', async () => {
     const id = await acceptedBusiness();
     await submit(id, kybApplication('RC-800-HOLD'));
-    await eventually(() => onboarding(id), (r) => r.body.response.kyb.lastSyncedAt !== null);
+    await eventually(
+      () => onboarding(id),
+      (r) => r.body.response.kyb.lastSyncedAt !== null,
+    );
     await verification.faults({ latencyMs: 300 });
     const provider = t.app.get<VerificationProvider>(VERIFICATION_PROVIDER);
     const original = provider.fetchApplication.bind(provider);
@@ -424,7 +491,9 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
 
   it('sheds load: extra large uploads get 503 with Retry-After instead of being read', async () => {
     const id = await acceptedBusiness();
-    const body = JSON.stringify(kybApplication('RC-900-HOLD', { company_files: [{ file_type: 'corporate_registration_documents', files: [documentOfSize(6 * MiB)] }] }));
+    const body = JSON.stringify(
+      kybApplication('RC-900-HOLD', { company_files: [{ file_type: 'corporate_registration_documents', files: [documentOfSize(6 * MiB)] }] }),
+    );
     const results = await Promise.all(Array.from({ length: 6 }, () => submit(id, body)));
     const shed = results.filter((r) => r.status === 503);
     expect(shed.length).toBeGreaterThan(0);

@@ -28,7 +28,10 @@ describe('A business’s Naira collection account', () => {
     const { apiKey } = await stack.t.createMerchant();
     const created = await createBusiness(stack.t, apiKey, { allowNairaCollection: true });
     await acceptAgreementDirectly(stack.pg, created.poboUserId);
-    const submitted = await http(stack.t.baseUrl, 'POST', `${BUSINESSES}/${created.poboUserId}/onboarding`, { apiKey, body: kybApplication(`RC-${randomBytes(4).toString('hex')}`) });
+    const submitted = await http(stack.t.baseUrl, 'POST', `${BUSINESSES}/${created.poboUserId}/onboarding`, {
+      apiKey,
+      body: kybApplication(`RC-${randomBytes(4).toString('hex')}`),
+    });
     expect(submitted.status).toBe(202);
     const active = await eventually(
       () => http(stack.t.baseUrl, 'GET', `${BUSINESSES}/${created.poboUserId}`, { apiKey }),
@@ -39,16 +42,31 @@ describe('A business’s Naira collection account', () => {
     return { apiKey, poboUserId: created.poboUserId, created, account: active.body.response.nairaAccount };
   }
 
-  const send = (apiKey: string, poboUserId: string, body: Record<string, unknown>, key?: string) => post(stack.t, apiKey, `/api/merchant/test-helpers/pobo/users/${poboUserId}/naira-transfers`, body, key);
-  const listOf = async (apiKey: string, poboUserId: string, query = ''): Promise<any> => http(stack.t.baseUrl, 'GET', `${BUSINESSES}/${poboUserId}/collections${query}`, { apiKey });
+  const send = (apiKey: string, poboUserId: string, body: Record<string, unknown>, key?: string) =>
+    post(stack.t, apiKey, `/api/merchant/test-helpers/pobo/users/${poboUserId}/naira-transfers`, body, key);
+  const listOf = async (apiKey: string, poboUserId: string, query = ''): Promise<any> =>
+    http(stack.t.baseUrl, 'GET', `${BUSINESSES}/${poboUserId}/collections${query}`, { apiKey });
   const collectionsOf = async (apiKey: string, poboUserId: string, count: number): Promise<any[]> =>
-    (await eventually(() => listOf(apiKey, poboUserId), (r) => r.body.response.length >= count, 20_000, 100)).body.response;
-  const balanceTransactions = async (apiKey: string): Promise<any[]> => (await http(stack.t.baseUrl, 'GET', '/api/merchant/balance-transactions', { apiKey })).body.response;
+    (
+      await eventually(
+        () => listOf(apiKey, poboUserId),
+        (r) => r.body.response.length >= count,
+        20_000,
+        100,
+      )
+    ).body.response;
+  const balanceTransactions = async (apiKey: string): Promise<any[]> =>
+    (await http(stack.t.baseUrl, 'GET', '/api/merchant/balance-transactions', { apiKey })).body.response;
 
   it('shows the account once active, with a NUBAN valid for its bank code, in every answer that carries the business; null before', async () => {
     const { apiKey, poboUserId, created, account } = await activeBusiness();
     expect(created).toMatchObject({ nairaCollectionStatus: 'not_requested', nairaAccount: null });
-    expect(account).toEqual({ accountNumber: expect.stringMatching(/^\d{10}$/), accountName: 'Acme Trading Ltd', bankName: expect.any(String), bankCode: expect.stringMatching(/^\d{3}$/) });
+    expect(account).toEqual({
+      accountNumber: expect.stringMatching(/^\d{10}$/),
+      accountName: 'Acme Trading Ltd',
+      bankName: expect.any(String),
+      bankCode: expect.stringMatching(/^\d{3}$/),
+    });
     expect(isValidNuban(account.bankCode, account.accountNumber)).toBe(true);
     const listed = await http(stack.t.baseUrl, 'GET', BUSINESSES, { apiKey });
     expect(listed.body.response.find((b: any) => b.poboUserId === poboUserId).nairaAccount).toEqual(account);
@@ -61,7 +79,13 @@ describe('A business’s Naira collection account', () => {
 
   it('credits a transfer once, to the merchant’s balance with a collection balance transaction naming the business, however often the rail tells us', async () => {
     const { apiKey, poboUserId, account } = await activeBusiness();
-    const sent = await send(apiKey, poboUserId, { amount: 1250.5, senderName: 'Chidi Okafor', senderBankName: 'Guaranty Trust Bank', senderAccountNumber: '0123456789', narration: 'Invoice 2231' });
+    const sent = await send(apiKey, poboUserId, {
+      amount: 1250.5,
+      senderName: 'Chidi Okafor',
+      senderBankName: 'Guaranty Trust Bank',
+      senderAccountNumber: '0123456789',
+      narration: 'Invoice 2231',
+    });
     expect(sent.status).toBe(202);
     expect(sent.body.response).toEqual({ transferId: expect.stringMatching(/^trf_/), poboUserId, accountNumber: account.accountNumber, amount: 1250.5 });
     const [collection] = await collectionsOf(apiKey, poboUserId, 1);
@@ -80,10 +104,14 @@ describe('A business’s Naira collection account', () => {
     });
     expect((await http(stack.t.baseUrl, 'GET', `/api/merchant/collections/${collection.collectionId}`, { apiKey })).body.response).toEqual(collection);
     expect(await balanceOf(stack.t, apiKey)).toEqual({ currency: 'NGN', available: 1250.5, reserved: 0 });
-    expect(await balanceTransactions(apiKey)).toEqual([expect.objectContaining({ type: 'collection', amount: 1250.5, sourceId: collection.collectionId, poboUserId })]);
+    expect(await balanceTransactions(apiKey)).toEqual([
+      expect.objectContaining({ type: 'collection', amount: 1250.5, sourceId: collection.collectionId, poboUserId }),
+    ]);
 
     // The rail delivers the same event again: nothing more.
-    const events = (await stack.bankRail.state<any>('/_sandbox/events')).events.filter((e: any) => e.type === 'transfer.received' && e.data.id === sent.body.response.transferId);
+    const events = (await stack.bankRail.state<any>('/_sandbox/events')).events.filter(
+      (e: any) => e.type === 'transfer.received' && e.data.id === sent.body.response.transferId,
+    );
     expect(events).toHaveLength(1);
     // Each redelivery is acknowledged (200) and recorded once.
     expect(await stack.bankRail.control(`deliver/${events[0].id}`, {})).toEqual({ status: 200 });
@@ -157,7 +185,11 @@ describe('A business’s Naira collection account', () => {
     // A sender who still has the old details pays into it: the bank credits us, we send it back.
     const sentToClosed = await fetch(`${stack.bankRail.url}/v1/simulations/inbound-transfers`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${DEV_BANK_RAIL_API_KEY}`, 'content-type': 'application/json', 'idempotency-key': `late-${randomBytes(4).toString('hex')}` },
+      headers: {
+        authorization: `Bearer ${DEV_BANK_RAIL_API_KEY}`,
+        'content-type': 'application/json',
+        'idempotency-key': `late-${randomBytes(4).toString('hex')}`,
+      },
       body: JSON.stringify({ account_number: account.accountNumber, amount: 2_000, sender_bank_name: 'Zenith Bank', sender_account_number: '1234567890' }),
     });
     expect(sentToClosed.status).toBe(201);
@@ -176,7 +208,10 @@ describe('A business’s Naira collection account', () => {
     expect((await ledgerVerify(stack)).report).toMatchObject({ ok: true });
     // Closing twice is refused.
     await expect(
-      run('npm', ['run', '--silent', 'naira:close', '--', '--business', poboUserId, '--note', 'Again'], { cwd: `${__dirname}/../..`, env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url } }),
+      run('npm', ['run', '--silent', 'naira:close', '--', '--business', poboUserId, '--note', 'Again'], {
+        cwd: `${__dirname}/../..`,
+        env: { ...process.env, ...stack.env, DATABASE_URL: stack.db.url },
+      }),
     ).rejects.toMatchObject({ code: 1 });
   });
 
@@ -186,7 +221,11 @@ describe('A business’s Naira collection account', () => {
     const [collection] = await collectionsOf(apiKey, poboUserId, 1);
     const other = await stack.t.createMerchant('Nosy');
     expectErrorBody(await listOf(other.apiKey, poboUserId), 404, 'resource_not_found');
-    expectErrorBody(await http(stack.t.baseUrl, 'GET', `/api/merchant/collections/${collection.collectionId}`, { apiKey: other.apiKey }), 404, 'resource_not_found');
+    expectErrorBody(
+      await http(stack.t.baseUrl, 'GET', `/api/merchant/collections/${collection.collectionId}`, { apiKey: other.apiKey }),
+      404,
+      'resource_not_found',
+    );
     expectErrorBody(await send(other.apiKey, poboUserId, { amount: 1 }), 404, 'resource_not_found');
     expectErrorBody(await send(apiKey, poboUserId, {}), 400, 'validation_failed');
   });

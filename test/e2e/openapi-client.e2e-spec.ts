@@ -54,9 +54,16 @@ describe('A client generated from the served OpenAPI document', () => {
     mkdirSync(join(CLIENT_DIR, 'generated'), { recursive: true });
     const documentFile = join(CLIENT_DIR, 'generated', 'openapi.json');
     writeFileSync(documentFile, await (await fetch(`${t.baseUrl}/openapi.json`)).text());
-    await run(process.execPath, [join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), documentFile, '-o', join(CLIENT_DIR, 'generated', 'merchant-api.d.ts')]);
+    await run(process.execPath, [
+      join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'),
+      documentFile,
+      '-o',
+      join(CLIENT_DIR, 'generated', 'merchant-api.d.ts'),
+    ]);
 
-    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(CLIENT_DIR, 'tsconfig.json')]).catch((err: { stdout: string }) => err);
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(CLIENT_DIR, 'tsconfig.json')]).catch(
+      (err: { stdout: string }) => err,
+    );
     expect('stdout' in tsc ? tsc.stdout : '').toBe('');
 
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loadable only once its types are generated

@@ -42,7 +42,11 @@ describe('Payment intents (collections through the sandbox bank rail)', () => {
     const intent = await createIntent(t, key, { amount: 5000 });
     const funded = await fundIntent(t, key, intent.paymentIntentId, {}, (i) => i.status === 'funds_received');
 
-    expect(funded).toMatchObject({ status: 'funds_received', amountReceived: 5000, payments: [expect.objectContaining({ amount: 5000, status: 'accepted', returnReason: null })] });
+    expect(funded).toMatchObject({
+      status: 'funds_received',
+      amountReceived: 5000,
+      payments: [expect.objectContaining({ amount: 5000, status: 'accepted', returnReason: null })],
+    });
     expect(funded.fundedAt).not.toBeNull();
     expect(await balanceOf(t, key)).toEqual({ currency: 'NGN', available: 0, reserved: 0 });
 
@@ -83,8 +87,14 @@ describe('Payment intents (collections through the sandbox bank rail)', () => {
     const intent = await createIntent(t, apiKey, { amount: 5000, ...intentFields });
     const seen = await fundIntent(t, apiKey, intent.paymentIntentId, fundFields);
 
-    expect(seen).toMatchObject({ status: 'awaiting_payment', amountReceived: 0, payments: [expect.objectContaining({ status: 'returned', returnReason: reason })] });
-    const transferId = (await stack.bankRail.state<any>('/_sandbox/transfers')).transfers.find((tr: any) => tr.account_number === intent.virtualAccount.accountNumber).id;
+    expect(seen).toMatchObject({
+      status: 'awaiting_payment',
+      amountReceived: 0,
+      payments: [expect.objectContaining({ status: 'returned', returnReason: reason })],
+    });
+    const transferId = (await stack.bankRail.state<any>('/_sandbox/transfers')).transfers.find(
+      (tr: any) => tr.account_number === intent.virtualAccount.accountNumber,
+    ).id;
     const returns = await eventually(
       async () => (await stack.bankRail.state<any>('/_sandbox/transfers')).returns.filter((r: any) => r.transfer_id === transferId),
       (r) => r.length > 0,
@@ -110,7 +120,12 @@ describe('Payment intents (collections through the sandbox bank rail)', () => {
     const intent = await createIntent(t, apiKey, { amount: 700, expiresInMinutes: 5 });
     await stack.pg.query(`UPDATE payment_intents SET expires_at = now() - interval '1 second' WHERE id = $1`, [intent.paymentIntentId]);
 
-    const expired = await eventually(() => getIntent(t, apiKey, intent.paymentIntentId), (i) => i.status === 'expired', 10_000, 100);
+    const expired = await eventually(
+      () => getIntent(t, apiKey, intent.paymentIntentId),
+      (i) => i.status === 'expired',
+      10_000,
+      100,
+    );
     expect(expired.status).toBe('expired');
     const seen = await fundIntent(t, apiKey, intent.paymentIntentId);
     expect(seen.payments).toEqual([expect.objectContaining({ status: 'returned', returnReason: 'intent_expired' })]);

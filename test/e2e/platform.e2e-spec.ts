@@ -71,11 +71,21 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
     expect(document.components.securitySchemes.MerchantApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
     const business = document.components.schemas.PoboBusinessDto;
     expect(business.required).toEqual(
-      expect.arrayContaining(['poboUserId', 'businessName', 'country', 'allowNairaCollection', 'nairaCollectionStatus', 'nairaAccount', 'wallets', 'agreement', 'kyb', 'createdAt', 'updatedAt']),
+      expect.arrayContaining([
+        'poboUserId',
+        'businessName',
+        'country',
+        'allowNairaCollection',
+        'nairaCollectionStatus',
+        'nairaAccount',
+        'wallets',
+        'agreement',
+        'kyb',
+        'createdAt',
+        'updatedAt',
+      ]),
     );
-    expect(document.components.schemas.CreatePoboBusinessDto.required).toEqual(
-      expect.arrayContaining(['businessName', 'email', 'phoneNumber', 'country']),
-    );
+    expect(document.components.schemas.CreatePoboBusinessDto.required).toEqual(expect.arrayContaining(['businessName', 'email', 'phoneNumber', 'country']));
     expect(document.paths['/api/merchant/pobo/users'].post.responses['201']).toBeDefined();
     const ui = await fetch(`${t.baseUrl}/docs`);
     expect(ui.status).toBe(200);
@@ -116,7 +126,9 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
   it('logs a PostgreSQL outage once, at warn and without a stack, and the next outage again', async () => {
     const from = t.logs.length;
     const lines = () =>
-      t.logs.slice(from).map((line) => JSON.parse(line) as { level: number; msg: string; context?: string; err?: { stack?: string }; response?: { statusCode: number } });
+      t.logs
+        .slice(from)
+        .map((line) => JSON.parse(line) as { level: number; msg: string; context?: string; err?: { stack?: string }; response?: { statusCode: number } });
     const outageWarnings = () => lines().filter((l) => l.level === 40 && l.context === 'DependencyOutage');
     const outage = async (requests: number) => {
       await pgProxy.cut();
@@ -124,7 +136,10 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
         const answers = await Promise.all(
           Array.from({ length: requests }, (_, i) =>
             i % 3 === 2
-              ? http(t.baseUrl, 'POST', '/api/merchant/pobo/users', { apiKey, body: { businessName: 'Down Ltd', email: 'a@b.example', phoneNumber: '+2348012345678', country: 'NG' } })
+              ? http(t.baseUrl, 'POST', '/api/merchant/pobo/users', {
+                  apiKey,
+                  body: { businessName: 'Down Ltd', email: 'a@b.example', phoneNumber: '+2348012345678', country: 'NG' },
+                })
               : http(t.baseUrl, 'GET', i % 3 === 0 ? '/api/merchant/pobo/users' : '/api/merchant/pobo/users/pobo_000000000000000000000000', { apiKey }),
           ),
         );
@@ -132,7 +147,14 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
       } finally {
         await pgProxy.restore();
       }
-      expect((await eventually(() => http(t.baseUrl, 'GET', '/api/merchant/pobo/users', { apiKey }), (r) => r.status === 200)).status).toBe(200);
+      expect(
+        (
+          await eventually(
+            () => http(t.baseUrl, 'GET', '/api/merchant/pobo/users', { apiKey }),
+            (r) => r.status === 200,
+          )
+        ).status,
+      ).toBe(200);
       await sleep(20);
     };
 
@@ -155,13 +177,20 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
   it('reports Redis down as not ready, and recovers by itself', async () => {
     await redisProxy.cut();
     try {
-      const result = await eventually(() => http(t.baseUrl, 'GET', '/health/ready'), (r) => r.status === 503, 5_000);
+      const result = await eventually(
+        () => http(t.baseUrl, 'GET', '/health/ready'),
+        (r) => r.status === 503,
+        5_000,
+      );
       expectErrorBody(result, 503, 'service_unavailable');
       expect(result.body.message).toContain('redis');
     } finally {
       await redisProxy.restore();
     }
-    const ready = await eventually(() => http(t.baseUrl, 'GET', '/health/ready'), (r) => r.status === 200);
+    const ready = await eventually(
+      () => http(t.baseUrl, 'GET', '/health/ready'),
+      (r) => r.status === 200,
+    );
     expect(ready.status).toBe(200);
   });
 });

@@ -104,13 +104,16 @@ describe('POBO businesses (endpoints 1–3)', () => {
       expect(await count()).toBe(before);
     });
 
-    it.each(['businessName', 'email', 'phoneNumber', 'country'])('refuses a body without the required %s with 400 naming it, and creates nothing', async (field) => {
-      const before = await count();
-      const result = await create(keyA, validBody({ [field]: undefined }));
-      expectErrorBody(result, 400, 'validation_failed');
-      expect(result.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
-      expect(await count()).toBe(before);
-    });
+    it.each(['businessName', 'email', 'phoneNumber', 'country'])(
+      'refuses a body without the required %s with 400 naming it, and creates nothing',
+      async (field) => {
+        const before = await count();
+        const result = await create(keyA, validBody({ [field]: undefined }));
+        expectErrorBody(result, 400, 'validation_failed');
+        expect(result.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
+        expect(await count()).toBe(before);
+      },
+    );
 
     it.each([
       ['malformed JSON', '{"businessName":', 'invalid_json'],
@@ -237,7 +240,7 @@ describe('POBO businesses (endpoints 1–3)', () => {
       expect(seen).toEqual([...created].reverse());
     });
 
-    it("uses the last business of the page as the cursor, which reveals nothing the merchant does not have", async () => {
+    it('uses the last business of the page as the cursor, which reveals nothing the merchant does not have', async () => {
       const { apiKey } = await t.createMerchant('Cursor');
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) ids.push((await create(apiKey)).body.response.poboUserId);

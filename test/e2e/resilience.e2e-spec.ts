@@ -24,10 +24,38 @@ interface Framing {
   parts: [string, string];
 }
 const FRAMINGS: Framing[] = [
-  { name: 'a JSON body', headers: [['content-type', 'application/json'], ['content-length', '2']], parts: ['{', '}'] },
-  { name: 'junk after the body', headers: [['content-type', 'application/json'], ['content-length', '2']], parts: ['{}', '\x00\xff junk'] },
-  { name: 'a half-sent body', headers: [['content-type', 'application/json'], ['content-length', '40']], parts: ['{"a":', ''] },
-  { name: 'an unfinished chunked body', headers: [['content-type', 'application/json'], ['transfer-encoding', 'chunked']], parts: ['2\r\n{}\r\n', ''] },
+  {
+    name: 'a JSON body',
+    headers: [
+      ['content-type', 'application/json'],
+      ['content-length', '2'],
+    ],
+    parts: ['{', '}'],
+  },
+  {
+    name: 'junk after the body',
+    headers: [
+      ['content-type', 'application/json'],
+      ['content-length', '2'],
+    ],
+    parts: ['{}', '\x00\xff junk'],
+  },
+  {
+    name: 'a half-sent body',
+    headers: [
+      ['content-type', 'application/json'],
+      ['content-length', '40'],
+    ],
+    parts: ['{"a":', ''],
+  },
+  {
+    name: 'an unfinished chunked body',
+    headers: [
+      ['content-type', 'application/json'],
+      ['transfer-encoding', 'chunked'],
+    ],
+    parts: ['2\r\n{}\r\n', ''],
+  },
 ];
 
 const alive = (p: ApiProcess) => p.child.exitCode === null && p.child.signalCode === null;
@@ -203,15 +231,24 @@ describe('A PostgreSQL connection lost at any point answers 503, never 500, and 
     expect([...statuses.keys()].filter((status) => status >= 500 && status !== 503)).toEqual([]);
     for (const { apiKey, expected } of flows) {
       for (const id of expected.withdrawals) {
-        const settled = await eventually(() => retried('GET', `/api/merchant/withdrawals/${id}`, apiKey), (r) => r.body.response.status === 'succeeded', 60_000, 200);
+        const settled = await eventually(
+          () => retried('GET', `/api/merchant/withdrawals/${id}`, apiKey),
+          (r) => r.body.response.status === 'succeeded',
+          60_000,
+          200,
+        );
         expect(settled.body.response.status).toBe('succeeded');
       }
       const balance = (await retried('GET', '/api/merchant/balance', apiKey)).body.response[0];
       // Each withdrawal carries the deployment's flat fee, read off the withdrawals themselves.
-      const fees = (await Promise.all(expected.withdrawals.map(async (id) => (await retried('GET', `/api/merchant/withdrawals/${id}`, apiKey)).body.response.fee as number))).reduce((a, b) => a + b, 0);
+      const fees = (
+        await Promise.all(expected.withdrawals.map(async (id) => (await retried('GET', `/api/merchant/withdrawals/${id}`, apiKey)).body.response.fee as number))
+      ).reduce((a, b) => a + b, 0);
       expect(balance).toMatchObject({ available: expected.confirmed - expected.withdrawn - fees, reserved: 0 });
     }
-    const perReference = await stack.pg.query(`SELECT merchant_reference, count(*)::int AS n FROM payment_intents GROUP BY merchant_reference HAVING count(*) > 1`);
+    const perReference = await stack.pg.query(
+      `SELECT merchant_reference, count(*)::int AS n FROM payment_intents GROUP BY merchant_reference HAVING count(*) > 1`,
+    );
     expect(perReference.rows).toEqual([]);
     expect(alive(api)).toBe(true);
     expect(alive(worker)).toBe(true);

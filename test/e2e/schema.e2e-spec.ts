@@ -26,7 +26,9 @@ describe('Migrations', () => {
   it('all revert and re-apply cleanly', async () => {
     const applied = dataSource.migrations.length;
     for (let i = 0; i < applied; i++) await dataSource.undoLastMigration({ transaction: 'each' });
-    const tables = await dataSource.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'");
+    const tables = await dataSource.query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations'",
+    );
     expect(tables).toEqual([]);
     await dataSource.runMigrations({ transaction: 'each' });
     expect((await dataSource.driver.createSchemaBuilder().log()).upQueries).toEqual([]);

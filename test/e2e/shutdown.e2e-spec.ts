@@ -43,7 +43,10 @@ describe('Graceful shutdown', () => {
     api.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${PORT}/health/live`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${PORT}/health/live`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > deadline) throw new Error(`API did not start: ${stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -60,7 +63,9 @@ describe('Graceful shutdown', () => {
 
   /** Nest re-raises the signal once its shutdown hooks are done, so a clean stop ends by SIGTERM. */
   const exitOf = (child: ChildProcess) =>
-    new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+    new Promise<{ code: number | null; signal: string | null; at: number }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+    );
 
   /** Log lines at error level or above (pino: 50 error, 60 fatal). */
   const errorLines = () => stdout.split('\n').filter((line) => /"level":(5|6)0/.test(line));
@@ -69,7 +74,13 @@ describe('Graceful shutdown', () => {
     const body = JSON.stringify({ businessName: 'Slow Sender Ltd', email: 'slow@example.com', phoneNumber: '+2348012345678', country: 'NG' });
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: PORT, method: 'POST', path: '/api/merchant/pobo/users', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': apiKey } },
+        {
+          host: '127.0.0.1',
+          port: PORT,
+          method: 'POST',
+          path: '/api/merchant/pobo/users',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': apiKey },
+        },
         (res) => {
           let text = '';
           res.on('data', (c: Buffer) => (text += c.toString()));
@@ -100,7 +111,13 @@ describe('Graceful shutdown', () => {
   it('does not wait for a stalled body or an idle connection: exits within the budget, logging no error', async () => {
     // The finding: Content-Length 100 and a body of "{" kept the process up until the client left.
     const stalled = new RawConnection(PORT);
-    await stalled.write(requestHead('POST', '/api/merchant/pobo/users', [['Content-Type', 'application/json'], ['Content-Length', '100'], ['x-api-key', apiKey]]));
+    await stalled.write(
+      requestHead('POST', '/api/merchant/pobo/users', [
+        ['Content-Type', 'application/json'],
+        ['Content-Length', '100'],
+        ['x-api-key', apiKey],
+      ]),
+    );
     await stalled.write('{');
     const idle = new RawConnection(PORT);
     await idle.write(requestHead('GET', '/health/live', []));

@@ -30,7 +30,13 @@ describe('Withdrawals', () => {
   afterAll(() => stack?.close());
 
   const getWithdrawal = async (apiKey: string, id: string) => (await http(t.baseUrl, 'GET', `${WD}/${id}`, { apiKey })).body.response;
-  const settled = (apiKey: string, id: string, status: string) => eventually(() => getWithdrawal(apiKey, id), (w) => w.status === status, 10_000, 50);
+  const settled = (apiKey: string, id: string, status: string) =>
+    eventually(
+      () => getWithdrawal(apiKey, id),
+      (w) => w.status === status,
+      10_000,
+      50,
+    );
   const btxOf = async (apiKey: string) => (await http(t.baseUrl, 'GET', '/api/merchant/balance-transactions', { apiKey })).body.response;
 
   it('lists the banks by CBN code', async () => {
@@ -44,7 +50,15 @@ describe('Withdrawals', () => {
     const created = await post(t, apiKey, WD, request(2500, { narration: 'November' }));
 
     expect(created.status).toBe(201);
-    expect(created.body.response).toMatchObject({ amount: 2500, fee: FEE, currency: 'NGN', bankCode: '044', accountNumber: GOOD_ACCOUNT, narration: 'November', failureCode: null });
+    expect(created.body.response).toMatchObject({
+      amount: 2500,
+      fee: FEE,
+      currency: 'NGN',
+      bankCode: '044',
+      accountNumber: GOOD_ACCOUNT,
+      narration: 'November',
+      failureCode: null,
+    });
     expect(['processing', 'succeeded']).toContain(created.body.response.status);
     const done = await settled(apiKey, created.body.response.withdrawalId, 'succeeded');
     expect(done.completedAt).not.toBeNull();
@@ -68,7 +82,9 @@ describe('Withdrawals', () => {
     expect(done.failureCode).toBe(code);
     await sleep(300);
     expect(await balanceOf(t, apiKey)).toEqual({ currency: 'NGN', available: 5000, reserved: 0 });
-    expect((await btxOf(apiKey)).filter((b: any) => b.type === 'withdrawal_reversal')).toEqual([expect.objectContaining({ amount: 1000 + FEE, sourceId: done.withdrawalId })]);
+    expect((await btxOf(apiKey)).filter((b: any) => b.type === 'withdrawal_reversal')).toEqual([
+      expect.objectContaining({ amount: 1000 + FEE, sourceId: done.withdrawalId }),
+    ]);
   });
 
   it('account 058/0000000032 stays processing with the funds reserved', async () => {
@@ -95,7 +111,12 @@ describe('Withdrawals', () => {
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
     expect(results.filter((r) => r.status === 409 && r.body.error.code === 'insufficient_funds')).toHaveLength(20);
     expect(await balanceOf(t, apiKey)).toMatchObject({ available: 0 });
-    await eventually(() => balanceOf(t, apiKey), (b) => b.reserved === 0, 10_000, 100);
+    await eventually(
+      () => balanceOf(t, apiKey),
+      (b) => b.reserved === 0,
+      10_000,
+      100,
+    );
     expect(await balanceOf(t, apiKey)).toEqual({ currency: 'NGN', available: 0, reserved: 0 });
   });
 
@@ -107,7 +128,8 @@ describe('Withdrawals', () => {
       ({ apiKey, merchantId } = await fundedMerchant(t, 1000));
     });
 
-    const nothingWritten = async () => expect((await stack.pg.query('SELECT count(*)::int AS n FROM withdrawals WHERE merchant_id = $1', [merchantId])).rows[0].n).toBe(0);
+    const nothingWritten = async () =>
+      expect((await stack.pg.query('SELECT count(*)::int AS n FROM withdrawals WHERE merchant_id = $1', [merchantId])).rows[0].n).toBe(0);
 
     it('a bad check digit: 400 account_number_invalid', async () => {
       const wrong = `${GOOD_ACCOUNT.slice(0, 9)}${(Number(GOOD_ACCOUNT[9]) + 1) % 10}`;
@@ -182,7 +204,12 @@ describe('Rail callbacks', () => {
     await stack.bankRail.control('webhook', { drop_next: 1 });
     expect((await post(t, apiKey, `/api/merchant/test-helpers/payment-intents/${intent.paymentIntentId}/fund`, {})).status).toBe(202);
 
-    const funded = await eventually(async () => (await http(t.baseUrl, 'GET', `/api/merchant/payment-intents/${intent.paymentIntentId}`, { apiKey })).body.response, (i) => i.status === 'funds_received', 10_000, 100);
+    const funded = await eventually(
+      async () => (await http(t.baseUrl, 'GET', `/api/merchant/payment-intents/${intent.paymentIntentId}`, { apiKey })).body.response,
+      (i) => i.status === 'funds_received',
+      10_000,
+      100,
+    );
     expect(funded.status).toBe('funds_received');
     const events = (await stack.pg.query(`SELECT source FROM rail_events WHERE rail = 'bank_rail' AND type = 'transfer.received'`)).rows;
     expect(events).toEqual([{ source: 'reconciliation' }]);
@@ -228,9 +255,13 @@ describe('Withdrawals: an API process killed mid-withdrawal', () => {
 
   afterAll(() => stack?.close());
 
-  const payoutsOf = async (withdrawalId: string) => (await stack.bankRail.state<any>('/_sandbox/payouts')).payouts.filter((p: any) => p.reference === withdrawalId);
-  const withdrawalsOf = async (merchantId: string) => (await stack.pg.query('SELECT id FROM withdrawals WHERE merchant_id = $1', [merchantId])).rows.map((r) => r.id as string);
-  const reservationsOf = async (withdrawalId: string) => (await stack.pg.query(`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'withdrawal_reserved' AND source_id = $1`, [withdrawalId])).rows[0].n;
+  const payoutsOf = async (withdrawalId: string) =>
+    (await stack.bankRail.state<any>('/_sandbox/payouts')).payouts.filter((p: any) => p.reference === withdrawalId);
+  const withdrawalsOf = async (merchantId: string) =>
+    (await stack.pg.query('SELECT id FROM withdrawals WHERE merchant_id = $1', [merchantId])).rows.map((r) => r.id as string);
+  const reservationsOf = async (withdrawalId: string) =>
+    (await stack.pg.query(`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'withdrawal_reserved' AND source_id = $1`, [withdrawalId])).rows[0]
+      .n;
 
   /** Retries as a client does after a network failure: the same request and key until it is answered. */
   async function retry(baseUrl: string, apiKey: string, body: unknown, key: string) {
@@ -254,9 +285,25 @@ describe('Withdrawals: an API process killed mid-withdrawal', () => {
     const payoutRequestsBefore = payoutRequests();
     const inFlight = post({ baseUrl: api.baseUrl }, apiKey, WD, body, key).catch((err: Error) => ({ failed: err.message }));
 
-    const [withdrawalId] = await eventually(() => withdrawalsOf(merchantId), (ids) => ids.length === 1, 10_000, 20);
-    await eventually(() => Promise.resolve(payoutRequests()), (n) => n > payoutRequestsBefore, 10_000, 20);
-    if (railActed) await eventually(() => payoutsOf(withdrawalId), (p) => p.length === 1, 10_000, 20);
+    const [withdrawalId] = await eventually(
+      () => withdrawalsOf(merchantId),
+      (ids) => ids.length === 1,
+      10_000,
+      20,
+    );
+    await eventually(
+      () => Promise.resolve(payoutRequests()),
+      (n) => n > payoutRequestsBefore,
+      10_000,
+      20,
+    );
+    if (railActed)
+      await eventually(
+        () => payoutsOf(withdrawalId),
+        (p) => p.length === 1,
+        10_000,
+        20,
+      );
     await api.kill();
     // The client saw the connection drop: it cannot know whether the withdrawal happened.
     expect(await inFlight).toEqual({ failed: expect.any(String) });
@@ -268,7 +315,12 @@ describe('Withdrawals: an API process killed mid-withdrawal', () => {
       const result = await retry(restarted.baseUrl, apiKey, body, key);
       expect(result.status).toBe(201);
       expect(result.body.response.withdrawalId).toBe(withdrawalId);
-      await eventually(() => http(stack.t.baseUrl, 'GET', `${WD}/${withdrawalId}`, { apiKey }), (r) => r.body.response.status === 'succeeded', 10_000, 50);
+      await eventually(
+        () => http(stack.t.baseUrl, 'GET', `${WD}/${withdrawalId}`, { apiKey }),
+        (r) => r.body.response.status === 'succeeded',
+        10_000,
+        50,
+      );
     } finally {
       await restarted.kill();
     }

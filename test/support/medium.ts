@@ -159,13 +159,7 @@ export async function startMedium(options: MediumOptions): Promise<Medium> {
 
     const logs: string[] = [];
     let builder = Test.createTestingModule({
-      imports: [
-        ConfigModule.forRoot(config),
-        DatabaseModule,
-        RedisModule,
-        JobsModule.forRoot({ worker: options.worker ?? false }),
-        ...(options.imports ?? []),
-      ],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, JobsModule.forRoot({ worker: options.worker ?? false }), ...(options.imports ?? [])],
       providers: options.providers ?? [],
     }).setLogger(new RecordingLogger(logs, options.quiet ?? []));
     if (options.override) builder = options.override(builder);
@@ -249,4 +243,3 @@ async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> 
     redis.disconnect();
   }
 }
-

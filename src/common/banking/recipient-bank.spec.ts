@@ -72,7 +72,9 @@ describe('isValidIban', () => {
   it.each(['gb82west12345698765432', 'GB82 WEST 1234 5698 7654 32', 'GB82-WEST-1234-5698-7654-32', ' GB82WEST12345698765432', 'GB8XWEST12345698765432', ''])(
     'refuses %j: only the electronic form, upper case without spaces, is accepted',
     (iban) => {
-      expect(ibanProblem(iban)).toBe('must be an IBAN in electronic form: two upper-case letters, two check digits, then upper-case letters and digits, without spaces');
+      expect(ibanProblem(iban)).toBe(
+        'must be an IBAN in electronic form: two upper-case letters, two check digits, then upper-case letters and digits, without spaces',
+      );
     },
   );
 
@@ -109,10 +111,13 @@ describe('isValidAbaRoutingNumber', () => {
 
   it('gives every 8 leading digits exactly one check digit', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^\d{8}$/).filter((s) => s !== '00000000'), (prefix) => {
-        const valid = Array.from({ length: 10 }, (_, d) => `${prefix}${d}`).filter(isValidAbaRoutingNumber);
-        return valid.length === 1;
-      }),
+      fc.property(
+        fc.stringMatching(/^\d{8}$/).filter((s) => s !== '00000000'),
+        (prefix) => {
+          const valid = Array.from({ length: 10 }, (_, d) => `${prefix}${d}`).filter(isValidAbaRoutingNumber);
+          return valid.length === 1;
+        },
+      ),
       { numRuns: 1_000 },
     );
   });

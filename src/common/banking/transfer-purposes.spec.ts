@@ -5,7 +5,9 @@ describe('transfer purposes', () => {
     expect(TRANSFER_PURPOSES).toHaveLength(29);
     expect(new Set(TRANSFER_PURPOSES.map((p) => p.toLowerCase())).size).toBe(TRANSFER_PURPOSES.length);
     for (const purpose of TRANSFER_PURPOSES) expect(purpose).toBe(purpose.trim());
-    expect(TRANSFER_PURPOSES).toEqual(expect.arrayContaining(['Salary', 'Family Maintenance', 'Transfer to own account', 'General Goods Trades - Offline trade']));
+    expect(TRANSFER_PURPOSES).toEqual(
+      expect.arrayContaining(['Salary', 'Family Maintenance', 'Transfer to own account', 'General Goods Trades - Offline trade']),
+    );
   });
 
   it('cannot be changed at run time', () => {

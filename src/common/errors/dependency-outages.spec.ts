@@ -55,7 +55,9 @@ describe('DependencyOutages', () => {
     jest.advanceTimersByTime(900);
     expect(lines.filter((l) => l.level === 'info')).toHaveLength(0);
     jest.advanceTimersByTime(200);
-    expect(lines.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([expect.stringMatching(/^no database failure for 1\.0 s; 2 requests answered 503/)]);
+    expect(lines.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([
+      expect.stringMatching(/^no database failure for 1\.0 s; 2 requests answered 503/),
+    ]);
     outages.failed({ dependency: 'database', reason: 'timeout exceeded when trying to connect' });
     expect(lines.filter((l) => l.level === 'warn')).toHaveLength(2);
   });

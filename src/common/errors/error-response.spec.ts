@@ -9,7 +9,11 @@ describe('toErrorResponse', () => {
       status: 409,
       headers: {},
       unexpected: false,
-      body: { message: 'Agreement has not been accepted', error: { code: 'agreement_not_accepted', details: [{ field: 'x', message: 'y' }] }, requestId: 'req_1' },
+      body: {
+        message: 'Agreement has not been accepted',
+        error: { code: 'agreement_not_accepted', details: [{ field: 'x', message: 'y' }] },
+        requestId: 'req_1',
+      },
     });
     expect(toErrorResponse(new ServiceUnavailableError(), 'r').headers).toEqual({ 'Retry-After': '1' });
   });
@@ -42,9 +46,16 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(refused, 'r')).toMatchObject({ unexpected: false, dependencyFailure: { dependency: 'database', reason: 'connect ECONNREFUSED' } });
     expect(dependencyFailure(new AggregateError([refused], ''))).toEqual({ dependency: 'database', reason: 'connect ECONNREFUSED' });
     // TypeORM's QueryFailedError carries the statement, which must not reach the log line.
-    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', query: 'SELECT secret FROM t', driverError: {} });
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+      query: 'SELECT secret FROM t',
+      driverError: {},
+    });
     expect(dependencyFailure(terminated)).toEqual({ dependency: 'database', reason: '57P01 terminating connection due to administrator command' });
-    expect(dependencyFailure(new Error('Connection terminated unexpectedly'))).toEqual({ dependency: 'database', reason: 'Connection terminated unexpectedly' });
+    expect(dependencyFailure(new Error('Connection terminated unexpectedly'))).toEqual({
+      dependency: 'database',
+      reason: 'Connection terminated unexpectedly',
+    });
     expect(dependencyFailure(new Error("Stream isn't writeable and enableOfflineQueue options is false"))?.dependency).toBe('redis');
     expect(dependencyFailure(new Error('Connection is closed.'))?.dependency).toBe('redis');
     expect(dependencyFailure(new Error('Reached the max retries per request limit (which is 1).'))?.dependency).toBe('redis');
@@ -54,8 +65,17 @@ describe('toErrorResponse', () => {
 
   it("treats a connection lost under a transaction (TypeORM's released runner, pg's dead client) as the database being down", async () => {
     const { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } = await import('typeorm');
-    for (const lost of [new QueryRunnerAlreadyReleasedError(), new QueryRunnerProviderAlreadyReleasedError(), new Error('Client has encountered a connection error and is not queryable')]) {
-      expect(toErrorResponse(lost, 'r')).toMatchObject({ status: 503, headers: { 'Retry-After': '1' }, unexpected: false, dependencyFailure: { dependency: 'database' } });
+    for (const lost of [
+      new QueryRunnerAlreadyReleasedError(),
+      new QueryRunnerProviderAlreadyReleasedError(),
+      new Error('Client has encountered a connection error and is not queryable'),
+    ]) {
+      expect(toErrorResponse(lost, 'r')).toMatchObject({
+        status: 503,
+        headers: { 'Retry-After': '1' },
+        unexpected: false,
+        dependencyFailure: { dependency: 'database' },
+      });
     }
   });
 });

@@ -93,7 +93,13 @@ function failureReason(error: ErrorLike, message: string): string {
 
 function isFastifyClientError(err: unknown): err is { code: string; statusCode: number } {
   const candidate = err as { code?: unknown; statusCode?: unknown } | null;
-  return typeof candidate?.code === 'string' && candidate.code.startsWith('FST_') && typeof candidate.statusCode === 'number' && candidate.statusCode >= 400 && candidate.statusCode < 500;
+  return (
+    typeof candidate?.code === 'string' &&
+    candidate.code.startsWith('FST_') &&
+    typeof candidate.statusCode === 'number' &&
+    candidate.statusCode >= 400 &&
+    candidate.statusCode < 500
+  );
 }
 
 const FRAMEWORK_MESSAGES: Partial<Record<ErrorCode, string>> = {

@@ -16,7 +16,13 @@ export type ErrorPageSender = (reply: FastifyReply, response: ErrorResponse) => 
  * Pages answer people, not programs: a failure on their routes is a page too, with the status,
  * headers (`Retry-After`…) and logging the API gives the same failure.
  */
-export function sendErrorPage(logger: Pick<LoggerService, 'error'>, exception: unknown, request: FastifyRequest, reply: FastifyReply, send: ErrorPageSender): void {
+export function sendErrorPage(
+  logger: Pick<LoggerService, 'error'>,
+  exception: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  send: ErrorPageSender,
+): void {
   const response = toErrorResponse(exception, String(request.id));
   logRequestFailure(logger, exception, response);
   void reply.headers(response.headers);

@@ -25,7 +25,9 @@ const rateLimitHeaders = (required: boolean): HeadersObject => ({
 });
 /** On a page of a list. */
 export const LIST_HEADERS: HeadersObject = { Link: { description: '`<…>; rel="next"`, present when a next page exists', schema: { type: 'string' } } };
-const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } } };
+const RETRY_AFTER: HeadersObject = {
+  'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } },
+};
 
 /** What a status means, whatever the code. */
 const STATUS_MEANING: Record<number, string> = {

@@ -65,7 +65,11 @@ describe('logDestination', () => {
     const out = terminal();
     const logger = createRootLogger(config, logDestination(config, out));
     logger.warn(
-      { request: { id: 'req_1', method: 'GET', url: '/api/merchant/pobo/users', headers: maskHeaders({ 'x-api-key': key, authorization: `Bearer ${key}` }) }, response: { statusCode: 401 }, responseTime: 3 },
+      {
+        request: { id: 'req_1', method: 'GET', url: '/api/merchant/pobo/users', headers: maskHeaders({ 'x-api-key': key, authorization: `Bearer ${key}` }) },
+        response: { statusCode: 401 },
+        responseTime: 3,
+      },
       'request completed',
     );
 

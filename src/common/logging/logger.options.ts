@@ -32,9 +32,7 @@ const SECRET_PARAM = /([?&;](?:api[_-]?key|key|token|secret|password|access[_-]?
  * credential-named query values are masked.
  */
 export function maskUrl(url: string): string {
-  return maskKeys(decodeAsciiEscapes(url))
-    .replace(PATH_TOKEN, `$1${REDACTION_MARKER}`)
-    .replace(SECRET_PARAM, `$1${REDACTION_MARKER}`);
+  return maskKeys(decodeAsciiEscapes(url)).replace(PATH_TOKEN, `$1${REDACTION_MARKER}`).replace(SECRET_PARAM, `$1${REDACTION_MARKER}`);
 }
 
 /**
@@ -56,7 +54,12 @@ export interface LogOutput {
   write(text: string): unknown;
 }
 
-type PrettyLine = Record<string, unknown> & { context?: unknown; request?: { method?: unknown; url?: unknown }; response?: { statusCode?: unknown }; responseTime?: unknown };
+type PrettyLine = Record<string, unknown> & {
+  context?: unknown;
+  request?: { method?: unknown; url?: unknown };
+  response?: { statusCode?: unknown };
+  responseTime?: unknown;
+};
 type PrettyFactory = (options: {
   ignore?: string;
   translateTime?: string;
@@ -134,7 +137,13 @@ export class RequestLogController extends LogController {
     const failed = Boolean(error) || reply.statusCode >= 400;
     // Not under `req`/`res`: Fastify's own serializers for those keys would drop fields.
     const fields = {
-      request: { id: request.id, method: request.method, url: maskUrl(request.url), remoteAddress: request.ip, ...(failed ? { headers: maskHeaders(request.headers) } : {}) },
+      request: {
+        id: request.id,
+        method: request.method,
+        url: maskUrl(request.url),
+        remoteAddress: request.ip,
+        ...(failed ? { headers: maskHeaders(request.headers) } : {}),
+      },
       response: { statusCode: reply.statusCode },
       responseTime: reply.elapsedTime,
     };
@@ -158,7 +167,13 @@ function isClientAbort(error: Error & { code?: string }): boolean {
 export function maskHeaders(headers: FastifyRequest['headers']): Record<string, unknown> {
   const masked: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(headers)) {
-    masked[name] = SECRET_HEADERS.has(name) ? REDACTION_MARKER : Array.isArray(value) ? value.map(maskKeys) : typeof value === 'string' ? maskKeys(value) : value;
+    masked[name] = SECRET_HEADERS.has(name)
+      ? REDACTION_MARKER
+      : Array.isArray(value)
+        ? value.map(maskKeys)
+        : typeof value === 'string'
+          ? maskKeys(value)
+          : value;
   }
   return masked;
 }

@@ -21,12 +21,29 @@ describe('parseRate', () => {
     expect(parseRate(rate)).toEqual({ units, scale });
   });
 
-  it.each(['', '0', '0.0', '0.00000000', '-1', '+1', '1e3', '1E-3', '1.', '.5', '1.123456789', ' 1', '1 ', '1,650.12', '1_000', 'NaN', 'Infinity', '0x10', '١٥٠٠'])(
-    'refuses %j',
-    (rate) => {
-      expect(parseRate(rate)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    '0',
+    '0.0',
+    '0.00000000',
+    '-1',
+    '+1',
+    '1e3',
+    '1E-3',
+    '1.',
+    '.5',
+    '1.123456789',
+    ' 1',
+    '1 ',
+    '1,650.12',
+    '1_000',
+    'NaN',
+    'Infinity',
+    '0x10',
+    '١٥٠٠',
+  ])('refuses %j', (rate) => {
+    expect(parseRate(rate)).toBeUndefined();
+  });
 });
 
 describe('quoteSourceAmount', () => {
@@ -76,7 +93,11 @@ describe('quoteSourceAmount', () => {
 
   it("reads the destination's minor units from the money module", () => {
     // 1.5 USDC (6 decimals) × 1600.5 = NGN 2,400.75
-    expect(quote({ destinationMinor: 1_500_000, destinationCurrency: 'USDC', rate: '1600.5' })).toEqual({ convertedMinor: 240_075, feeMinor: 0, sourceMinor: 240_075 });
+    expect(quote({ destinationMinor: 1_500_000, destinationCurrency: 'USDC', rate: '1600.5' })).toEqual({
+      convertedMinor: 240_075,
+      feeMinor: 0,
+      sourceMinor: 240_075,
+    });
     // 0.000001 USDC × 1600.5 = 0.16005 kobo → 1
     expect(quote({ destinationMinor: 1, destinationCurrency: 'USDC', rate: '1600.5' })).toEqual({ convertedMinor: 1, feeMinor: 0, sourceMinor: 1 });
   });
@@ -96,7 +117,9 @@ describe('quoteSourceAmount', () => {
     expect(quote({ destinationMinor: 9_900_990_099_010, rate: '1', feeBps: 100 })).toBeUndefined();
     // The largest destination amount the API accepts, at a realistic rate, and intermediates far past 2^53.
     expect(quote({ destinationMinor: toMinorUnits(MAX_MAJOR_AMOUNT, 'USD')!, rate: '1650.123' })).toBeUndefined();
-    expect(quote({ destinationMinor: Number.MAX_SAFE_INTEGER, rate: '99999999.99999999', fixedFeeMinor: Number.MAX_SAFE_INTEGER, feeBps: 10_000 })).toBeUndefined();
+    expect(
+      quote({ destinationMinor: Number.MAX_SAFE_INTEGER, rate: '99999999.99999999', fixedFeeMinor: Number.MAX_SAFE_INTEGER, feeBps: 10_000 }),
+    ).toBeUndefined();
   });
 
   it.each<[string, Partial<QuoteRequest>]>([

@@ -70,7 +70,8 @@ const MAX_SOURCE_MINOR = minBigInt(BigInt(MAX_MAJOR_AMOUNT) * 10n ** BigInt(deci
  * amount or fee), which are programming errors: rates are to be parsed where they come in.
  */
 export function quoteSourceAmount({ destinationMinor, destinationCurrency, rate, fixedFeeMinor, feeBps }: QuoteRequest): Quote | undefined {
-  if (!Number.isSafeInteger(destinationMinor) || destinationMinor <= 0) throw new Error('fx: the destination amount must be a positive safe integer of minor units');
+  if (!Number.isSafeInteger(destinationMinor) || destinationMinor <= 0)
+    throw new Error('fx: the destination amount must be a positive safe integer of minor units');
   if (!Number.isSafeInteger(fixedFeeMinor) || fixedFeeMinor < 0) throw new Error('fx: the fixed fee must be a non-negative safe integer of minor units');
   if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps > 10_000) throw new Error('fx: the fee must be an integer number of basis points from 0 to 10000');
   const parsed = parseRate(rate);

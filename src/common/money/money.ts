@@ -35,7 +35,9 @@ export function toMinorUnits(value: unknown, currency: string): number | undefin
 export function toMajorUnits(minor: number, currency: string): number {
   if (!Number.isSafeInteger(minor)) throw new Error('money: minor units must be a safe integer');
   const decimals = decimalsOf(currency);
-  const digits = Math.abs(minor).toString().padStart(decimals + 1, '0');
+  const digits = Math.abs(minor)
+    .toString()
+    .padStart(decimals + 1, '0');
   const text = `${minor < 0 ? '-' : ''}${digits.slice(0, digits.length - decimals)}.${digits.slice(digits.length - decimals)}`;
   return Number(text);
 }

@@ -160,7 +160,15 @@ describe('ProviderHttpClient streamed uploads', () => {
   /** Each chunk comes after a round trip, as from a database cursor. */
   const roundTrip = () => new Promise((resolve) => setImmediate(resolve));
   const put = (c: ProviderHttpClient, stream: () => AsyncIterable<Uint8Array>, extra: { retries?: number; contentLength?: number } = {}) =>
-    c.request({ method: 'PUT', path: '/v1/documents/doc-1', stream, contentType: 'application/pdf', timeoutMs: 10_000, retries: extra.retries ?? 2, contentLength: extra.contentLength });
+    c.request({
+      method: 'PUT',
+      path: '/v1/documents/doc-1',
+      stream,
+      contentType: 'application/pdf',
+      timeoutMs: 10_000,
+      retries: extra.retries ?? 2,
+      contentLength: extra.contentLength,
+    });
 
   it('re-creates a streamed body for each attempt, so a retry sends it whole', async () => {
     failFirst = 1;

@@ -172,7 +172,10 @@ export class ProviderHttpClient {
         throw new ProviderError(`${this.options.name}: the streamed body is not the ${request.contentLength} bytes announced`, false);
       }
       const timedOut = signal.aborted;
-      throw new ProviderError(`${this.options.name}: ${timedOut ? `timed out after ${request.timeoutMs} ms` : `unreachable (${errorCode(err) ?? (err as Error).message})`}`, true);
+      throw new ProviderError(
+        `${this.options.name}: ${timedOut ? `timed out after ${request.timeoutMs} ms` : `unreachable (${errorCode(err) ?? (err as Error).message})`}`,
+        true,
+      );
     }
     let parsed: unknown;
     try {

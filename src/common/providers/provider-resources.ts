@@ -32,7 +32,13 @@ export class EventBody extends IdBody {
  * `reference`: a retry answers the resource already created instead of creating a second one.
  * Answers the provider's body, unparsed.
  */
-export async function postByReference(client: ProviderHttpClient, path: string, reference: string, fields: Record<string, unknown>, options: CallBudget): Promise<unknown> {
+export async function postByReference(
+  client: ProviderHttpClient,
+  path: string,
+  reference: string,
+  fields: Record<string, unknown>,
+  options: CallBudget,
+): Promise<unknown> {
   const { body } = await client.request({ method: 'POST', path, headers: { 'idempotency-key': reference }, body: { reference, ...fields }, ...options });
   return body;
 }

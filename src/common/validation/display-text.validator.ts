@@ -32,7 +32,8 @@ export function IsDisplayText(options?: ValidationOptions): PropertyDecorator {
       name: 'isDisplayText',
       validator: {
         validate: (value: unknown) => typeof value !== 'string' || displayTextProblem(value) === null,
-        defaultMessage: (args?: ValidationArguments) => `${args?.property ?? 'value'} ${typeof args?.value === 'string' ? displayTextProblem(args.value) : 'must be text'}`,
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property ?? 'value'} ${typeof args?.value === 'string' ? displayTextProblem(args.value) : 'must be text'}`,
       },
     },
     options,

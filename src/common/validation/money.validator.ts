@@ -11,7 +11,8 @@ export function IsMoneyAmount(currency: string, options?: ValidationOptions): Pr
       name: 'isMoneyAmount',
       validator: {
         validate: (value: unknown) => toMinorUnits(value, currency) !== undefined,
-        defaultMessage: () => `amount must be a positive number of ${currency} with at most ${decimalsOf(currency)} decimal places, at most ${MAX_MAJOR_AMOUNT}`,
+        defaultMessage: () =>
+          `amount must be a positive number of ${currency} with at most ${decimalsOf(currency)} decimal places, at most ${MAX_MAJOR_AMOUNT}`,
       },
     },
     options,

@@ -29,12 +29,24 @@ describe('IsBankCodeFor', () => {
   });
 
   it.each([
-    ['swift', 'DEUTXXFF', 'bankCode must be a valid SWIFT/BIC code (ISO 9362): 8 or 11 upper-case letters and digits (bank, country, location, optional branch), e.g. DEUTDEFF or DEUTDEFF500'],
-    ['swift', 'deutdeff', 'bankCode must be a valid SWIFT/BIC code (ISO 9362): 8 or 11 upper-case letters and digits (bank, country, location, optional branch), e.g. DEUTDEFF or DEUTDEFF500'],
+    [
+      'swift',
+      'DEUTXXFF',
+      'bankCode must be a valid SWIFT/BIC code (ISO 9362): 8 or 11 upper-case letters and digits (bank, country, location, optional branch), e.g. DEUTDEFF or DEUTDEFF500',
+    ],
+    [
+      'swift',
+      'deutdeff',
+      'bankCode must be a valid SWIFT/BIC code (ISO 9362): 8 or 11 upper-case letters and digits (bank, country, location, optional branch), e.g. DEUTDEFF or DEUTDEFF500',
+    ],
     ['iban', 'GB83WEST12345698765432', 'bankCode must be a valid IBAN (the check digits are wrong)'],
     ['iban', 'GB82WEST1234569876543', 'bankCode must be a valid IBAN (GB IBANs have 22 characters, not 21)'],
     ['iban', 'XX82WEST12345698765432', 'bankCode must be a valid IBAN (XX is not a country that issues IBANs)'],
-    ['iban', 'GB82 WEST 1234 5698 7654 32', 'bankCode must be an IBAN in electronic form: two upper-case letters, two check digits, then upper-case letters and digits, without spaces'],
+    [
+      'iban',
+      'GB82 WEST 1234 5698 7654 32',
+      'bankCode must be an IBAN in electronic form: two upper-case letters, two check digits, then upper-case letters and digits, without spaces',
+    ],
     ['routing_number', '021000022', 'bankCode must be a valid ABA routing number: 9 digits with a correct check digit'],
     ['routing_number', '21000021', 'bankCode must be a valid ABA routing number: 9 digits with a correct check digit'],
     ['other', '', 'bankCode must be 1 to 35 printable ASCII characters, not starting or ending with a space'],
@@ -62,7 +74,9 @@ describe('IsBankCodeFor', () => {
     }
     expect(validateSync(Object.assign(new Other(), { kind: 'iban', code: 'GB82WEST12345698765432' }))).toEqual([]);
     const errors = validateSync(Object.assign(new Other(), { kind: 'nope', code: 'GB82WEST12345698765432' }));
-    expect(errors.flatMap((e) => Object.values(e.constraints ?? {}))).toEqual(['code cannot be checked until kind is one of swift, iban, routing_number, other']);
+    expect(errors.flatMap((e) => Object.values(e.constraints ?? {}))).toEqual([
+      'code cannot be checked until kind is one of swift, iban, routing_number, other',
+    ]);
   });
 
   it('leaves other types to the type validators', () => {

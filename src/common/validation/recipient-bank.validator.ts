@@ -38,7 +38,8 @@ export function IsBankCodeFor(typeProperty: string, options?: ValidationOptions)
       constraints: [typeProperty],
       validator: {
         validate: (value: unknown, args?: ValidationArguments) => typeof value !== 'string' || (args !== undefined && problem(args) === null),
-        defaultMessage: (args?: ValidationArguments) => `${args?.property ?? 'value'} ${args && typeof args.value === 'string' ? problem(args) : 'must be text'}`,
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property ?? 'value'} ${args && typeof args.value === 'string' ? problem(args) : 'must be text'}`,
       },
     },
     options,

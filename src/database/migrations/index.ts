@@ -8,4 +8,13 @@ import { LedgerNotes1795490000000 } from './1795490000000-LedgerNotes';
 import { NairaCollections1795500000000 } from './1795500000000-NairaCollections';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
-export const MIGRATIONS = [Init1795306551863, KybOnboarding1795307054075, HouseInOrder1795321814706, MoneyMovement1795403537181, International1795412256135, PlatformBalancesUnkept1795480000000, LedgerNotes1795490000000, NairaCollections1795500000000];
+export const MIGRATIONS = [
+  Init1795306551863,
+  KybOnboarding1795307054075,
+  HouseInOrder1795321814706,
+  MoneyMovement1795403537181,
+  International1795412256135,
+  PlatformBalancesUnkept1795480000000,
+  LedgerNotes1795490000000,
+  NairaCollections1795500000000,
+];

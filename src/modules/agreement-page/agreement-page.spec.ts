@@ -27,7 +27,14 @@ describe('agreement page HTML', () => {
 
   it('isolates the business name everywhere it appears, so bidirectional controls in it cannot reorder the page', () => {
     const name = 'Acme\u202Efdp.exe';
-    const page = renderAgreementPage({ businessName: name, termsTitle: TERMS_TITLE, termsVersion: TERMS_VERSION, terms: TERMS, csrfToken: 't', expiresAt: new Date() });
+    const page = renderAgreementPage({
+      businessName: name,
+      termsTitle: TERMS_TITLE,
+      termsVersion: TERMS_VERSION,
+      terms: TERMS,
+      csrfToken: 't',
+      expiresAt: new Date(),
+    });
     expect(page).toContain(`<title>${TERMS_TITLE} – \u2068${name}\u2069</title>`);
     expect(page).toContain(`<h1><bdi>${name}</bdi></h1>`);
     expect(page).toContain(`on behalf of <bdi>${name}</bdi>.`);
@@ -35,7 +42,9 @@ describe('agreement page HTML', () => {
     const confirmation = renderConfirmationPage({ businessName: name, termsVersion: TERMS_VERSION, acceptedAt: new Date() });
     expect(confirmation).toContain(`<title>Agreement accepted – \u2068${name}\u2069</title>`);
     expect(confirmation).toContain(`Thank you. <bdi>${name}</bdi> accepted`);
-    expect(renderMessagePage({ title: 'T', message: html`The link for ${isolated('<b>')} has expired.` })).toContain('The link for <bdi>&lt;b&gt;</bdi> has expired.');
+    expect(renderMessagePage({ title: 'T', message: html`The link for ${isolated('<b>')} has expired.` })).toContain(
+      'The link for <bdi>&lt;b&gt;</bdi> has expired.',
+    );
   });
 
   it('renders a reload link only when asked', () => {
@@ -62,7 +71,11 @@ describe('agreement CSRF', () => {
   });
 
   it('sets a strict, script-proof cookie, Secure behind https', () => {
-    expect(csrfCookie('v', false)).toEqual({ name: 'agreement_csrf', value: 'v', options: { path: '/agreements', httpOnly: true, sameSite: 'strict', secure: false } });
+    expect(csrfCookie('v', false)).toEqual({
+      name: 'agreement_csrf',
+      value: 'v',
+      options: { path: '/agreements', httpOnly: true, sameSite: 'strict', secure: false },
+    });
     expect(csrfCookie('v', true).options?.secure).toBe(true);
   });
 });

@@ -4,14 +4,8 @@ import { ApiKeyGuard, AuthenticatedRequest } from './api-key.guard';
 import { MerchantPrincipal } from './api-keys.service';
 
 /** Guards a controller with the merchant API key and documents the schemes; each operation documents its 401 (`ApiMerchantOperation`). */
-export const MerchantAuth = () =>
-  applyDecorators(
-    UseGuards(ApiKeyGuard),
-    ApiSecurity('MerchantApiKey'),
-    ApiBearerAuth('MerchantBearer'),
-  );
+export const MerchantAuth = () => applyDecorators(UseGuards(ApiKeyGuard), ApiSecurity('MerchantApiKey'), ApiBearerAuth('MerchantBearer'));
 
 export const CurrentMerchant = createParamDecorator(
-  (_: unknown, context: ExecutionContext): MerchantPrincipal =>
-    context.switchToHttp().getRequest<AuthenticatedRequest>().merchant,
+  (_: unknown, context: ExecutionContext): MerchantPrincipal => context.switchToHttp().getRequest<AuthenticatedRequest>().merchant,
 );

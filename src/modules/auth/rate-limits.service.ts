@@ -44,10 +44,7 @@ export class RateLimitsService {
         insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
       });
     };
-    this.perKey = new BurstyRateLimiter(
-      limiter('key', perSecond, 1),
-      limiter('key-burst', Math.max(burst - perSecond, 0), BURST_WINDOW_SECONDS),
-    );
+    this.perKey = new BurstyRateLimiter(limiter('key', perSecond, 1), limiter('key-burst', Math.max(burst - perSecond, 0), BURST_WINDOW_SECONDS));
     this.authFailures = limiter('auth-failure', authFailuresPerSecond, 1);
     this.publicByIp = new BurstyRateLimiter(
       limiter('public-ip', publicPerSecond, 1),
@@ -99,4 +96,3 @@ export class RateLimitsService {
     return new RateLimitedError(this.state(limit, rejection));
   }
 }
-

@@ -10,7 +10,8 @@ import { HttpBankRail } from './http-bank-rail';
     {
       provide: BANK_RAIL,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new HttpBankRail(new ProviderHttpClient({ name: 'bank rail', baseUrl: config.bankRail.url, apiKey: config.bankRail.apiKey })),
+      useFactory: (config: AppConfig) =>
+        new HttpBankRail(new ProviderHttpClient({ name: 'bank rail', baseUrl: config.bankRail.url, apiKey: config.bankRail.apiKey })),
     },
   ],
   exports: [BANK_RAIL],

@@ -92,7 +92,12 @@ class EventPageBody {
   has_more: boolean;
 }
 
-const toPayout = (payout: PayoutBody): RailPayout => ({ id: payout.id, reference: payout.reference, status: payout.status, failureCode: payout.failure_code ?? null });
+const toPayout = (payout: PayoutBody): RailPayout => ({
+  id: payout.id,
+  reference: payout.reference,
+  status: payout.status,
+  failureCode: payout.failure_code ?? null,
+});
 
 /** The bank rail over HTTP (the sandbox in development): amounts in kobo, every POST with an Idempotency-Key. */
 export class HttpBankRail implements BankRail {
@@ -108,7 +113,13 @@ export class HttpBankRail implements BankRail {
     };
     const body = await postByReference(this.client, '/v1/virtual-accounts', request.reference, fields, options);
     const account = parseProviderBody(NAME, VirtualAccountBody, body);
-    return { id: account.id, accountNumber: account.account_number, accountName: account.account_name, bankName: account.bank_name, bankCode: account.bank_code };
+    return {
+      id: account.id,
+      accountNumber: account.account_number,
+      accountName: account.account_name,
+      bankName: account.bank_name,
+      bankCode: account.bank_code,
+    };
   }
 
   async simulateInboundTransfer(request: InboundTransferRequest, options: CallOptions): Promise<{ id: string }> {

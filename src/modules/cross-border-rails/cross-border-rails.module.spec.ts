@@ -32,10 +32,23 @@ describe('CrossBorderRailsModule', () => {
     expect(await rates.rates('GB', 'GBP', options)).toEqual([{ routeType: 'ngn', rate: '2085.4', fixedFee: 75_000, feeBps: 175 }]);
     const recipient = { fullName: 'Jane Doe', email: null, country: 'GB', bankCodeType: 'swift' as const, bankCode: 'BARCGB22', accountNumber: '31926819' };
     expect(
-      (await bridge.createTransfer({ reference: 'iin_1', routeType: 'ngn', sourceAmount: 208_540, destinationCurrency: 'GBP', destinationAmount: 100, recipient }, options)).status,
+      (
+        await bridge.createTransfer(
+          { reference: 'iin_1', routeType: 'ngn', sourceAmount: 208_540, destinationCurrency: 'GBP', destinationAmount: 100, recipient },
+          options,
+        )
+      ).status,
     ).toBe('completed');
     const paid = await payout.createPayout(
-      { reference: 'iin_1', currency: 'GBP', amount: 100, recipient, purposeOfTransfer: 'Services', paymentReference: null, orderingCustomer: { name: 'Acme Ltd', country: 'NG' } },
+      {
+        reference: 'iin_1',
+        currency: 'GBP',
+        amount: 100,
+        recipient,
+        purposeOfTransfer: 'Services',
+        paymentReference: null,
+        orderingCustomer: { name: 'Acme Ltd', country: 'NG' },
+      },
       options,
     );
     expect(paid.confirmation?.amount).toBe('1.00');

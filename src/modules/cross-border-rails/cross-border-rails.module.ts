@@ -24,7 +24,8 @@ const BRIDGE_RAIL_CLIENT = Symbol('BRIDGE_RAIL_CLIENT');
     {
       provide: PAYOUT_RAIL,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new HttpPayoutRail(new ProviderHttpClient({ name: PAYOUT_RAIL_NAME, baseUrl: config.payoutRail.url, apiKey: config.payoutRail.apiKey })),
+      useFactory: (config: AppConfig) =>
+        new HttpPayoutRail(new ProviderHttpClient({ name: PAYOUT_RAIL_NAME, baseUrl: config.payoutRail.url, apiKey: config.payoutRail.apiKey })),
     },
   ],
   exports: [RATE_PROVIDER, BRIDGE_RAIL, PAYOUT_RAIL],

@@ -41,7 +41,8 @@ describe('HttpBridgeRail', () => {
   afterAll(() => sandbox.stop());
   afterEach(() => sandbox.reset());
 
-  const rail = (apiKey = API_KEY) => new HttpBridgeRail(new ProviderHttpClient({ name: 'bridge rail', baseUrl, apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
+  const rail = (apiKey = API_KEY) =>
+    new HttpBridgeRail(new ProviderHttpClient({ name: 'bridge rail', baseUrl, apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
   const { faults, events: railEvents } = sandbox;
   const calls = (reference = 'iin_1') => sandbox.state(`/_sandbox/calls?reference=${reference}`);
   const stored = async () => (await sandbox.state('/_sandbox/transfers')).transfers;
@@ -66,7 +67,14 @@ describe('HttpBridgeRail', () => {
         source_amount: 155_075_000,
         destination_currency: 'USD',
         destination_amount: 100_000,
-        recipient: { full_name: 'Jane Doe', email: 'jane@example.com', country: 'US', bank_code_type: 'routing_number', bank_code: '021000021', account_number: '123456789' },
+        recipient: {
+          full_name: 'Jane Doe',
+          email: 'jane@example.com',
+          country: 'US',
+          bank_code_type: 'routing_number',
+          bank_code: '021000021',
+          account_number: '123456789',
+        },
       }),
     ]);
   });
@@ -80,7 +88,11 @@ describe('HttpBridgeRail', () => {
 
   it('sends an IBAN recipient with a null account number', async () => {
     const transfer = await rail().createTransfer(
-      transferRequest({ destinationCurrency: 'EUR', routeType: 'usdc', recipient: recipient({ country: 'DE', bankCodeType: 'iban', bankCode: 'DE89370400440532013000', accountNumber: null }) }),
+      transferRequest({
+        destinationCurrency: 'EUR',
+        routeType: 'usdc',
+        recipient: recipient({ country: 'DE', bankCodeType: 'iban', bankCode: 'DE89370400440532013000', accountNumber: null }),
+      }),
       OPTIONS,
     );
     expect(transfer.status).toBe('pending');
@@ -101,7 +113,7 @@ describe('HttpBridgeRail', () => {
     expect(completed!.updatedAt.getTime()).toBeGreaterThan(created.updatedAt.getTime());
   });
 
-  it("reads what the rail holds for us: unconverted NGN, and converted money on its way back", async () => {
+  it('reads what the rail holds for us: unconverted NGN, and converted money on its way back', async () => {
     await sandbox.control('POST', '/_sandbox/settings', { settlement_step_ms: 60_000 });
     const pending = await rail().createTransfer(transferRequest(), OPTIONS);
     await rail().createTransfer(transferRequest({ reference: 'iin_2', recipient: recipient({ accountNumber: '5550000' }) }), OPTIONS);
@@ -120,7 +132,9 @@ describe('HttpBridgeRail', () => {
   });
 
   it('reports a refused request (validation, wrong key) as not retryable', async () => {
-    await expect(rail().createTransfer(transferRequest({ routeType: 'usdc', destinationCurrency: 'GBP', recipient: recipient({ country: 'GB' }) }), OPTIONS)).rejects.toMatchObject({
+    await expect(
+      rail().createTransfer(transferRequest({ routeType: 'usdc', destinationCurrency: 'GBP', recipient: recipient({ country: 'GB' }) }), OPTIONS),
+    ).rejects.toMatchObject({
       retryable: false,
       status: 422,
     });
@@ -139,7 +153,9 @@ describe('HttpBridgeRail', () => {
 
   it('a call that timed out after the rail acted is settled by calling again: the same transfer', async () => {
     await faults({ answerDelayMs: 1_000 });
-    const error = await rail().createTransfer(transferRequest(), { timeoutMs: 150, retries: 0 }).catch((e: unknown) => e);
+    const error = await rail()
+      .createTransfer(transferRequest(), { timeoutMs: 150, retries: 0 })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ retryable: true, message: expect.stringContaining('timed out') });
     await faults({ answerDelayMs: 0 });
     const transfer = await rail().createTransfer(transferRequest(), OPTIONS);

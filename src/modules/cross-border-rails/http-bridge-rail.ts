@@ -25,7 +25,12 @@ const toTransfer = (transfer: TransferBody): BridgeTransfer => ({
 });
 
 /** A refused return leaves the transfer as it was. */
-const TRANSFER_OUTCOMES = { 'transfer.completed': 'completed', 'transfer.rejected': 'rejected', 'transfer.returned': 'returned', 'transfer.return_refused': null } as const;
+const TRANSFER_OUTCOMES = {
+  'transfer.completed': 'completed',
+  'transfer.rejected': 'rejected',
+  'transfer.returned': 'returned',
+  'transfer.return_refused': null,
+} as const;
 
 /** The bridge rail over HTTP (the sandbox in development): NGN in kobo, destination amounts in minor units, our reference as the Idempotency-Key. */
 export class HttpBridgeRail implements BridgeRail {

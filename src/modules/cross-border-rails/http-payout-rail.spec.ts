@@ -45,7 +45,8 @@ describe('HttpPayoutRail', () => {
   afterAll(() => sandbox.stop());
   afterEach(() => sandbox.reset());
 
-  const rail = (apiKey = API_KEY) => new HttpPayoutRail(new ProviderHttpClient({ name: 'payout rail', baseUrl, apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
+  const rail = (apiKey = API_KEY) =>
+    new HttpPayoutRail(new ProviderHttpClient({ name: 'payout rail', baseUrl, apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
   const { faults, events: railEvents } = sandbox;
   const calls = (reference = 'iin_1') => sandbox.state(`/_sandbox/calls?reference=${reference}`);
   const stored = async () => (await sandbox.state('/_sandbox/payouts')).payouts;
@@ -68,7 +69,14 @@ describe('HttpPayoutRail', () => {
         reference: 'iin_1',
         currency: 'GBP',
         amount: 250_075,
-        recipient: { full_name: 'Jane Doe', email: 'jane@example.com', country: 'GB', bank_code_type: 'swift', bank_code: 'BARCGB22', account_number: '31926819' },
+        recipient: {
+          full_name: 'Jane Doe',
+          email: 'jane@example.com',
+          country: 'GB',
+          bank_code_type: 'swift',
+          bank_code: 'BARCGB22',
+          account_number: '31926819',
+        },
         purpose_of_transfer: 'Payment for services',
         payment_reference: 'Invoice 42',
         ordering_customer: { name: 'Acme Ltd', country: 'NG' },
@@ -106,11 +114,20 @@ describe('HttpPayoutRail', () => {
   });
 
   it('reports a closed account as a failed payout after it was accepted', async () => {
-    const accepted = await rail().createPayout(payoutRequest({ recipient: recipient({ bankCodeType: 'iban', bankCode: 'GB33BUKB20201555559999', accountNumber: null }) }), OPTIONS);
+    const accepted = await rail().createPayout(
+      payoutRequest({ recipient: recipient({ bankCodeType: 'iban', bankCode: 'GB33BUKB20201555559999', accountNumber: null }) }),
+      OPTIONS,
+    );
     expect(accepted.status).toBe('processing');
     await sleep(STEP_MS + 60);
     const failed = await rail().getPayout('iin_1', OPTIONS);
-    expect(failed).toEqual({ ...accepted, status: 'failed', failureCode: 'beneficiary_account_closed', failureMessage: expect.any(String), updatedAt: expect.any(Date) });
+    expect(failed).toEqual({
+      ...accepted,
+      status: 'failed',
+      failureCode: 'beneficiary_account_closed',
+      failureMessage: expect.any(String),
+      updatedAt: expect.any(Date),
+    });
     // Its money is back at the rail, held for us until returned.
     expect(await rail().holdings(OPTIONS)).toEqual({ balances: [{ currency: 'GBP', amount: 250_075 }], open: [failed] });
   });
@@ -133,7 +150,10 @@ describe('HttpPayoutRail', () => {
     await faults({ failNext: 2, failStatus: 502 });
     await expect(rail().getPayout('iin_1', { timeoutMs: 2_000, retries: 1 })).rejects.toMatchObject({ retryable: true, status: 502 });
     await faults({ latencyMs: 400 });
-    await expect(rail().getPayout('iin_1', { timeoutMs: 100, retries: 0 })).rejects.toMatchObject({ retryable: true, message: expect.stringContaining('timed out') });
+    await expect(rail().getPayout('iin_1', { timeoutMs: 100, retries: 0 })).rejects.toMatchObject({
+      retryable: true,
+      message: expect.stringContaining('timed out'),
+    });
     expect(await calls()).toEqual({ createRequests: 1, created: 1 });
   });
 
@@ -181,7 +201,10 @@ describe('HttpPayoutRail', () => {
       remittance_information: 'Invoice 42',
       details_of_charges: 'OUR',
     };
-    const event = (data: object) => ({ id: 'evt_1', type: 'payout.completed', data: {
+    const event = (data: object) => ({
+      id: 'evt_1',
+      type: 'payout.completed',
+      data: {
         id: 'fpo_1',
         reference: 'iin_1',
         status: 'completed',
@@ -195,7 +218,10 @@ describe('HttpPayoutRail', () => {
     });
 
     it('accepts a well-formed completion', () => {
-      expect(rail().parseEvent(event({ confirmation }))).toMatchObject({ type: 'payout.completed', payout: { confirmation: { uetr: confirmation.uetr, detailsOfCharges: 'OUR' } } });
+      expect(rail().parseEvent(event({ confirmation }))).toMatchObject({
+        type: 'payout.completed',
+        payout: { confirmation: { uetr: confirmation.uetr, detailsOfCharges: 'OUR' } },
+      });
     });
 
     it.each([

@@ -93,7 +93,8 @@ const toConfirmation = (confirmation: ConfirmationBody): PayoutConfirmation => (
 function toPayout(payout: PayoutBody): ForeignPayout {
   const confirmation = payout.confirmation ? toConfirmation(payout.confirmation) : null;
   // Every completed payout comes with its confirmation: one without it is not to be trusted.
-  if (payout.status === 'completed' && confirmation === null) throw new ProviderError(`${PAYOUT_RAIL_NAME}: answered a completed payout without its confirmation`, true);
+  if (payout.status === 'completed' && confirmation === null)
+    throw new ProviderError(`${PAYOUT_RAIL_NAME}: answered a completed payout without its confirmation`, true);
   return {
     id: payout.id,
     reference: payout.reference,

@@ -144,7 +144,10 @@ export class RailResources<T extends { reference: string; status: string }> {
     const { balances } = parseProviderBody(rail, BalanceBody, body);
     const open = (body as Record<string, unknown>)[`open_${collection}`];
     if (!Array.isArray(open)) throw new ProviderError(`${rail}: answered its balance without open_${collection}`, true);
-    return { balances: balances.map((b): RailAmount => ({ currency: b.currency, amount: b.amount })), open: open.map((resource) => this.options.read(resource)) };
+    return {
+      balances: balances.map((b): RailAmount => ({ currency: b.currency, amount: b.amount })),
+      open: open.map((resource) => this.options.read(resource)),
+    };
   }
 
   /**
@@ -157,7 +160,8 @@ export class RailResources<T extends { reference: string; status: string }> {
     if (!Object.hasOwn(outcomes, event.type)) return { id: event.id, type: 'other', name: event.type };
     const type = event.type as TType;
     const resource = this.options.read(event.data);
-    if (outcomes[type] !== null && resource.status !== outcomes[type]) throw new ProviderError(`${rail}: event ${type} carries a ${noun} ${resource.status}`, true);
+    if (outcomes[type] !== null && resource.status !== outcomes[type])
+      throw new ProviderError(`${rail}: event ${type} carries a ${noun} ${resource.status}`, true);
     return { id: event.id, type, resource };
   }
 

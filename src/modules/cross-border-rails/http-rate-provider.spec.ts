@@ -21,7 +21,8 @@ describe('HttpRateProvider', () => {
   afterAll(() => sandbox.stop());
   afterEach(() => sandbox.reset());
 
-  const provider = (apiKey = API_KEY, url = baseUrl) => new HttpRateProvider(new ProviderHttpClient({ name: 'bridge rail', baseUrl: url, apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
+  const provider = (apiKey = API_KEY, url = baseUrl) =>
+    new HttpRateProvider(new ProviderHttpClient({ name: 'bridge rail', baseUrl: url, apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
   const { faults } = sandbox;
 
   it('answers the routes of a corridor in ROUTE_TYPES order, as the rail quotes them', async () => {
@@ -52,7 +53,10 @@ describe('HttpRateProvider', () => {
     await faults({ failNext: 2, failStatus: 500 });
     await expect(provider().rates('US', 'USD', { timeoutMs: 2_000, retries: 1 })).rejects.toMatchObject({ retryable: true, status: 500 });
     await faults({ latencyMs: 500 });
-    await expect(provider().rates('US', 'USD', { timeoutMs: 100, retries: 0 })).rejects.toMatchObject({ retryable: true, message: expect.stringContaining('timed out') });
+    await expect(provider().rates('US', 'USD', { timeoutMs: 100, retries: 0 })).rejects.toMatchObject({
+      retryable: true,
+      message: expect.stringContaining('timed out'),
+    });
   });
 
   describe('against a rail answering what it likes', () => {
@@ -94,7 +98,9 @@ describe('HttpRateProvider', () => {
       ['fee_bps over 100%', { routes: [{ ...route('ngn'), fee_bps: 10_001 }] }],
     ])('refuses an answer with %s as retryable', async (_name, body) => {
       answer = body;
-      const error = await provider(API_KEY, url).rates('US', 'USD', OPTIONS).catch((e: unknown) => e);
+      const error = await provider(API_KEY, url)
+        .rates('US', 'USD', OPTIONS)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderError);
       expect(error).toMatchObject({ retryable: true });
     });

@@ -34,16 +34,18 @@ export class HealthController {
   @ApiPublicOperation({
     operationId: 'getReadiness',
     summary: 'PostgreSQL and Redis answer',
-    description: 'Load balancers route traffic to the process only while this answers 200. No key; limited per client IP like every public route, since it asks PostgreSQL and Redis.',
-    success: { status: 200, description: '`{ "status": "ok", "info": { … } }`', example: { status: 'ok', info: { database: { status: 'up' }, redis: { status: 'up' } } } },
+    description:
+      'Load balancers route traffic to the process only while this answers 200. No key; limited per client IP like every public route, since it asks PostgreSQL and Redis.',
+    success: {
+      status: 200,
+      description: '`{ "status": "ok", "info": { … } }`',
+      example: { status: 'ok', info: { database: { status: 'up' }, redis: { status: 'up' } } },
+    },
     errors: ['bad_request', 'rate_limited', 'service_unavailable'],
   })
   async ready(): Promise<unknown> {
     try {
-      return await this.health.check([
-        () => this.database.pingCheck('database', { timeout: PING_TIMEOUT_MS }),
-        () => this.pingRedis(),
-      ]);
+      return await this.health.check([() => this.database.pingCheck('database', { timeout: PING_TIMEOUT_MS }), () => this.pingRedis()]);
     } catch (err) {
       const down = Object.keys((err as { response?: { error?: object } }).response?.error ?? {});
       throw new ServiceUnavailableError(`Not ready: ${down.join(', ') || 'unknown'} unavailable`);
@@ -53,10 +55,7 @@ export class HealthController {
   private async pingRedis() {
     const indicator = this.indicators.check('redis');
     try {
-      await Promise.race([
-        this.redis.ping(),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), PING_TIMEOUT_MS).unref()),
-      ]);
+      await Promise.race([this.redis.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), PING_TIMEOUT_MS).unref())]);
       return indicator.up();
     } catch {
       return indicator.down();

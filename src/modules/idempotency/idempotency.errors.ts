@@ -37,6 +37,8 @@ export class IdempotencyRequestInProgressError extends AppError {
 export class IdempotencyLockLostError extends AppError {
   constructor() {
     // Its client retries after Retry-After and gets the answer of the request that took over.
-    super('idempotency_request_in_progress', 'A retry with this Idempotency-Key took the request over; retry after Retry-After seconds', [], { 'Retry-After': '1' });
+    super('idempotency_request_in_progress', 'A retry with this Idempotency-Key took the request over; retry after Retry-After seconds', [], {
+      'Retry-After': '1',
+    });
   }
 }

@@ -27,7 +27,9 @@ describe('requestFingerprint', () => {
     expect(requestFingerprint('POST', route, {}, { merchantReference: 'a', amount: 11 })).not.toBe(base);
     expect(requestFingerprint('POST', '/api/merchant/withdrawals', {}, { merchantReference: 'a', amount: 10 })).not.toBe(base);
     const confirm = '/api/merchant/payment-intents/:paymentIntentId/confirm';
-    expect(requestFingerprint('POST', confirm, { paymentIntentId: 'pi_1' }, undefined)).toBe(requestFingerprint('POST', confirm, { paymentIntentId: 'pi_1' }, {}));
+    expect(requestFingerprint('POST', confirm, { paymentIntentId: 'pi_1' }, undefined)).toBe(
+      requestFingerprint('POST', confirm, { paymentIntentId: 'pi_1' }, {}),
+    );
     expect(requestFingerprint('POST', confirm, { paymentIntentId: 'pi_1' }, {})).not.toBe(requestFingerprint('POST', confirm, { paymentIntentId: 'pi_2' }, {}));
   });
 });

@@ -31,7 +31,7 @@ declare module 'fastify' {
 const STORED_REFUSALS = new Set([403, 404, 409, 410, 422]);
 
 type Hook<H> = H | H[] | undefined;
-const hooks = <H>(existing: Hook<H>): H[] => (existing === undefined ? [] : [existing].flat() as H[]);
+const hooks = <H>(existing: Hook<H>): H[] => (existing === undefined ? [] : ([existing].flat() as H[]));
 
 /**
  * Idempotency-Keys on the routes that declare `@Idempotent`, as two hooks of those routes alone

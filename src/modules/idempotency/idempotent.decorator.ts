@@ -12,12 +12,21 @@ export const IDEMPOTENCY_ROUTE = 'idempotency';
 
 /** On the success answer of an operation that honours Idempotency-Key. */
 export const REPLAYED_HEADER: HeadersObject = {
-  'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same key', required: false, schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer of an earlier request with the same key',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
 /** The error codes an operation answers because it honours Idempotency-Key, for its OpenAPI entry. */
 export function idempotencyErrors(mode: IdempotencyRoute['mode']): ErrorCode[] {
-  return [...(mode === 'required' ? (['idempotency_key_required'] as const) : []), 'idempotency_key_invalid', 'idempotency_key_reused', 'idempotency_request_in_progress'];
+  return [
+    ...(mode === 'required' ? (['idempotency_key_required'] as const) : []),
+    'idempotency_key_invalid',
+    'idempotency_key_reused',
+    'idempotency_request_in_progress',
+  ];
 }
 
 export interface IdempotencyRoute {

@@ -31,7 +31,13 @@ export class InternationalIntentStates {
     return this.transitions.lock(manager, id);
   }
 
-  async apply(manager: EntityManager, intent: InternationalIntentEntity, status: InternationalIntentStatus, cause: string, extra: IntentExtra = {}): Promise<InternationalIntentEntity> {
+  async apply(
+    manager: EntityManager,
+    intent: InternationalIntentEntity,
+    status: InternationalIntentStatus,
+    cause: string,
+    extra: IntentExtra = {},
+  ): Promise<InternationalIntentEntity> {
     const from = intent.status;
     const moved = await this.transitions.apply(manager, intent, { status }, cause, extra);
     const posting = transitionPosting(moved, from, status);

@@ -6,7 +6,10 @@ import { PIPELINE_ORDER } from './international-intent.states';
 /** Where receipts are served (outside the merchant API: the URL itself is the credential). */
 export const RECEIPTS_PATH = '/receipts';
 
-export type InternationalIntentRecord = Omit<InternationalIntentEntity, 'merchant' | 'seq' | 'merchantId' | 'bridgeTransferId' | 'payoutId' | 'payoutConfirmation'>;
+export type InternationalIntentRecord = Omit<
+  InternationalIntentEntity,
+  'merchant' | 'seq' | 'merchantId' | 'bridgeTransferId' | 'payoutId' | 'payoutConfirmation'
+>;
 
 /** The SQL select list producing an `InternationalIntentRecord`. */
 export const INTERNATIONAL_INTENT_COLUMNS = `id, pobo_user_id AS "poboUserId", quote_id AS "quoteId", quote_option_id AS "quoteOptionId", route_type AS "routeType",

@@ -35,12 +35,18 @@ export class InternationalIntentsController {
   @Idempotent('required', 201, { creates: 'ipi' })
   @ApiMerchantOperation({
     operationId: 'createInternationalPaymentIntent',
-    summary: 'Pay a recipient abroad at a quote\'s price',
+    summary: "Pay a recipient abroad at a quote's price",
     description:
       "Creates the intent (`pending`) from one of a quote's options and reserves its `sourceAmount` from the available NGN balance, in one transaction. " +
       'The worker then moves it `processing → bridge_initiated → bridge_confirmed → withdrawal_initiated → withdrawal_confirmed → settled` (or `rejected`, ' +
       'with the reservation returned); poll `GET …/{intentId}`. Any refusal reserves nothing and leaves the quote usable. Requires an Idempotency-Key.',
-    success: { status: 201, type: InternationalIntentEnvelopeDto, headers: REPLAYED_HEADER, description: 'Created, `pending`', example: { message: 'International payment intent created', response: INTERNATIONAL_INTENT_EXAMPLE } },
+    success: {
+      status: 201,
+      type: InternationalIntentEnvelopeDto,
+      headers: REPLAYED_HEADER,
+      description: 'Created, `pending`',
+      example: { message: 'International payment intent created', response: INTERNATIONAL_INTENT_EXAMPLE },
+    },
     body: {
       type: CreateInternationalIntentDto,
       example: {
@@ -78,7 +84,11 @@ export class InternationalIntentsController {
     },
     errors: ['validation_failed', 'invalid_cursor'],
   })
-  async list(@CurrentMerchant() merchant: MerchantPrincipal, @Query() query: ListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Envelope<InternationalIntentDto[]>> {
+  async list(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Query() query: ListQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Envelope<InternationalIntentDto[]>> {
     return envelope('International payment intents retrieved', sendPage(reply, await this.intents.list(merchant.merchantId, query)));
   }
 
@@ -86,7 +96,12 @@ export class InternationalIntentsController {
   @ApiMerchantOperation({
     operationId: 'getInternationalPaymentIntent',
     summary: 'Retrieve an international payment intent (poll its settlement)',
-    success: { status: 200, type: InternationalIntentEnvelopeDto, description: 'The intent', example: { message: 'International payment intent retrieved', response: SETTLED_EXAMPLE } },
+    success: {
+      status: 200,
+      type: InternationalIntentEnvelopeDto,
+      description: 'The intent',
+      example: { message: 'International payment intent retrieved', response: SETTLED_EXAMPLE },
+    },
     errors: ['resource_not_found', 'uri_too_long'],
   })
   async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('intentId') id: string): Promise<Envelope<InternationalIntentDto>> {

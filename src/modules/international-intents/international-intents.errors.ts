@@ -26,7 +26,9 @@ export class KybNotVerifiedError extends AppError {
 
 export class UnsupportedCorridorError extends AppError {
   constructor(country: string, currency: string) {
-    super('unsupported_corridor', `No route pays ${currency} to ${country}`, [{ field: 'destinationCountry', message: `${country}/${currency} is not a supported corridor` }]);
+    super('unsupported_corridor', `No route pays ${currency} to ${country}`, [
+      { field: 'destinationCountry', message: `${country}/${currency} is not a supported corridor` },
+    ]);
   }
 }
 

@@ -17,9 +17,22 @@ import { ReceiptsService } from './receipts.service';
 
 /** Owns `quotes`, `international_payment_intents` and their status history: quotes, endpoint 6, the settlement pipeline and receipts. */
 @Module({
-  imports: [CrossBorderRailsModule, IdempotencyModule, LedgerModule, PoboBusinessesModule, JobsModule.forFeature(INTERNATIONAL_QUEUE, Object.values(INTERNATIONAL_JOBS))],
+  imports: [
+    CrossBorderRailsModule,
+    IdempotencyModule,
+    LedgerModule,
+    PoboBusinessesModule,
+    JobsModule.forFeature(INTERNATIONAL_QUEUE, Object.values(INTERNATIONAL_JOBS)),
+  ],
   controllers: [QuotesController, InternationalIntentsController, ReceiptsController],
-  providers: [QuotesService, InternationalIntentsService, InternationalSettlementService, InternationalIntentStates, InternationalIntentsRepository, ReceiptsService],
+  providers: [
+    QuotesService,
+    InternationalIntentsService,
+    InternationalSettlementService,
+    InternationalIntentStates,
+    InternationalIntentsRepository,
+    ReceiptsService,
+  ],
   exports: [InternationalSettlementService],
 })
 export class InternationalIntentsModule {}

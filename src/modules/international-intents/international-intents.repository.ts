@@ -9,7 +9,6 @@ import type { InternationalIntentStatus } from './international-intent.states';
 import type { QuoteEntity } from './quote.entity';
 import type { QuoteRecord } from './quote.mapper';
 
-
 const QUOTE_COLUMNS = `id, pobo_user_id AS "poboUserId", destination_country AS "destinationCountry", currency, amount, options,
   expires_at AS "expiresAt", created_at AS "createdAt"`;
 
@@ -68,7 +67,10 @@ export class InternationalIntentsRepository {
 
   /** The intents among `ids` (any merchant's), for the reconciliation of the ledger with the rails. */
   async findMany(ids: string[]): Promise<InternationalIntentRecord[]> {
-    const { rows } = await this.pool.query<InternationalIntentRecord>(`SELECT ${INTERNATIONAL_INTENT_COLUMNS} FROM international_payment_intents WHERE id = ANY($1)`, [ids]);
+    const { rows } = await this.pool.query<InternationalIntentRecord>(
+      `SELECT ${INTERNATIONAL_INTENT_COLUMNS} FROM international_payment_intents WHERE id = ANY($1)`,
+      [ids],
+    );
     return rows;
   }
 

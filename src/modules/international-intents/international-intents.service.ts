@@ -15,7 +15,13 @@ import { InternationalIntentDto } from './dto/international-intent.response';
 import { InternationalIntentEntity } from './international-intent.entity';
 import { mapInternationalIntent } from './international-intent.mapper';
 import { INTERNATIONAL_JOBS } from './international-intents.jobs';
-import { InternationalIntentNotFoundError, KybNotVerifiedError, QuoteAlreadyUsedError, QuoteExpiredError, QuoteNotFoundError } from './international-intents.errors';
+import {
+  InternationalIntentNotFoundError,
+  KybNotVerifiedError,
+  QuoteAlreadyUsedError,
+  QuoteExpiredError,
+  QuoteNotFoundError,
+} from './international-intents.errors';
 import { InternationalIntentsRepository } from './international-intents.repository';
 import { reservationPosting } from './international-postings';
 import { QuoteEntity } from './quote.entity';

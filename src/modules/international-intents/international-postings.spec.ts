@@ -6,7 +6,16 @@ import { payoutReturnPosting, railToRecoverFrom, receivableClearing, reservation
 import { railDifferences } from './international-reconciliation';
 
 // Amounts as their columns hold them: kobo.
-const intent = { id: 'ipi_1', merchantId: 'mer_1', sourceAmount: '157451125', convertedAmount: '155075000', fee: '2376125', sourceCurrency: 'NGN', currency: 'USD', amount: '100000' };
+const intent = {
+  id: 'ipi_1',
+  merchantId: 'mer_1',
+  sourceAmount: '157451125',
+  convertedAmount: '155075000',
+  fee: '2376125',
+  sourceCurrency: 'NGN',
+  currency: 'USD',
+  amount: '100000',
+};
 const SOURCE = 157_451_125;
 const CONVERTED = 155_075_000;
 const FEE = 2_376_125;
@@ -72,21 +81,36 @@ describe('international postings', () => {
     };
 
     it('closes the position and the receivable when the money came back whole', () => {
-      const clearing = receivableClearing(intent, platformAfter('bridge_confirmed'), { kind: 'recovered', amount: CONVERTED }, 'Returned by the bridge rail by hand')!;
-      expect(clearing).toMatchObject({ receivable: 'receivable_bridge_rail', owed: CONVERTED, posting: { type: 'international_receivable_recovered', note: 'Returned by the bridge rail by hand' } });
+      const clearing = receivableClearing(
+        intent,
+        platformAfter('bridge_confirmed'),
+        { kind: 'recovered', amount: CONVERTED },
+        'Returned by the bridge rail by hand',
+      )!;
+      expect(clearing).toMatchObject({
+        receivable: 'receivable_bridge_rail',
+        owed: CONVERTED,
+        posting: { type: 'international_receivable_recovered', note: 'Returned by the bridge rail by hand' },
+      });
       expect(apply([...pathTo('bridge_confirmed'), transitionPosting(intent, 'bridge_confirmed', 'rejected'), clearing.posting])).toEqual({});
     });
 
     it("books a shortfall to the platform's recovery differences, never to the merchant", () => {
       const clearing = receivableClearing(intent, platformAfter('withdrawal_initiated'), { kind: 'recovered', amount: CONVERTED - 12_345 }, 'FX moved')!;
       expect(clearing.receivable).toBe('receivable_payout_rail');
-      expect(apply([...pathTo('withdrawal_initiated'), transitionPosting(intent, 'withdrawal_initiated', 'rejected'), clearing.posting])).toEqual({ bank_rail: 12_345, recovery_differences: -12_345 });
+      expect(apply([...pathTo('withdrawal_initiated'), transitionPosting(intent, 'withdrawal_initiated', 'rejected'), clearing.posting])).toEqual({
+        bank_rail: 12_345,
+        recovery_differences: -12_345,
+      });
     });
 
     it('writes off: the position lost at the rails, the receivable an expense', () => {
       const clearing = receivableClearing(intent, platformAfter('bridge_initiated'), { kind: 'written_off' }, 'Rail insolvent')!;
       expect(clearing.posting.type).toBe('international_receivable_written_off');
-      expect(apply([...pathTo('bridge_initiated'), transitionPosting(intent, 'bridge_initiated', 'rejected'), clearing.posting])).toEqual({ lost_at_rails: CONVERTED, written_off: -CONVERTED });
+      expect(apply([...pathTo('bridge_initiated'), transitionPosting(intent, 'bridge_initiated', 'rejected'), clearing.posting])).toEqual({
+        lost_at_rails: CONVERTED,
+        written_off: -CONVERTED,
+      });
     });
 
     it('finds nothing to clear before the bridge leg, or once cleared', () => {
@@ -107,7 +131,12 @@ describe('international postings', () => {
  * records, moved by the same steps, agree with the ledger at every step (`railDifferences`).
  */
 describe('international postings, property', () => {
-  type Step = { kind: 'advance' } | { kind: 'reject' } | { kind: 'payout_return' } | { kind: 'bridge_return'; permille: number } | { kind: 'clear'; writeOff: boolean; permille: number };
+  type Step =
+    | { kind: 'advance' }
+    | { kind: 'reject' }
+    | { kind: 'payout_return' }
+    | { kind: 'bridge_return'; permille: number }
+    | { kind: 'clear'; writeOff: boolean; permille: number };
   const step: fc.Arbitrary<Step> = fc.oneof(
     { arbitrary: fc.constant<Step>({ kind: 'advance' }), weight: 6 },
     { arbitrary: fc.constant<Step>({ kind: 'reject' }), weight: 1 },
@@ -119,7 +148,15 @@ describe('international postings, property', () => {
   it('keeps the books whole whatever happens in whatever order', () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 14 }), (steps) => {
-        const funding: Posting = { sourceId: 'pay_1', currency: 'NGN', type: 'payment', lines: [{ account: { platform: 'bank_rail' }, amount: -SOURCE }, { account: { merchantId: 'mer_1', kind: 'available' }, amount: SOURCE }] };
+        const funding: Posting = {
+          sourceId: 'pay_1',
+          currency: 'NGN',
+          type: 'payment',
+          lines: [
+            { account: { platform: 'bank_rail' }, amount: -SOURCE },
+            { account: { merchantId: 'mer_1', kind: 'available' }, amount: SOURCE },
+          ],
+        };
         const postings: (Posting | undefined)[] = [funding, reservationPosting(intent)];
         let status: InternationalIntentStatus = 'pending';
         // What each rail's record of its leg says, as the steps change it.
@@ -166,7 +203,9 @@ describe('international postings, property', () => {
           } else if (s.kind === 'clear' && status === 'rejected' && railToRecoverFrom(platform())) {
             // An operator clears a receivable once the rail that owes it refused to return it.
             returned(railToRecoverFrom(platform())!, 'refused');
-            const outcome = s.writeOff ? ({ kind: 'written_off' } as const) : ({ kind: 'recovered', amount: Math.floor((CONVERTED * s.permille) / 1000) } as const);
+            const outcome = s.writeOff
+              ? ({ kind: 'written_off' } as const)
+              : ({ kind: 'recovered', amount: Math.floor((CONVERTED * s.permille) / 1000) } as const);
             postings.push(receivableClearing(intent, platform(), outcome, 'by hand')?.posting);
           }
           // apply() checks that every posting balances.
@@ -175,14 +214,18 @@ describe('international postings, property', () => {
           const reserved = books.reserved ?? 0;
           expect(available).toBeGreaterThanOrEqual(0);
           expect(reserved).toBeGreaterThanOrEqual(0);
-          const atRails = ['bridge_rail_in_transit', 'at_bridge_rail', 'payout_rail_in_transit', 'paid_abroad'].reduce((sum, kind) => sum + (books[kind] ?? 0), 0);
+          const atRails = ['bridge_rail_in_transit', 'at_bridge_rail', 'payout_rail_in_transit', 'paid_abroad'].reduce(
+            (sum, kind) => sum + (books[kind] ?? 0),
+            0,
+          );
           // The merchant's money is what it funded less what settled; while in flight, the part that
           // left its reservation is at the rails.
           if (status === 'settled') expect(available + reserved).toBe(0);
           else if (status === 'rejected') expect([available, reserved]).toEqual([SOURCE, 0]);
           else expect(available + reserved + atRails).toBe(SOURCE);
           for (const kind of ['receivable_bridge_rail', 'receivable_payout_rail']) expect(books[kind] ?? 0).toBeLessThanOrEqual(0);
-          for (const kind of ['bridge_rail_in_transit', 'at_bridge_rail', 'payout_rail_in_transit', 'paid_abroad']) expect(books[kind] ?? 0).toBeGreaterThanOrEqual(0);
+          for (const kind of ['bridge_rail_in_transit', 'at_bridge_rail', 'payout_rail_in_transit', 'paid_abroad'])
+            expect(books[kind] ?? 0).toBeGreaterThanOrEqual(0);
           // What the platform advanced is always exactly what sits at the rails for it.
           const owed = 0 - ((books.receivable_bridge_rail ?? 0) + (books.receivable_payout_rail ?? 0));
           if (status === 'rejected') expect(atRails).toBe(owed);

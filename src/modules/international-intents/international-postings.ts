@@ -190,7 +190,11 @@ export function receivableClearing(
   const difference = outcome.kind === 'written_off' ? 0 : owed - outcome.amount;
   const lines =
     outcome.kind !== 'written_off'
-      ? [...closed, { account: { platform: 'bank_rail' as const }, amount: difference }, { account: { platform: 'recovery_differences' as const }, amount: -difference }]
+      ? [
+          ...closed,
+          { account: { platform: 'bank_rail' as const }, amount: difference },
+          { account: { platform: 'recovery_differences' as const }, amount: -difference },
+        ]
       : [...closed, { account: { platform: 'lost_at_rails' as const }, amount: owed }, { account: { platform: 'written_off' as const }, amount: -owed }];
   return {
     receivable,
@@ -210,7 +214,10 @@ export function receivableClearing(
  * failed or recalled): the position and what is owed move from the payout rail to the bridge rail,
  * which is asked next. Undefined when the payout rail owes nothing (any more).
  */
-export function payoutReturnPosting(intent: Pick<InternationalIntentEntity, 'id' | 'sourceCurrency'>, positions: Partial<Record<PlatformAccount, number>>): Posting | undefined {
+export function payoutReturnPosting(
+  intent: Pick<InternationalIntentEntity, 'id' | 'sourceCurrency'>,
+  positions: Partial<Record<PlatformAccount, number>>,
+): Posting | undefined {
   const owed = -(positions.receivable_payout_rail ?? 0);
   if (owed <= 0) return undefined;
   const position = (['payout_rail_in_transit', 'paid_abroad'] as const).find((kind) => (positions[kind] ?? 0) > 0);

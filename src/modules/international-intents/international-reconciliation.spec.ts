@@ -28,8 +28,18 @@ describe('the ledger against the rails', () => {
     ['on its way through the payout rail', { payout_rail_in_transit: CONVERTED }, transfer('completed'), payout('processing')],
     ['paid abroad', { paid_abroad: CONVERTED, fee_revenue: 100 }, transfer('completed'), payout('completed')],
     ['rejected, its return pending', { at_bridge_rail: CONVERTED, receivable_bridge_rail: -CONVERTED }, transfer('completed', 'pending'), null],
-    ['a failed payout waiting to be returned', { payout_rail_in_transit: CONVERTED, receivable_payout_rail: -CONVERTED }, transfer('completed'), payout('failed')],
-    ['returned by the payout rail, the bridge rail asked next', { at_bridge_rail: CONVERTED, receivable_bridge_rail: -CONVERTED }, transfer('completed'), payout('returned')],
+    [
+      'a failed payout waiting to be returned',
+      { payout_rail_in_transit: CONVERTED, receivable_payout_rail: -CONVERTED },
+      transfer('completed'),
+      payout('failed'),
+    ],
+    [
+      'returned by the payout rail, the bridge rail asked next',
+      { at_bridge_rail: CONVERTED, receivable_bridge_rail: -CONVERTED },
+      transfer('completed'),
+      payout('returned'),
+    ],
     ['returned by both rails', { bank_rail: 1000, recovery_differences: -1000 }, transfer('returned', 'completed'), payout('returned', 'completed')],
     ['rejected by the bridge rail', {}, transfer('rejected'), null],
     ['written off after the bridge rail refused to return it', { lost_at_rails: CONVERTED, written_off: -CONVERTED }, transfer('completed', 'refused'), null],
@@ -63,9 +73,9 @@ describe('the ledger against the rails', () => {
   });
 
   it('names a leg carrying another amount than the intent sent', () => {
-    expect(railDifferences(intent, { bridge_rail_in_transit: CONVERTED }, { bridge_rail: transfer('pending', null, CONVERTED - 1), payout_rail: null })).toEqual([
-      expect.objectContaining({ rail: 'bridge_rail', problem: 'amount_differs', found: expect.objectContaining({ amount: 1_550_749.99 }) }),
-    ]);
+    expect(
+      railDifferences(intent, { bridge_rail_in_transit: CONVERTED }, { bridge_rail: transfer('pending', null, CONVERTED - 1), payout_rail: null }),
+    ).toEqual([expect.objectContaining({ rail: 'bridge_rail', problem: 'amount_differs', found: expect.objectContaining({ amount: 1_550_749.99 }) })]);
   });
 
   it('names a leg under a reference that is no intent', () => {

@@ -71,7 +71,11 @@ export function unansweredLeg(rail: HoldingRail, reference: string | null): Rail
  * intent's receivable by hand after a rail refused its return, the rail keeps its own record of a
  * leg the ledger has closed: nothing to compare.
  */
-export function railDifferences(intent: IntentSent, positions: Partial<Record<PlatformAccount, number>>, legs: Record<HoldingRail, AnyLeg | null>): RailDifference[] {
+export function railDifferences(
+  intent: IntentSent,
+  positions: Partial<Record<PlatformAccount, number>>,
+  legs: Record<HoldingRail, AnyLeg | null>,
+): RailDifference[] {
   const position = railPosition(positions);
   const place: LedgerPlace = position?.account ?? 'none';
   if (place === 'none' && Object.values(legs).some((leg) => leg?.return?.status === 'refused')) return [];

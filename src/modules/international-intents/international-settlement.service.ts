@@ -113,7 +113,10 @@ export class InternationalSettlementService {
   async recover({ intentId, rail }: { intentId: string; rail: HoldingRail }): Promise<void> {
     let asked: RailReturn | null;
     try {
-      asked = rail === 'payout_rail' ? (await this.payouts.returnPayout(intentId, this.budget())).return : (await this.bridge.returnTransfer(intentId, this.budget())).return;
+      asked =
+        rail === 'payout_rail'
+          ? (await this.payouts.returnPayout(intentId, this.budget())).return
+          : (await this.bridge.returnTransfer(intentId, this.budget())).return;
     } catch (err) {
       // No leg there (the rejection came before it was created), or one that never took the money
       // (a transfer the rail rejected): nothing to get back.
@@ -179,11 +182,17 @@ export class InternationalSettlementService {
       case 'processing':
         return this.startBridge(intent);
       case 'bridge_initiated':
-        return this.poll(() => this.bridge.getTransfer(intent.id, this.budget()), (manager, transfer) => this.recordBridge(manager, transfer));
+        return this.poll(
+          () => this.bridge.getTransfer(intent.id, this.budget()),
+          (manager, transfer) => this.recordBridge(manager, transfer),
+        );
       case 'bridge_confirmed':
         return this.startPayout(intent);
       case 'withdrawal_initiated':
-        return this.poll(() => this.payouts.getPayout(intent.id, this.budget()), (manager, payout) => this.recordPayout(manager, payout));
+        return this.poll(
+          () => this.payouts.getPayout(intent.id, this.budget()),
+          (manager, payout) => this.recordPayout(manager, payout),
+        );
       case 'withdrawal_confirmed':
         return this.moveFrom(intent.id, 'withdrawal_confirmed', async (manager, locked) => {
           await this.states.apply(manager, locked, 'settled', 'settled', { settledAt: new Date() });
@@ -209,7 +218,9 @@ export class InternationalSettlementService {
     } catch (err) {
       // A refusal of the request itself will not get better with retries; anything else is retried by the job.
       if (err instanceof ProviderError && !err.retryable) {
-        return this.moveFrom(intent.id, 'processing', (manager, locked) => this.reject(manager, locked, 'bridge_refused', `The bridge rail refused the transfer (${err.message})`));
+        return this.moveFrom(intent.id, 'processing', (manager, locked) =>
+          this.reject(manager, locked, 'bridge_refused', `The bridge rail refused the transfer (${err.message})`),
+        );
       }
       throw err;
     }
@@ -234,7 +245,9 @@ export class InternationalSettlementService {
       );
     } catch (err) {
       if (err instanceof ProviderError && !err.retryable) {
-        return this.moveFrom(intent.id, 'bridge_confirmed', (manager, locked) => this.reject(manager, locked, 'payout_refused', `The payout rail refused the payout (${err.message})`));
+        return this.moveFrom(intent.id, 'bridge_confirmed', (manager, locked) =>
+          this.reject(manager, locked, 'payout_refused', `The payout rail refused the payout (${err.message})`),
+        );
       }
       throw err;
     }
@@ -265,7 +278,8 @@ export class InternationalSettlementService {
     if (intent.status === 'processing') {
       await this.states.apply(manager, intent, 'bridge_initiated', 'bridge_transfer_created', { bridgeTransferId: transfer.id, processedAt: new Date() });
     }
-    if (intent.status === 'bridge_initiated' && transfer.status === 'completed') await this.states.apply(manager, intent, 'bridge_confirmed', 'bridge_transfer_completed');
+    if (intent.status === 'bridge_initiated' && transfer.status === 'completed')
+      await this.states.apply(manager, intent, 'bridge_confirmed', 'bridge_transfer_completed');
     return { before, after: intent.status };
   }
 
@@ -300,7 +314,11 @@ export class InternationalSettlementService {
   }
 
   /** Locks the intent and runs `change` only while it is still `expected`. */
-  private moveFrom(id: string, expected: InternationalIntentStatus, change: (manager: EntityManager, intent: InternationalIntentEntity) => Promise<unknown>): Promise<void> {
+  private moveFrom(
+    id: string,
+    expected: InternationalIntentStatus,
+    change: (manager: EntityManager, intent: InternationalIntentEntity) => Promise<unknown>,
+  ): Promise<void> {
     return this.dataSource.transaction(async (manager) => {
       const intent = await this.states.lock(manager, id);
       if (intent?.status === expected) await change(manager, intent);

@@ -22,11 +22,21 @@ export class QuotesController {
     description:
       'One option per route that serves the corridor, each with its exchange rate (NGN per unit of `currency`), its fee, and `sourceAmount`: what your NGN balance ' +
       'pays, fee included, rounded up to the kobo. A quote holds for 15 minutes and pays for one international payment intent.',
-    success: { status: 201, type: QuoteEnvelopeDto, headers: REPLAYED_HEADER, description: 'Priced', example: { message: 'Quote created', response: QUOTE_EXAMPLE } },
+    success: {
+      status: 201,
+      type: QuoteEnvelopeDto,
+      headers: REPLAYED_HEADER,
+      description: 'Priced',
+      example: { message: 'Quote created', response: QUOTE_EXAMPLE },
+    },
     body: { type: CreateQuoteDto, example: { poboUserId: 'pobo_3f9a1c2b4d5e6f708192a3b4', destinationCountry: 'US', currency: 'USD', amount: 1000 } },
     errors: ['unsupported_corridor', 'resource_not_found', ...idempotencyErrors('optional')],
   })
-  create(@CurrentMerchant() merchant: MerchantPrincipal, @Body() dto: CreateQuoteDto, @IdempotencyContext() claim: IdempotencyClaim | undefined): Promise<Envelope<QuoteDto>> {
+  create(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Body() dto: CreateQuoteDto,
+    @IdempotencyContext() claim: IdempotencyClaim | undefined,
+  ): Promise<Envelope<QuoteDto>> {
     return this.quotes.create(merchant.merchantId, dto, claim);
   }
 

@@ -38,9 +38,22 @@ export class QuotesService {
     await this.businesses.findOwned(merchantId, dto.poboUserId);
     const amount = toMinorUnits(dto.amount, dto.currency)!;
     const options = (await this.corridorRates(dto.destinationCountry, dto.currency)).map((rate): StoredQuoteOption => {
-      const price = quoteSourceAmount({ destinationMinor: amount, destinationCurrency: dto.currency, rate: rate.rate, fixedFeeMinor: rate.fixedFee, feeBps: rate.feeBps });
+      const price = quoteSourceAmount({
+        destinationMinor: amount,
+        destinationCurrency: dto.currency,
+        rate: rate.rate,
+        fixedFeeMinor: rate.fixedFee,
+        feeBps: rate.feeBps,
+      });
       if (!price) throw new ValidationFailedError([{ field: 'amount', message: 'costs more than the largest amount a payment may carry' }], 'Amount too large');
-      return { id: newId('qo'), routeType: rate.routeType, exchangeRate: rate.rate, convertedAmount: price.convertedMinor, fee: price.feeMinor, sourceAmount: price.sourceMinor };
+      return {
+        id: newId('qo'),
+        routeType: rate.routeType,
+        exchangeRate: rate.rate,
+        convertedAmount: price.convertedMinor,
+        fee: price.feeMinor,
+        sourceAmount: price.sourceMinor,
+      };
     });
     // One clock for both: the quote holds exactly QUOTE_TTL_MS from its creation.
     const createdAt = new Date();

@@ -54,14 +54,18 @@ export class RailReconciliationService {
   async reconcile(now = Date.now()): Promise<RailReconciliation | undefined> {
     if (!(await this.ledger.everPostedTo(RAIL_ACCOUNTS))) return undefined;
     const names = Object.keys(this.rails) as HoldingRail[];
-    const holdings = Object.fromEntries(await Promise.all(names.map(async (rail) => [rail, await this.ask(() => this.rails[rail].holdings())] as const))) as Record<
-      HoldingRail,
-      RailHoldings<AnyLeg> | undefined
-    >;
+    const holdings = Object.fromEntries(
+      await Promise.all(names.map(async (rail) => [rail, await this.ask(() => this.rails[rail].holdings())] as const)),
+    ) as Record<HoldingRail, RailHoldings<AnyLeg> | undefined>;
     const differences: RailDifference[] = names.filter((rail) => !holdings[rail]).map((rail) => unansweredLeg(rail, null));
 
-    const open = Object.fromEntries(names.map((rail) => [rail, new Map((holdings[rail]?.open ?? []).map((leg) => [leg.reference, leg]))])) as Record<HoldingRail, Map<string, AnyLeg>>;
-    const references = [...new Set([...(await this.ledger.sourcesOpenIn(OPEN_AT_RAILS, SOURCE_CURRENCY)), ...names.flatMap((rail) => [...open[rail].keys()])])].sort();
+    const open = Object.fromEntries(names.map((rail) => [rail, new Map((holdings[rail]?.open ?? []).map((leg) => [leg.reference, leg]))])) as Record<
+      HoldingRail,
+      Map<string, AnyLeg>
+    >;
+    const references = [
+      ...new Set([...(await this.ledger.sourcesOpenIn(OPEN_AT_RAILS, SOURCE_CURRENCY)), ...names.flatMap((rail) => [...open[rail].keys()])]),
+    ].sort();
     const intents = new Map((await this.repository.findMany(references)).map((intent) => [intent.id, intent]));
     const positions = await this.ledger.platformPositionsOf(this.dataSource.manager, references, SOURCE_CURRENCY);
     const since = now - this.config.reconcileGraceMs;

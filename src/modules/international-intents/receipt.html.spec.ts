@@ -52,7 +52,27 @@ const intent = (overrides: Partial<ReceiptIntent> = {}): ReceiptIntent => ({
 
 const sender = { name: 'Adaeze Textiles Ltd', country: 'NG' };
 
-const ELEMENTS = new Set(['html', 'head', 'meta', 'title', 'style', 'body', 'main', 'div', 'p', 'h1', 'h2', 'table', 'tr', 'th', 'td', 'bdi', 'time', 'pre', 'span']);
+const ELEMENTS = new Set([
+  'html',
+  'head',
+  'meta',
+  'title',
+  'style',
+  'body',
+  'main',
+  'div',
+  'p',
+  'h1',
+  'h2',
+  'table',
+  'tr',
+  'th',
+  'td',
+  'bdi',
+  'time',
+  'pre',
+  'span',
+]);
 const ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'class', 'scope', 'datetime', 'aria-label', 'aria-hidden']);
 
 /** What a page may never hold: script, event handlers, links, anything loaded from elsewhere. Every tag is one of a few, with a few attributes. */
@@ -135,7 +155,29 @@ describe('renderReceiptPage', () => {
     ]) {
       expect(page).toContain(text);
     }
-    for (const label of ['Business', 'Country', 'Name', 'Email', 'Bank code type', 'Bank code', 'Account number', 'Recipient amount', 'Exchange rate', 'Fee', 'Purpose', 'Payment reference', 'Payment intent ID', 'Quote ID', 'Bridge transfer ID', 'Payout ID', 'UETR', 'Created', 'Processed', 'Settled', 'Status']) {
+    for (const label of [
+      'Business',
+      'Country',
+      'Name',
+      'Email',
+      'Bank code type',
+      'Bank code',
+      'Account number',
+      'Recipient amount',
+      'Exchange rate',
+      'Fee',
+      'Purpose',
+      'Payment reference',
+      'Payment intent ID',
+      'Quote ID',
+      'Bridge transfer ID',
+      'Payout ID',
+      'UETR',
+      'Created',
+      'Processed',
+      'Settled',
+      'Status',
+    ]) {
       expect(page).toContain(`<th scope="row">${label}</th>`);
     }
     expect(page).toContain(`<title>Payment receipt ipi_5c4b3a29181706f5e4d3c2b1 – \u2068Adaeze Textiles Ltd\u2069</title>`);
@@ -158,7 +200,12 @@ describe('renderReceiptPage', () => {
 
   it('escapes and isolates hostile names and references wherever they appear', () => {
     const page = renderReceiptPage({
-      intent: intent({ recipientFullName: HOSTILE, recipientEmail: `a"b@x.test`, purposeOfTransfer: '</td><script>x</script>', paymentReference: 'R\u202Eevil' }),
+      intent: intent({
+        recipientFullName: HOSTILE,
+        recipientEmail: `a"b@x.test`,
+        purposeOfTransfer: '</td><script>x</script>',
+        paymentReference: 'R\u202Eevil',
+      }),
       sender: { name: `${HOSTILE}\u202E`, country: 'NG' },
     });
     expectSelfContained(page);
@@ -175,7 +222,14 @@ describe('renderReceiptPage', () => {
 
   it('shows what a payment does not have as a dash, and no UETR row without a confirmation', () => {
     const page = renderReceiptPage({
-      intent: intent({ recipientEmail: null, paymentReference: null, accountNumber: null, bankCodeType: 'iban', bankCode: 'GB82WEST12345698765432', payoutConfirmation: null }),
+      intent: intent({
+        recipientEmail: null,
+        paymentReference: null,
+        accountNumber: null,
+        bankCodeType: 'iban',
+        bankCode: 'GB82WEST12345698765432',
+        payoutConfirmation: null,
+      }),
       sender,
     });
     expect(page).toContain('<tr><th scope="row">Email</th><td>—</td></tr>');
@@ -230,7 +284,11 @@ describe('renderTelexPage', () => {
   it('escapes hostile values, and a line break in one cannot forge another field', () => {
     const page = renderTelexPage({
       intent: { id: 'ipi_1', status: 'withdrawal_confirmed' },
-      confirmation: confirmation({ beneficiaryName: `${HOSTILE}\n:71A:BEN`, remittanceInformation: 'x\r\n:32A:990101USD1,', orderingCustomer: '</pre><script>1</script>' }),
+      confirmation: confirmation({
+        beneficiaryName: `${HOSTILE}\n:71A:BEN`,
+        remittanceInformation: 'x\r\n:32A:990101USD1,',
+        orderingCustomer: '</pre><script>1</script>',
+      }),
     });
     expectSelfContained(page);
     expect(page).toContain('<p class="status">Withdrawal confirmed</p>');

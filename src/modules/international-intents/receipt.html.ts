@@ -104,7 +104,9 @@ const layout = (title: string, content: SafeHtml): string => pageDocument(title,
 export function formatMoney(minor: number, currency: string): string {
   if (!Number.isSafeInteger(minor)) throw new Error('receipt: minor units must be a safe integer');
   const decimals = decimalsOf(currency);
-  const digits = Math.abs(minor).toString().padStart(decimals + 1, '0');
+  const digits = Math.abs(minor)
+    .toString()
+    .padStart(decimals + 1, '0');
   const whole = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   const fraction = decimals > 0 ? `.${digits.slice(digits.length - decimals)}` : '';
   return `${minor < 0 ? '-' : ''}${whole}${fraction} ${currency}`;

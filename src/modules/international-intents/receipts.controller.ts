@@ -66,7 +66,11 @@ const HTML = { 'text/html': { schema: { type: 'string', description: 'A whole HT
 function ApiReceiptPage(spec: { operationId: string; summary: string; description: string; success: string }): MethodDecorator {
   return applyDecorators(
     ApiPublicOperation({ ...spec, success: { status: 200, description: spec.success }, errors: ['bad_request', 'uri_too_long'] }),
-    ApiParam({ name: 'token', description: 'The link token: the last part of `receiptUrl` (or the part before `/telex` of `telexUrl`)', schema: { type: 'string' } }),
+    ApiParam({
+      name: 'token',
+      description: 'The link token: the last part of `receiptUrl` (or the part before `/telex` of `telexUrl`)',
+      schema: { type: 'string' },
+    }),
     ApiResponse({ status: 200, content: HTML }),
     ApiResponse({
       status: 404,
@@ -77,13 +81,19 @@ function ApiReceiptPage(spec: { operationId: string; summary: string; descriptio
     ApiResponse({
       status: 429,
       description: 'An HTML page: too many requests from this client IP (public routes are limited per IP); retry after `Retry-After` seconds',
-      headers: { ...REQUEST_ID_HEADER, 'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } } },
+      headers: {
+        ...REQUEST_ID_HEADER,
+        'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } },
+      },
       content: HTML,
     }),
     ApiResponse({
       status: 503,
       description: 'An HTML page: a dependency is down; retry after `Retry-After` seconds',
-      headers: { ...REQUEST_ID_HEADER, 'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } } },
+      headers: {
+        ...REQUEST_ID_HEADER,
+        'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } },
+      },
       content: HTML,
     }),
   );

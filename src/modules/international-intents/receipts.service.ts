@@ -35,7 +35,8 @@ export class ReceiptsService {
     if (!intent || !hasReceipt(intent)) throw new ReceiptNotFoundError();
     const business = await this.businesses.findById(intent.poboUserId);
     // The intent's business is the merchant's own, and businesses are never deleted: anything else is a bug, not a 404.
-    if (!business || business.merchantId !== intent.merchantId) throw new Error(`receipt: business ${intent.poboUserId} of intent ${intent.id} not found for its merchant`);
+    if (!business || business.merchantId !== intent.merchantId)
+      throw new Error(`receipt: business ${intent.poboUserId} of intent ${intent.id} not found for its merchant`);
     return renderReceiptPage({ intent, sender: { name: business.businessName, country: business.country } });
   }
 

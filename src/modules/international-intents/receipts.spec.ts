@@ -135,7 +135,9 @@ describe('ReceiptsController over HTTP', () => {
     app = await NestFactory.create<NestFastifyApplication>(ReceiptsTestModule, new FastifyAdapter(), { logger: false });
     const fastify = app.getHttpAdapter().getInstance();
     // Stands for the app's refusals before any route (a Content-Encoding on a GET…).
-    fastify.addHook('onRequest', (request, _reply, done) => done(request.headers['x-refuse'] ? new AppError('unsupported_media_type', 'Refused before the route') : undefined));
+    fastify.addHook('onRequest', (request, _reply, done) =>
+      done(request.headers['x-refuse'] ? new AppError('unsupported_media_type', 'Refused before the route') : undefined),
+    );
     installReceiptPageErrors(fastify);
     await app.init();
     await fastify.ready();

@@ -12,7 +12,11 @@ const paths = (application: KybApplicationDto) => [
 ];
 const app = (overrides: Record<string, unknown> = {}) => kybApplication('RC-1', overrides) as unknown as KybApplicationDto;
 const receivedFor = (application: KybApplicationDto, sizeBytes = 100, only: (path: string) => boolean = () => true): ReceivedDocuments =>
-  new Map(paths(application).filter(only).map((path) => [path, doc(sizeBytes)]));
+  new Map(
+    paths(application)
+      .filter(only)
+      .map((path) => [path, doc(sizeBytes)]),
+  );
 
 function refusal(run: () => unknown): AppError {
   try {
@@ -40,12 +44,20 @@ describe('checkApplication', () => {
 
   describe('with documents a correction carries over', () => {
     const carriedCompanyFiles = (application: KybApplicationDto, sizeBytes: number) =>
-      new Map<string, CarriedDocument>(paths(application).filter((p) => p.startsWith('company_files')).map((path, i) => [path, { id: `doc_${i}`, sizeBytes }]));
+      new Map<string, CarriedDocument>(
+        paths(application)
+          .filter((p) => p.startsWith('company_files'))
+          .map((path, i) => [path, { id: `doc_${i}`, sizeBytes }]),
+      );
 
     it('needs no bytes for them and returns only the new documents', () => {
       const application = app();
       const carried = carriedCompanyFiles(application, 1_000);
-      const documents = checkApplication(application, receivedFor(application, 100, (p) => !carried.has(p)), carried);
+      const documents = checkApplication(
+        application,
+        receivedFor(application, 100, (p) => !carried.has(p)),
+        carried,
+      );
       expect(documents.map((d) => d.path)).toEqual(paths(application).filter((p) => !carried.has(p)));
     });
 
@@ -58,7 +70,13 @@ describe('checkApplication', () => {
       expect(error.code).toBe('payload_too_large');
       expect(error.message).toBe('Documents are larger than 50 MB in total');
       // Within the total once the new ones are smaller.
-      expect(() => checkApplication(application, receivedFor(application, 1 * MiB, (p) => !carried.has(p)), carried)).not.toThrow();
+      expect(() =>
+        checkApplication(
+          application,
+          receivedFor(application, 1 * MiB, (p) => !carried.has(p)),
+          carried,
+        ),
+      ).not.toThrow();
     });
 
     it('still requires a document where nothing is carried or received', () => {

@@ -29,7 +29,9 @@ describe('KybDocumentStore (medium)', () => {
     const applicationId = await application();
     // Random bytes (not text), a size that leaves a partial last piece, and an empty-tail case.
     const contents = [randomBytes(2 * DOCUMENT_CHUNK_BYTES + 12_345), randomBytes(DOCUMENT_CHUNK_BYTES), randomBytes(7)];
-    const prepared = store.prepare(contents.map((content, i) => ({ path: `company_files[${i}].files[0]`, fileType: 'other', content, sizeBytes: content.length })));
+    const prepared = store.prepare(
+      contents.map((content, i) => ({ path: `company_files[${i}].files[0]`, fileType: 'other', content, sizeBytes: content.length })),
+    );
     await m.dataSource.transaction((manager) => store.save(manager, applicationId, prepared));
 
     for (const [i, document] of prepared.entries()) {

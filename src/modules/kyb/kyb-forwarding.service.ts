@@ -61,7 +61,10 @@ export class KybForwardingService {
         },
         options,
       );
-      await applications.update({ id: applicationId, status: 'queued' }, { status: 'submitted', providerReference: remote.id, submittedAt: new Date(), lastError: null });
+      await applications.update(
+        { id: applicationId, status: 'queued' },
+        { status: 'submitted', providerReference: remote.id, submittedAt: new Date(), lastError: null },
+      );
       this.logger.log(`application ${applicationId} is with the provider as ${remote.id}`);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

@@ -79,6 +79,9 @@ export function installKybUploadHooks(app: INestApplication, fastify: FastifyIns
 /** Each document's SHA-256 (or why it has none), by its place in the application. */
 function documentDigests(documents: ReceivedDocuments): Record<string, string> {
   return Object.fromEntries(
-    [...documents].map(([path, document]) => [path, document.content ? createHash('sha256').update(document.content).digest('hex') : `unusable:${document.sizeBytes}`]),
+    [...documents].map(([path, document]) => [
+      path,
+      document.content ? createHash('sha256').update(document.content).digest('hex') : `unusable:${document.sizeBytes}`,
+    ]),
   );
 }

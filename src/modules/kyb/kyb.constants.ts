@@ -39,7 +39,14 @@ export const IDENTITY_FILE_TYPES = ['passport', 'national_id', 'driver_licence',
 export const IDENTITY_FILE_PARTS = ['FRONT', 'BACK'] as const;
 export const GENDERS = ['M', 'F'] as const;
 export const PURPOSES_OF_REGISTRATION = ['onlyReceiving', 'receiptAndPayment'] as const;
-export const SOURCES_OF_FUNDS = ['BUSINESS_INCOME', 'CAPITAL_INJECTION', 'BANK_LOAN_OR_OTHER_BORROWINGS', 'INVESTMENT_INCOME', 'GOVERNMENT_GRANT', 'OTHER'] as const;
+export const SOURCES_OF_FUNDS = [
+  'BUSINESS_INCOME',
+  'CAPITAL_INJECTION',
+  'BANK_LOAN_OR_OTHER_BORROWINGS',
+  'INVESTMENT_INCOME',
+  'GOVERNMENT_GRANT',
+  'OTHER',
+] as const;
 /** Harbor's company types, shown in the API description; `company.type` stays free text, as it was. */
 export const HARBOR_COMPANY_TYPES = [
   'soleProprietorship',

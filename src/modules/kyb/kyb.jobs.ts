@@ -5,7 +5,11 @@ export const KYB_QUEUE = defineQueue('kyb', 4);
 /** The KYB module's background work. */
 export const KYB_JOBS = {
   /** Hand a stored application to the verification provider (documents first, then the application). */
-  forward: defineJob<{ applicationId: string }>({ queue: KYB_QUEUE, name: 'kyb.forward-application', jobId: ({ applicationId }) => `kyb.forward-application.${applicationId}` }),
+  forward: defineJob<{ applicationId: string }>({
+    queue: KYB_QUEUE,
+    name: 'kyb.forward-application',
+    jobId: ({ applicationId }) => `kyb.forward-application.${applicationId}`,
+  }),
   /** Ask the provider about one business whose application it has; removed when done, so the next interval can ask again. */
   refresh: defineJob<{ businessId: string }>({
     queue: KYB_QUEUE,

@@ -18,7 +18,13 @@ import { KybDocumentStore, StoredDocument } from './kyb-document.store';
 import { ReceivedDocuments } from './kyb-documents.extractor';
 import { KybRefreshService } from './kyb-refresh.service';
 import { APPLICATION_SECTIONS, ApplicationSection } from './kyb.constants';
-import { AgreementNotAcceptedError, KybApplicationChangedError, KybApplicationInvalidError, KybNotCorrectableError, KybNotSubmittableError } from './kyb.errors';
+import {
+  AgreementNotAcceptedError,
+  KybApplicationChangedError,
+  KybApplicationInvalidError,
+  KybNotCorrectableError,
+  KybNotSubmittableError,
+} from './kyb.errors';
 import { KYB_JOBS } from './kyb.jobs';
 
 type BusinessState = Pick<PoboBusinessRow, 'agreementStatus' | 'kybStatus'>;
@@ -57,12 +63,10 @@ export class KybService {
   async getOnboarding(merchantId: string, businessId: string): Promise<PoboBusinessDto> {
     let business = await this.businesses.findOwned(merchantId, businessId);
     if (business.kybStatus === 'processing') {
-      const refreshed = await this.refresher
-        .refresh(business.id, { timeoutMs: this.config.kybRefreshTimeoutMs, retries: 0 })
-        .catch((err: Error) => {
-          this.logger.warn(`KYB refresh of ${businessId} failed, answering last known state: ${err.message}`);
-          return false;
-        });
+      const refreshed = await this.refresher.refresh(business.id, { timeoutMs: this.config.kybRefreshTimeoutMs, retries: 0 }).catch((err: Error) => {
+        this.logger.warn(`KYB refresh of ${businessId} failed, answering last known state: ${err.message}`);
+        return false;
+      });
       if (refreshed) business = await this.businesses.findOwned(merchantId, businessId);
     }
     return mapPoboBusiness(business);
@@ -90,7 +94,13 @@ export class KybService {
    * Stores the application, its documents and the job that forwards it to the provider in one
    * transaction, and moves `kyb.status` to processing: all of it or nothing.
    */
-  async submit(merchantId: string, businessId: string, application: KybApplicationDto, received: ReceivedDocuments, claim?: IdempotencyClaim): Promise<Envelope<PoboBusinessDto>> {
+  async submit(
+    merchantId: string,
+    businessId: string,
+    application: KybApplicationDto,
+    received: ReceivedDocuments,
+    claim?: IdempotencyClaim,
+  ): Promise<Envelope<PoboBusinessDto>> {
     const owned = await this.businesses.findOwned(merchantId, businessId);
     assertSubmittable(owned);
     const documents = checkApplication(application, received);
@@ -124,7 +134,10 @@ export class KybService {
     for (const section of given) merged[section] = patch[section];
     // Every rule of a full application, the kept sections' included: they were checked when sent,
     // but the rules may have changed since.
-    const application = (await applicationPipe.transform(JSON.parse(JSON.stringify(merged)), { type: 'body', metatype: KybApplicationDto })) as KybApplicationDto;
+    const application = (await applicationPipe.transform(JSON.parse(JSON.stringify(merged)), {
+      type: 'body',
+      metatype: KybApplicationDto,
+    })) as KybApplicationDto;
     const documents = checkApplication(application, received, carried);
 
     return this.store('KYB application corrected and resubmitted', owned.id, application, documents, carried, async (business, manager) => {
@@ -145,7 +158,8 @@ export class KybService {
     for (const [path, id] of ids) {
       const row = byId.get(id);
       // Bytes deleted before the provider had them cannot be sent to it any more.
-      if (!row || (row.deletedAt && !row.uploadedAt)) missing.push({ field: path, message: 'this stored document is no longer available; send its section again' });
+      if (!row || (row.deletedAt && !row.uploadedAt))
+        missing.push({ field: path, message: 'this stored document is no longer available; send its section again' });
       else carried.set(path, { id: row.id, sizeBytes: row.sizeBytes });
     }
     if (missing.length > 0) throw new KybApplicationInvalidError(missing);

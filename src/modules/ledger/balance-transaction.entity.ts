@@ -2,7 +2,15 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne } from '
 import { MerchantOwnedEntity } from '../auth/merchant-owned.entity';
 import { LedgerTransactionEntity } from './ledger-transaction.entity';
 
-export const BALANCE_TRANSACTION_TYPES = ['payment', 'collection', 'withdrawal', 'withdrawal_reversal', 'international_payment', 'international_payment_reversal', 'fee'] as const;
+export const BALANCE_TRANSACTION_TYPES = [
+  'payment',
+  'collection',
+  'withdrawal',
+  'withdrawal_reversal',
+  'international_payment',
+  'international_payment_reversal',
+  'fee',
+] as const;
 export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
 
 /**

@@ -41,12 +41,26 @@ export class BalanceController {
       headers: LIST_HEADERS,
       example: {
         message: 'Balance transactions retrieved',
-        response: [{ balanceTransactionId: 'btx_5c1d0e6a7b8c9d0e1f2a3b4c', type: 'payment', amount: 50000, currency: 'NGN', sourceId: 'pi_9f8e7d6c5b4a39281706f5e4', poboUserId: null, createdAt: '2026-11-20T09:41:07.000Z' }],
+        response: [
+          {
+            balanceTransactionId: 'btx_5c1d0e6a7b8c9d0e1f2a3b4c',
+            type: 'payment',
+            amount: 50000,
+            currency: 'NGN',
+            sourceId: 'pi_9f8e7d6c5b4a39281706f5e4',
+            poboUserId: null,
+            createdAt: '2026-11-20T09:41:07.000Z',
+          },
+        ],
       },
     },
     errors: ['validation_failed', 'invalid_cursor'],
   })
-  async list(@CurrentMerchant() merchant: MerchantPrincipal, @Query() query: ListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Envelope<BalanceTransactionDto[]>> {
+  async list(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Query() query: ListQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Envelope<BalanceTransactionDto[]>> {
     return envelope('Balance transactions retrieved', sendPage(reply, await this.balance.transactions(merchant.merchantId, query)));
   }
 }

@@ -19,6 +19,13 @@ export class BalanceService {
   }
 
   transactions(merchantId: string, query: ListQuery): Promise<Page<BalanceTransactionView>> {
-    return listPage(query, 'btx', (limit, after) => this.ledger.balanceTransactions(merchantId, limit, after), (row) => row, (item) => item.balanceTransactionId, `${this.config.publicBaseUrl}/api/merchant/balance-transactions`);
+    return listPage(
+      query,
+      'btx',
+      (limit, after) => this.ledger.balanceTransactions(merchantId, limit, after),
+      (row) => row,
+      (item) => item.balanceTransactionId,
+      `${this.config.publicBaseUrl}/api/merchant/balance-transactions`,
+    );
   }
 }

@@ -44,7 +44,11 @@ describe('LedgerService (medium)', () => {
     balanceTransactions: [{ merchantId, type: 'withdrawal', amount: -amount }],
   });
   const post = (posting: Posting) => m.dataSource.transaction((manager) => ledger.post(manager, posting));
-  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (err: unknown) => err);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
   const verify = () => ledgerVerify({ db: m.db, env: {} }) as Promise<{ code: number; report: Record<string, unknown> }>;
 
   it('posts a balanced transaction, keeps the balances in step and the merchant view with it', async () => {
@@ -63,7 +67,9 @@ describe('LedgerService (medium)', () => {
     const merchantId = await newMerchant();
     const unbalanced = { ...credit(merchantId, 100), lines: [{ account: { merchantId, kind: 'available' as const }, amount: 100 }] };
     expect(await failure(post(unbalanced))).toEqual(new Error('ledger: payment_confirmed does not balance (100)'));
-    expect(await failure(post({ ...credit(merchantId, 100), lines: [...credit(merchantId, 100).lines, { account: { platform: 'fee_revenue' }, amount: 0 }] }))).toBeInstanceOf(Error);
+    expect(
+      await failure(post({ ...credit(merchantId, 100), lines: [...credit(merchantId, 100).lines, { account: { platform: 'fee_revenue' }, amount: 0 }] })),
+    ).toBeInstanceOf(Error);
     expect(await m.sql('SELECT id FROM ledger_accounts WHERE merchant_id = $1', [merchantId])).toEqual([]);
   });
 
@@ -72,7 +78,12 @@ describe('LedgerService (medium)', () => {
     await post(credit(merchantId, 100));
     expect(await failure(post(reserve(merchantId, 101)))).toBeInstanceOf(InsufficientFundsError);
     expect(await ledger.balance(merchantId, 'NGN')).toEqual({ currency: 'NGN', available: 1, reserved: 0 });
-    expect(await m.sql(`SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'withdrawal_reserved' AND id IN (SELECT transaction_id FROM ledger_entries WHERE account_id = $1)`, [`${merchantId}:available:NGN`])).toEqual([{ n: 0 }]);
+    expect(
+      await m.sql(
+        `SELECT count(*)::int AS n FROM ledger_transactions WHERE type = 'withdrawal_reserved' AND id IN (SELECT transaction_id FROM ledger_entries WHERE account_id = $1)`,
+        [`${merchantId}:available:NGN`],
+      ),
+    ).toEqual([{ n: 0 }]);
   });
 
   it('20 concurrent reservations of 10 over a balance of 100: exactly 10 succeed, no deadlock', async () => {

@@ -217,7 +217,9 @@ export class LedgerRepository {
     const [unbalancedTransactions, driftedAccounts, negativeMerchantAccounts, balanceTransactionMismatches] = await Promise.all([
       ids(`SELECT t.id FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id LEFT JOIN ledger_accounts a ON a.id = e.account_id
             GROUP BY t.id, a.currency HAVING COALESCE(sum(e.amount), 0) <> 0 OR count(e.id) = 0`),
-      ids(`SELECT a.id FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id WHERE a.balance IS NOT NULL GROUP BY a.id HAVING a.balance <> COALESCE(sum(e.amount), 0)`),
+      ids(
+        `SELECT a.id FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id WHERE a.balance IS NOT NULL GROUP BY a.id HAVING a.balance <> COALESCE(sum(e.amount), 0)`,
+      ),
       ids(`SELECT id FROM ledger_accounts WHERE merchant_id IS NOT NULL AND balance < 0`),
       ids(`SELECT a.id FROM ledger_accounts a
              LEFT JOIN (SELECT merchant_id, currency, sum(amount) AS total FROM balance_transactions GROUP BY merchant_id, currency) b

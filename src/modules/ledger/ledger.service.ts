@@ -106,13 +106,30 @@ export class LedgerService {
       const id = accountId(account, posting.currency);
       const existing = deltas.get(id);
       if (existing) existing.delta += amount;
-      else deltas.set(id, { id, merchantId: 'platform' in account ? null : account.merchantId, kind: 'platform' in account ? account.platform : account.kind, delta: amount });
+      else
+        deltas.set(id, {
+          id,
+          merchantId: 'platform' in account ? null : account.merchantId,
+          kind: 'platform' in account ? account.platform : account.kind,
+          delta: amount,
+        });
     }
     if (sum !== 0) throw new Error(`ledger: ${posting.type} does not balance (${sum})`);
     const accounts = [...deltas.values()].filter((a) => a.delta !== 0).sort((a, b) => (a.id < b.id ? -1 : 1));
     const balanceTransactions = (posting.balanceTransactions ?? []).filter((b) => b.amount !== 0).map((b) => ({ ...b, id: newId('btx') }));
     // Thrown inside the caller's transaction, which then rolls back what the statement wrote.
-    if (!(await this.repository.post(manager, newId('ltx'), posting.type, posting.sourceId, posting.currency, accounts, balanceTransactions, posting.note ?? null))) {
+    if (
+      !(await this.repository.post(
+        manager,
+        newId('ltx'),
+        posting.type,
+        posting.sourceId,
+        posting.currency,
+        accounts,
+        balanceTransactions,
+        posting.note ?? null,
+      ))
+    ) {
       throw new InsufficientFundsError();
     }
   }

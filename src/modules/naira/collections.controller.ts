@@ -7,7 +7,15 @@ import { sendPage } from '../../common/http/list.query';
 import { CurrentMerchant, MerchantAuth, MerchantPrincipal, TestModeOnly } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { POBO_USERS_PATH } from '../pobo-businesses';
-import { CollectionDto, CollectionEnvelopeDto, CollectionListEnvelopeDto, CollectionListQuery, NairaTransferSentDto, NairaTransferSentEnvelopeDto, SendNairaTransferDto } from './dto/collection.dto';
+import {
+  CollectionDto,
+  CollectionEnvelopeDto,
+  CollectionListEnvelopeDto,
+  CollectionListQuery,
+  NairaTransferSentDto,
+  NairaTransferSentEnvelopeDto,
+  SendNairaTransferDto,
+} from './dto/collection.dto';
 import { NairaCollectionsService } from './naira-collections.service';
 
 const COLLECTION_EXAMPLE: CollectionDto = {
@@ -34,8 +42,15 @@ export class CollectionsController {
   @ApiMerchantOperation({
     operationId: 'listCollections',
     summary: "List the transfers into a business's Naira account, newest first",
-    description: "Every transfer into the business's own Naira account is a collection: credited to the merchant's NGN balance once, or returned to its sender once the account was closed.",
-    success: { status: 200, type: CollectionListEnvelopeDto, description: 'A page of collections', headers: LIST_HEADERS, example: { message: 'Collections retrieved', response: [COLLECTION_EXAMPLE] } },
+    description:
+      "Every transfer into the business's own Naira account is a collection: credited to the merchant's NGN balance once, or returned to its sender once the account was closed.",
+    success: {
+      status: 200,
+      type: CollectionListEnvelopeDto,
+      description: 'A page of collections',
+      headers: LIST_HEADERS,
+      example: { message: 'Collections retrieved', response: [COLLECTION_EXAMPLE] },
+    },
     errors: ['validation_failed', 'invalid_cursor', 'resource_not_found', 'uri_too_long'],
   })
   async list(
@@ -51,7 +66,12 @@ export class CollectionsController {
   @ApiMerchantOperation({
     operationId: 'getCollection',
     summary: 'Retrieve a collection',
-    success: { status: 200, type: CollectionEnvelopeDto, description: 'The collection', example: { message: 'Collection retrieved', response: COLLECTION_EXAMPLE } },
+    success: {
+      status: 200,
+      type: CollectionEnvelopeDto,
+      description: 'The collection',
+      example: { message: 'Collection retrieved', response: COLLECTION_EXAMPLE },
+    },
     errors: ['resource_not_found', 'uri_too_long'],
   })
   async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('collectionId') id: string): Promise<Envelope<CollectionDto>> {
@@ -79,9 +99,21 @@ export class NairaTestHelpersController {
       headers: REPLAYED_HEADER,
       type: NairaTransferSentEnvelopeDto,
       description: 'The rail accepted the transfer',
-      example: { message: 'Test transfer sent', response: { transferId: 'trf_0a1b2c3d4e5f60718293a4b5', poboUserId: 'pobo_4c1f0a9e2b7d3c5e8f601a2b', accountNumber: '9912345678', amount: 125000.5 } },
+      example: {
+        message: 'Test transfer sent',
+        response: { transferId: 'trf_0a1b2c3d4e5f60718293a4b5', poboUserId: 'pobo_4c1f0a9e2b7d3c5e8f601a2b', accountNumber: '9912345678', amount: 125000.5 },
+      },
     },
-    body: { type: SendNairaTransferDto, example: { amount: 125000.5, senderName: 'Chidi Okafor', senderBankName: 'Guaranty Trust Bank', senderAccountNumber: '0123456789', narration: 'Invoice 2231' } },
+    body: {
+      type: SendNairaTransferDto,
+      example: {
+        amount: 125000.5,
+        senderName: 'Chidi Okafor',
+        senderBankName: 'Guaranty Trust Bank',
+        senderAccountNumber: '0123456789',
+        narration: 'Invoice 2231',
+      },
+    },
     errors: ['resource_not_found', 'route_not_found', 'uri_too_long', 'naira_account_not_active', ...idempotencyErrors('optional')],
   })
   send(

@@ -15,7 +15,19 @@ const COLUMNS = `id, pobo_user_id AS "poboUserId", amount, currency, sender_name
 
 export type NewCollection = Pick<
   CollectionEntity,
-  'id' | 'merchantId' | 'poboUserId' | 'railTransferId' | 'accountNumber' | 'currency' | 'senderName' | 'senderBankName' | 'senderAccountNumber' | 'narration' | 'status' | 'returnReason' | 'receivedAt'
+  | 'id'
+  | 'merchantId'
+  | 'poboUserId'
+  | 'railTransferId'
+  | 'accountNumber'
+  | 'currency'
+  | 'senderName'
+  | 'senderBankName'
+  | 'senderAccountNumber'
+  | 'narration'
+  | 'status'
+  | 'returnReason'
+  | 'receivedAt'
 > & { amount: number };
 
 /** The Naira account a transfer arrived in, share-locked for the transaction that records it. */
@@ -56,7 +68,22 @@ export class CollectionsRepository {
                                 sender_account_number, narration, status, return_reason, received_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (rail_transfer_id) DO NOTHING RETURNING id`,
-      [c.id, c.merchantId, c.poboUserId, c.railTransferId, c.accountNumber, c.amount, c.currency, c.senderName, c.senderBankName, c.senderAccountNumber, c.narration, c.status, c.returnReason, c.receivedAt],
+      [
+        c.id,
+        c.merchantId,
+        c.poboUserId,
+        c.railTransferId,
+        c.accountNumber,
+        c.amount,
+        c.currency,
+        c.senderName,
+        c.senderBankName,
+        c.senderAccountNumber,
+        c.narration,
+        c.status,
+        c.returnReason,
+        c.receivedAt,
+      ],
     );
     return rows.length === 1;
   }
@@ -76,7 +103,13 @@ export class CollectionsRepository {
    * exactly when it is one of the merchant's for this business, as in `KeysetList`); undefined when
    * that is no such collection.
    */
-  async page(merchantId: string, poboUserId: string, range: { after?: Date; before?: Date }, limit: number, afterId?: string): Promise<CollectionRecord[] | undefined> {
+  async page(
+    merchantId: string,
+    poboUserId: string,
+    range: { after?: Date; before?: Date },
+    limit: number,
+    afterId?: string,
+  ): Promise<CollectionRecord[] | undefined> {
     const { rows } = await this.pool.query<CollectionRecord>({
       name: 'col_list',
       text: `SELECT ${COLUMNS} FROM collections
@@ -101,15 +134,18 @@ export class CollectionsRepository {
   /** Records that the money went back; false when it was recorded already. */
   async markReturned(manager: EntityManager, id: string, railReturnId: string): Promise<boolean> {
     // TypeORM answers an UPDATE with [rows, affected].
-    const [, affected] = await manager.query<[unknown[], number]>(`UPDATE collections SET rail_return_id = $2, returned_at = now() WHERE id = $1 AND rail_return_id IS NULL`, [
-      id,
-      railReturnId,
-    ]);
+    const [, affected] = await manager.query<[unknown[], number]>(
+      `UPDATE collections SET rail_return_id = $2, returned_at = now() WHERE id = $1 AND rail_return_id IS NULL`,
+      [id, railReturnId],
+    );
     return affected === 1;
   }
 
   async returnsPending(limit: number): Promise<string[]> {
-    const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM collections WHERE status = 'returned' AND rail_return_id IS NULL ORDER BY id LIMIT $1`, [limit]);
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT id FROM collections WHERE status = 'returned' AND rail_return_id IS NULL ORDER BY id LIMIT $1`,
+      [limit],
+    );
     return rows.map((row) => row.id);
   }
 

@@ -66,7 +66,11 @@ export class NairaCollectionsService {
     if (!account) return false;
     const business = await this.businesses.findById(account.businessId, manager);
     if (!business) return false;
-    const reason: CollectionReturnReason | null = account.closed ? 'account_closed' : business.nairaCollectionStatus === 'active' ? null : 'collection_not_active';
+    const reason: CollectionReturnReason | null = account.closed
+      ? 'account_closed'
+      : business.nairaCollectionStatus === 'active'
+        ? null
+        : 'collection_not_active';
     const collectionId = newId('col');
     const recorded = await this.repository.insert(manager, {
       id: collectionId,
@@ -146,18 +150,33 @@ export class NairaCollectionsService {
   /** One of the merchant's businesses' collections, newest first; another merchant's business is 404. */
   async list(merchantId: string, poboUserId: string, query: CollectionListQuery): Promise<Page<CollectionDto>> {
     await this.businesses.findOwned(merchantId, poboUserId);
-    const range = { after: query.receivedAfter ? new Date(query.receivedAfter) : undefined, before: query.receivedBefore ? new Date(query.receivedBefore) : undefined };
+    const range = {
+      after: query.receivedAfter ? new Date(query.receivedAfter) : undefined,
+      before: query.receivedBefore ? new Date(query.receivedBefore) : undefined,
+    };
     const url = new URL(`${this.config.publicBaseUrl}${POBO_USERS_PATH}/${poboUserId}/collections`);
     if (query.receivedAfter) url.searchParams.set('receivedAfter', query.receivedAfter);
     if (query.receivedBefore) url.searchParams.set('receivedBefore', query.receivedBefore);
-    return listPage(query, 'col', (limit, after) => this.repository.page(merchantId, poboUserId, range, limit, after), mapCollection, (item) => item.collectionId, url.toString());
+    return listPage(
+      query,
+      'col',
+      (limit, after) => this.repository.page(merchantId, poboUserId, range, limit, after),
+      mapCollection,
+      (item) => item.collectionId,
+      url.toString(),
+    );
   }
 
   /**
    * Test mode: the sandbox bank sends a transfer into the business's account, as a sender at
    * another bank would; the rail's callback (or the reconciliation sweep) brings it back to us.
    */
-  async sendTestTransfer(merchantId: string, poboUserId: string, dto: SendNairaTransferDto, claim: IdempotencyClaim | undefined): Promise<Envelope<NairaTransferSentDto>> {
+  async sendTestTransfer(
+    merchantId: string,
+    poboUserId: string,
+    dto: SendNairaTransferDto,
+    claim: IdempotencyClaim | undefined,
+  ): Promise<Envelope<NairaTransferSentDto>> {
     const business = await this.businesses.findOwned(merchantId, poboUserId);
     const account = business.nairaCollectionStatus === 'active' ? business.nairaAccountNumber : null;
     if (!account) throw new NairaAccountNotActiveError();

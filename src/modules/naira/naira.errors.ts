@@ -9,7 +9,10 @@ export class CollectionNotFoundError extends AppError {
 /** A test transfer needs an account to send it to. */
 export class NairaAccountNotActiveError extends AppError {
   constructor() {
-    super('naira_account_not_active', "The business has no active Naira account: it needs allowNairaCollection and a verified KYB, and it must not have been closed");
+    super(
+      'naira_account_not_active',
+      'The business has no active Naira account: it needs allowNairaCollection and a verified KYB, and it must not have been closed',
+    );
   }
 }
 

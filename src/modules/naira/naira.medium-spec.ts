@@ -34,7 +34,11 @@ describe('NairaService (medium)', () => {
   beforeAll(async () => {
     sandboxes = await startSandboxes(0);
     rail = sandboxes.bankRail;
-    m = await startMedium({ name: 'naira', imports: [NairaModule], env: { ...sandboxes.env, PERIODIC_JOB_INTERVAL_MS: String(INTERVAL_MS), PROVIDER_TIMEOUT_MS: '1000' } });
+    m = await startMedium({
+      name: 'naira',
+      imports: [NairaModule],
+      env: { ...sandboxes.env, PERIODIC_JOB_INTERVAL_MS: String(INTERVAL_MS), PROVIDER_TIMEOUT_MS: '1000' },
+    });
     naira = m.app.get(NairaService);
   });
 
@@ -45,7 +49,12 @@ describe('NairaService (medium)', () => {
 
   /** A verified business whose Naira account was requested (round 1), as the KYB refresh does it. */
   async function pendingBusiness(): Promise<string> {
-    const id = await m.insertBusiness({ agreement_status: 'accepted', kyb_status: 'verified', allow_naira_collection: true, business_name: 'Naira Traders Ltd' });
+    const id = await m.insertBusiness({
+      agreement_status: 'accepted',
+      kyb_status: 'verified',
+      allow_naira_collection: true,
+      business_name: 'Naira Traders Ltd',
+    });
     const states = m.app.get(PoboBusinessStates);
     await m.dataSource.transaction(async (manager) => {
       const business = (await states.lock(manager, id))!;
@@ -55,11 +64,20 @@ describe('NairaService (medium)', () => {
   }
 
   const account = async (businessId: string) =>
-    (await m.sql<AccountRow>('SELECT provider_reference, account_number, bank_name, attempts, last_error, failed_at FROM naira_accounts WHERE business_id = $1', [businessId]))[0];
+    (
+      await m.sql<AccountRow>(
+        'SELECT provider_reference, account_number, bank_name, attempts, last_error, failed_at FROM naira_accounts WHERE business_id = $1',
+        [businessId],
+      )
+    )[0];
   const roundsOf = async (businessId: string) => (await m.outbox()).filter((row) => row.payload.businessId === businessId).map((row) => row.payload.round);
   /** A round-1 job's payload, typed as NAIRA_JOBS.provision declares it (the handler reads the business only). */
   const round1 = (businessId: string): Parameters<typeof NAIRA_JOBS.provision.jobId>[0] => ({ businessId, round: '1' });
-  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (err: unknown) => err);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
 
   it('requests provisioning: pending, round 1, and its job in the outbox', async () => {
     const id = await pendingBusiness();
@@ -86,7 +104,9 @@ describe('NairaService (medium)', () => {
       failed_at: null,
     });
     expect((await account(id)).account_number).toMatch(/^\d{10}$/);
-    expect((await m.history(id)).slice(-1)).toEqual([{ field: 'naira_collection', from_status: 'pending', to_status: 'active', cause: 'bank_rail_account_opened' }]);
+    expect((await m.history(id)).slice(-1)).toEqual([
+      { field: 'naira_collection', from_status: 'pending', to_status: 'active', cause: 'bank_rail_account_opened' },
+    ]);
 
     const requests = (await rail.state<RailState>('/_sandbox/accounts')).requests;
     await naira.provision(round1(id), { attempt: 2, finalAttempt: true });
@@ -127,7 +147,8 @@ describe('NairaService (medium)', () => {
 
     it('resumeProvisioning waits 12 intervals after a failure, then opens a new round with its job', async () => {
       const queue = m.app.get(JobQueues).queue(NAIRA_JOBS.provision);
-      const backdate = (seconds: number) => m.sql(`UPDATE naira_accounts SET failed_at = now() - make_interval(secs => $2) WHERE business_id = $1`, [id, seconds]);
+      const backdate = (seconds: number) =>
+        m.sql(`UPDATE naira_accounts SET failed_at = now() - make_interval(secs => $2) WHERE business_id = $1`, [id, seconds]);
 
       await naira.resumeProvisioning();
       await backdate((INTERVAL_MS * 12) / 1000 - 1);

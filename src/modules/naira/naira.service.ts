@@ -71,14 +71,18 @@ export class NairaService {
     await this.dataSource.transaction(async (manager) => {
       const locked = await this.states.lock(manager, businessId);
       if (locked?.nairaCollectionStatus !== 'pending') return;
-      await manager.update(NairaAccountEntity, { businessId }, {
-        providerReference: account.id,
-        accountNumber: account.accountNumber,
-        accountName: account.accountName,
-        bankName: account.bankName,
-        bankCode: account.bankCode,
-        lastError: null,
-      });
+      await manager.update(
+        NairaAccountEntity,
+        { businessId },
+        {
+          providerReference: account.id,
+          accountNumber: account.accountNumber,
+          accountName: account.accountName,
+          bankName: account.bankName,
+          bankCode: account.bankCode,
+          lastError: null,
+        },
+      );
       await this.states.apply(manager, locked, { naira_collection: 'active' }, 'bank_rail_account_opened', {
         nairaAccountNumber: account.accountNumber,
         nairaAccountName: account.accountName,

@@ -16,12 +16,17 @@ import { PaymentIntentsRepository } from './payment-intents.repository';
 const BATCH = 500;
 
 /** Why a transfer into an intent's account is sent back, or null when it funds the intent. */
-export function returnReasonFor(intent: Pick<PaymentIntentEntity, 'status' | 'amount' | 'expiresAt' | 'expectedSenderBankName' | 'expectedSenderAccountNumber'>, transfer: Pick<RailTransfer, 'amount' | 'senderBankName' | 'senderAccountNumber'>, now: Date): ReturnReason | null {
+export function returnReasonFor(
+  intent: Pick<PaymentIntentEntity, 'status' | 'amount' | 'expiresAt' | 'expectedSenderBankName' | 'expectedSenderAccountNumber'>,
+  transfer: Pick<RailTransfer, 'amount' | 'senderBankName' | 'senderAccountNumber'>,
+  now: Date,
+): ReturnReason | null {
   if (intent.status === 'funds_received' || intent.status === 'succeeded') return 'already_funded';
   if (intent.status === 'expired' || intent.expiresAt.getTime() <= now.getTime()) return 'intent_expired';
   if (transfer.amount !== minorFromColumn(intent.amount)) return 'amount_mismatch';
   if (intent.expectedSenderAccountNumber !== null && transfer.senderAccountNumber !== intent.expectedSenderAccountNumber) return 'sender_mismatch';
-  if (intent.expectedSenderBankName !== null && transfer.senderBankName.trim().toLowerCase() !== intent.expectedSenderBankName.trim().toLowerCase()) return 'sender_mismatch';
+  if (intent.expectedSenderBankName !== null && transfer.senderBankName.trim().toLowerCase() !== intent.expectedSenderBankName.trim().toLowerCase())
+    return 'sender_mismatch';
   return null;
 }
 

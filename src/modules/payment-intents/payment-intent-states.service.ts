@@ -23,7 +23,13 @@ export class PaymentIntentStates {
     return this.transitions.lock(manager, id);
   }
 
-  apply(manager: EntityManager, intent: PaymentIntentEntity, status: PaymentIntentStatus, cause: string, extra: IntentExtra = {}): Promise<PaymentIntentEntity> {
+  apply(
+    manager: EntityManager,
+    intent: PaymentIntentEntity,
+    status: PaymentIntentStatus,
+    cause: string,
+    extra: IntentExtra = {},
+  ): Promise<PaymentIntentEntity> {
     return this.transitions.apply(manager, intent, { status }, cause, extra);
   }
 }

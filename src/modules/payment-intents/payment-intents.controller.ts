@@ -43,7 +43,13 @@ export class PaymentIntentsController {
     description:
       'Opens a virtual account (a NUBAN) for this intent alone. A transfer of exactly `amount` (from the expected sender, when given) before ' +
       '`expiresAt` moves it to `funds_received`; any other transfer is returned to its sender. Requires an Idempotency-Key.',
-    success: { status: 201, type: PaymentIntentEnvelopeDto, headers: REPLAYED_HEADER, description: 'Created, `awaiting_payment`', example: { message: 'Payment intent created', response: PAYMENT_INTENT_EXAMPLE } },
+    success: {
+      status: 201,
+      type: PaymentIntentEnvelopeDto,
+      headers: REPLAYED_HEADER,
+      description: 'Created, `awaiting_payment`',
+      example: { message: 'Payment intent created', response: PAYMENT_INTENT_EXAMPLE },
+    },
     body: { type: CreatePaymentIntentDto, example: { merchantReference: 'order-10045', amount: 50000, expiresInMinutes: 30 } },
     errors: [...idempotencyErrors('required'), 'merchant_reference_in_use'],
   })
@@ -59,10 +65,20 @@ export class PaymentIntentsController {
   @ApiMerchantOperation({
     operationId: 'listPaymentIntents',
     summary: 'List payment intents, newest first',
-    success: { status: 200, type: PaymentIntentListEnvelopeDto, description: 'A page of payment intents', headers: LIST_HEADERS, example: { message: 'Payment intents retrieved', response: [FUNDED_EXAMPLE] } },
+    success: {
+      status: 200,
+      type: PaymentIntentListEnvelopeDto,
+      description: 'A page of payment intents',
+      headers: LIST_HEADERS,
+      example: { message: 'Payment intents retrieved', response: [FUNDED_EXAMPLE] },
+    },
     errors: ['validation_failed', 'invalid_cursor'],
   })
-  async list(@CurrentMerchant() merchant: MerchantPrincipal, @Query() query: ListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Envelope<PaymentIntentDto[]>> {
+  async list(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Query() query: ListQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Envelope<PaymentIntentDto[]>> {
     return envelope('Payment intents retrieved', sendPage(reply, await this.intents.list(merchant.merchantId, query)));
   }
 
@@ -70,7 +86,12 @@ export class PaymentIntentsController {
   @ApiMerchantOperation({
     operationId: 'getPaymentIntent',
     summary: 'Retrieve a payment intent with the transfers seen',
-    success: { status: 200, type: PaymentIntentEnvelopeDto, description: 'The payment intent', example: { message: 'Payment intent retrieved', response: FUNDED_EXAMPLE } },
+    success: {
+      status: 200,
+      type: PaymentIntentEnvelopeDto,
+      description: 'The payment intent',
+      example: { message: 'Payment intent retrieved', response: FUNDED_EXAMPLE },
+    },
     errors: ['resource_not_found', 'uri_too_long'],
   })
   async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('paymentIntentId') id: string): Promise<Envelope<PaymentIntentDto>> {

@@ -8,7 +8,9 @@ export class PaymentIntentNotFoundError extends AppError {
 
 export class MerchantReferenceInUseError extends AppError {
   constructor() {
-    super('merchant_reference_in_use', 'Another payment intent already has this merchantReference', [{ field: 'merchantReference', message: 'is already in use' }]);
+    super('merchant_reference_in_use', 'Another payment intent already has this merchantReference', [
+      { field: 'merchantReference', message: 'is already in use' },
+    ]);
   }
 }
 

@@ -7,7 +7,6 @@ import { KeysetList } from '../../database/keyset-list';
 import type { ReturnReason } from './inbound-payment.entity';
 import { NewPaymentIntent, PAYMENT_INTENT_COLUMNS, PaymentIntentRecord } from './payment-intent.mapper';
 
-
 export interface NewInboundPayment {
   id: string;
   paymentIntentId: string;
@@ -77,7 +76,11 @@ export class PaymentIntentsRepository {
                  SELECT count(*)::int AS inserted FROM inserted`,
           values: [...values, ...answer.values],
         })
-      : await this.pool.query<{ inserted: number }>({ name: 'pi_insert', text: `WITH inserted AS (${insert} RETURNING 1) SELECT count(*)::int AS inserted FROM inserted`, values });
+      : await this.pool.query<{ inserted: number }>({
+          name: 'pi_insert',
+          text: `WITH inserted AS (${insert} RETURNING 1) SELECT count(*)::int AS inserted FROM inserted`,
+          values,
+        });
     return rows[0].inserted === 1;
   }
 

@@ -86,9 +86,15 @@ export class PaymentIntentsService {
   }
 
   list(merchantId: string, query: ListQuery): Promise<Page<PaymentIntentDto>> {
-    return listPage(query, 'pi', (limit, after) => this.repository.list(merchantId, limit, after), mapPaymentIntent, (item) => item.paymentIntentId, `${this.config.publicBaseUrl}${PAYMENT_INTENTS_PATH}`);
+    return listPage(
+      query,
+      'pi',
+      (limit, after) => this.repository.list(merchantId, limit, after),
+      mapPaymentIntent,
+      (item) => item.paymentIntentId,
+      `${this.config.publicBaseUrl}${PAYMENT_INTENTS_PATH}`,
+    );
   }
-
 
   /** `funds_received → succeeded` and the merchant's balance credited, with the answer, in one transaction. */
   async confirm(merchantId: string, id: string, claim: IdempotencyClaim | undefined): Promise<Envelope<PaymentIntentDto>> {
@@ -96,7 +102,8 @@ export class PaymentIntentsService {
       const intent = isId('pi', id) ? await this.states.lock(manager, id) : null;
       if (!intent || intent.merchantId !== merchantId) throw new PaymentIntentNotFoundError();
       if (intent.status === 'succeeded') throw new PaymentIntentAlreadyConfirmedError();
-      if (intent.status === 'expired' || (intent.status === 'awaiting_payment' && intent.expiresAt.getTime() <= Date.now())) throw new PaymentIntentExpiredError();
+      if (intent.status === 'expired' || (intent.status === 'awaiting_payment' && intent.expiresAt.getTime() <= Date.now()))
+        throw new PaymentIntentExpiredError();
       if (intent.status === 'awaiting_payment') throw new PaymentNotReceivedError();
       await this.states.apply(manager, intent, 'succeeded', 'merchant_confirmed', { confirmedAt: new Date() });
       const amount = minorFromColumn(intent.amount);

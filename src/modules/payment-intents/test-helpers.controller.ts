@@ -21,14 +21,17 @@ export class TestHelpersController {
     operationId: 'fundPaymentIntentForTest',
     summary: 'Test keys only: send a transfer into the intent’s account through the sandbox bank rail',
     description:
-      "The sandbox rail sends the transfer and notifies the service by signed callback, as a real rail does; the intent shows the payment within a few seconds. " +
+      'The sandbox rail sends the transfer and notifies the service by signed callback, as a real rail does; the intent shows the payment within a few seconds. ' +
       "Defaults: the intent's amount and expected sender, else a fixed test sender. A live key gets 404.",
     success: {
       status: 202,
       headers: REPLAYED_HEADER,
       type: FundPaymentIntentEnvelopeDto,
       description: 'The rail accepted the transfer',
-      example: { message: 'Test transfer sent', response: { transferId: 'trf_0a1b2c3d4e5f60718293a4b5', paymentIntentId: 'pi_9f8e7d6c5b4a39281706f5e4', amount: 50000 } },
+      example: {
+        message: 'Test transfer sent',
+        response: { transferId: 'trf_0a1b2c3d4e5f60718293a4b5', paymentIntentId: 'pi_9f8e7d6c5b4a39281706f5e4', amount: 50000 },
+      },
     },
     body: { type: FundPaymentIntentDto, example: { amount: 50000, senderBankName: 'Guaranty Trust Bank', senderAccountNumber: '0123456789' } },
     errors: ['resource_not_found', 'route_not_found', 'uri_too_long', ...idempotencyErrors('optional')],

@@ -11,9 +11,7 @@ import { PoboBusinessStates } from './pobo-business-states.service';
 import { PoboBusinessesService } from './pobo-businesses.service';
 
 export type LinkLookup =
-  | { kind: 'not_found' }
-  | { kind: 'gone'; reason: LinkGoneReason; businessName: string }
-  | { kind: 'usable'; businessName: string; expiresAt: Date };
+  { kind: 'not_found' } | { kind: 'gone'; reason: LinkGoneReason; businessName: string } | { kind: 'usable'; businessName: string; expiresAt: Date };
 
 export type AcceptOutcome =
   | { kind: 'not_found' }

@@ -25,7 +25,11 @@ describe('PoboBusinessStates (medium)', () => {
       return states.apply(manager, business, change, cause);
     });
 
-  const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (err: unknown) => err);
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
 
   it('moves a business: updates the row and appends one history row per field with its cause', async () => {
     const id = await m.insertBusiness();

@@ -15,7 +15,14 @@ export interface BusinessStatusChange {
 type BusinessExtra = Partial<
   Pick<
     PoboBusinessEntity,
-    'kybPendingRequirements' | 'kybLastSyncedAt' | 'agreementAcceptedAt' | 'allowNairaCollection' | 'nairaAccountNumber' | 'nairaAccountName' | 'nairaBankName' | 'nairaBankCode'
+    | 'kybPendingRequirements'
+    | 'kybLastSyncedAt'
+    | 'agreementAcceptedAt'
+    | 'allowNairaCollection'
+    | 'nairaAccountNumber'
+    | 'nairaAccountName'
+    | 'nairaBankName'
+    | 'nairaBankCode'
   >
 >;
 
@@ -41,7 +48,13 @@ export class PoboBusinessStates {
     return this.transitions.lock(manager, businessId);
   }
 
-  apply(manager: EntityManager, business: PoboBusinessEntity, change: BusinessStatusChange, cause: string, extra: BusinessExtra = {}): Promise<PoboBusinessEntity> {
+  apply(
+    manager: EntityManager,
+    business: PoboBusinessEntity,
+    change: BusinessStatusChange,
+    cause: string,
+    extra: BusinessExtra = {},
+  ): Promise<PoboBusinessEntity> {
     return this.transitions.apply(manager, business, change, cause, extra);
   }
 }

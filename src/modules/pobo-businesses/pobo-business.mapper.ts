@@ -71,6 +71,7 @@ export function mapPoboBusiness(record: PoboBusinessRecord, agreementUrl?: strin
 /** The business's Naira account while collection is active and its details are complete; null otherwise. */
 function nairaAccountOf(record: PoboBusinessRecord): PoboBusinessDto['nairaAccount'] {
   const { nairaCollectionStatus, nairaAccountNumber, nairaAccountName, nairaBankName, nairaBankCode } = record;
-  if (nairaCollectionStatus !== 'active' || nairaAccountNumber === null || nairaAccountName === null || nairaBankName === null || nairaBankCode === null) return null;
+  if (nairaCollectionStatus !== 'active' || nairaAccountNumber === null || nairaAccountName === null || nairaBankName === null || nairaBankCode === null)
+    return null;
   return { accountNumber: nairaAccountNumber, accountName: nairaAccountName, bankName: nairaBankName, bankCode: nairaBankCode };
 }

@@ -78,7 +78,7 @@ export class PoboBusinessesController {
   @ApiMerchantOperation({
     operationId: 'getPoboBusiness',
     summary: 'Retrieve one business',
-    description: "A business of another merchant is a 404, like an id that does not exist.",
+    description: 'A business of another merchant is a 404, like an id that does not exist.',
     success: {
       status: 200,
       type: PoboBusinessEnvelopeDto,
@@ -87,10 +87,7 @@ export class PoboBusinessesController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  async get(
-    @CurrentMerchant() merchant: MerchantPrincipal,
-    @Param('poboUserId') poboUserId: string,
-  ): Promise<Envelope<PoboBusinessDto>> {
+  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('poboUserId') poboUserId: string): Promise<Envelope<PoboBusinessDto>> {
     return envelope('Business retrieved', await this.businesses.get(merchant.merchantId, poboUserId));
   }
 

@@ -41,7 +41,10 @@ export class PoboBusinessesRepository {
 
   /** `findOwned` in `manager`'s transaction, the row share-locked until it ends. */
   async findOwnedForShare(manager: EntityManager, merchantId: string, id: string): Promise<PoboBusinessRow | undefined> {
-    const rows = await manager.query<PoboBusinessRow[]>(`SELECT ${POBO_BUSINESS_COLUMNS} FROM pobo_businesses WHERE id = $1 AND merchant_id = $2 FOR SHARE`, [id, merchantId]);
+    const rows = await manager.query<PoboBusinessRow[]>(`SELECT ${POBO_BUSINESS_COLUMNS} FROM pobo_businesses WHERE id = $1 AND merchant_id = $2 FOR SHARE`, [
+      id,
+      merchantId,
+    ]);
     return rows[0];
   }
 

@@ -45,7 +45,8 @@ export class PoboBusinessesService {
       evmAddress: wallet.evm,
       svmAddress: wallet.svm,
     };
-    const insert = async (manager?: EntityManager) => envelope('Business created', mapPoboBusiness(await this.repository.insert(business, link.insert, manager), link.url));
+    const insert = async (manager?: EntityManager) =>
+      envelope('Business created', mapPoboBusiness(await this.repository.insert(business, link.insert, manager), link.url));
     return claim ? this.idempotency.commit(claim, insert) : insert();
   }
 
@@ -90,7 +91,13 @@ export class PoboBusinessesService {
    * every merchant together has created. It only resolves among the merchant's own businesses.
    */
   list(merchantId: string, query: ListQuery): Promise<Page<PoboBusinessDto>> {
-    return listPage(query, 'pobo', (limit, after) => this.repository.list(merchantId, limit, after), (row) => mapPoboBusiness(row), (item) => item.poboUserId, `${this.config.publicBaseUrl}${POBO_USERS_PATH}`);
+    return listPage(
+      query,
+      'pobo',
+      (limit, after) => this.repository.list(merchantId, limit, after),
+      (row) => mapPoboBusiness(row),
+      (item) => item.poboUserId,
+      `${this.config.publicBaseUrl}${POBO_USERS_PATH}`,
+    );
   }
-
 }

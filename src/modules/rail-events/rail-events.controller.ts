@@ -8,7 +8,10 @@ import { RailCallbackAckDto, RailCallbackAckEnvelopeDto, RailEventDto } from './
 import { RailEventsService } from './rail-events.service';
 
 /** A rail's signed callback route: the same signature header, acknowledgement and refusals for every rail. */
-function RailCallback(path: string, doc: { operationId: string; summary: string; description: string; example: { id: string; type: string; created_at: string } }): MethodDecorator {
+function RailCallback(
+  path: string,
+  doc: { operationId: string; summary: string; description: string; example: { id: string; type: string; created_at: string } },
+): MethodDecorator {
   return applyDecorators(
     Post(path),
     HttpCode(200),
@@ -22,7 +25,12 @@ function RailCallback(path: string, doc: { operationId: string; summary: string;
       operationId: doc.operationId,
       summary: doc.summary,
       description: doc.description,
-      success: { status: 200, type: RailCallbackAckEnvelopeDto, description: 'Processed, or seen before', example: { message: 'Event received', response: { received: true, duplicate: false } } },
+      success: {
+        status: 200,
+        type: RailCallbackAckEnvelopeDto,
+        description: 'Processed, or seen before',
+        example: { message: 'Event received', response: { received: true, duplicate: false } },
+      },
       body: { type: RailEventDto, example: { ...doc.example, data: {} } },
       errors: ['unauthorized', 'rate_limited'],
     }),
@@ -48,7 +56,8 @@ export class RailEventsController {
   @RailCallback(BRIDGE_RAIL_CALLBACK_PATH, {
     operationId: 'receiveBridgeRailEvent',
     summary: 'Bridge rail callback (for the rail, not merchants)',
-    description: "A signed event of the bridge rail (`transfer.completed`, `transfer.rejected`): moves the international payment intent's bridge leg. Acknowledged once committed.",
+    description:
+      "A signed event of the bridge rail (`transfer.completed`, `transfer.rejected`): moves the international payment intent's bridge leg. Acknowledged once committed.",
     example: { id: 'evt_1b2c3d4e5f60718293a4b5c6', type: 'transfer.completed', created_at: '2026-11-20T09:52:02.000Z' },
   })
   async receiveBridge(@Req() request: FastifyRequest): Promise<Envelope<RailCallbackAckDto>> {
@@ -58,7 +67,8 @@ export class RailEventsController {
   @RailCallback(PAYOUT_RAIL_CALLBACK_PATH, {
     operationId: 'receivePayoutRailEvent',
     summary: 'Payout rail callback (for the rail, not merchants)',
-    description: "A signed event of the payout rail (`payout.completed`, `payout.failed`): moves the international payment intent's payout leg. Acknowledged once committed.",
+    description:
+      "A signed event of the payout rail (`payout.completed`, `payout.failed`): moves the international payment intent's payout leg. Acknowledged once committed.",
     example: { id: 'evt_2c3d4e5f60718293a4b5c6d7', type: 'payout.completed', created_at: '2026-11-20T09:52:03.000Z' },
   })
   async receivePayout(@Req() request: FastifyRequest): Promise<Envelope<RailCallbackAckDto>> {

@@ -5,7 +5,11 @@ export class RailEventDto {
   @ApiProperty({ example: 'evt_0a1b2c3d4e5f60718293a4b5' })
   id: string;
 
-  @ApiProperty({ example: 'transfer.received', description: 'Bank rail: `transfer.received`, `transfer.returned`, `payout.succeeded`, `payout.failed`, `payout.returned`. Bridge rail: `transfer.completed`, `transfer.rejected`. Payout rail: `payout.completed`, `payout.failed`' })
+  @ApiProperty({
+    example: 'transfer.received',
+    description:
+      'Bank rail: `transfer.received`, `transfer.returned`, `payout.succeeded`, `payout.failed`, `payout.returned`. Bridge rail: `transfer.completed`, `transfer.rejected`. Payout rail: `payout.completed`, `payout.failed`',
+  })
   type: string;
 
   @ApiProperty({ format: 'date-time' })

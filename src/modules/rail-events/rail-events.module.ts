@@ -13,7 +13,15 @@ import { RailEventsService } from './rail-events.service';
 
 /** Owns `rail_events` and `rail_event_cursors`: every rail's callbacks, and the bank rail's reconciliation. */
 @Module({
-  imports: [BankRailModule, CrossBorderRailsModule, PaymentIntentsModule, WithdrawalsModule, InternationalIntentsModule, NairaModule, JobsModule.forFeature(RAIL_EVENTS_QUEUE, Object.values(RAIL_EVENTS_JOBS))],
+  imports: [
+    BankRailModule,
+    CrossBorderRailsModule,
+    PaymentIntentsModule,
+    WithdrawalsModule,
+    InternationalIntentsModule,
+    NairaModule,
+    JobsModule.forFeature(RAIL_EVENTS_QUEUE, Object.values(RAIL_EVENTS_JOBS)),
+  ],
   controllers: [RailEventsController],
   providers: [RailEventsService, RailEventsRepository],
 })

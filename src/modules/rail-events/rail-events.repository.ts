@@ -12,7 +12,10 @@ export class RailEventsRepository {
 
   /** Records the rail's event in the caller's transaction; false when it was processed before. */
   async record(manager: EntityManager, rail: string, id: string, type: string, source: string): Promise<boolean> {
-    const rows = await manager.query<unknown[]>(`INSERT INTO rail_events (rail, id, type, source) VALUES ($1, $2, $3, $4) ON CONFLICT (rail, id) DO NOTHING RETURNING 1`, [rail, id, type, source]);
+    const rows = await manager.query<unknown[]>(
+      `INSERT INTO rail_events (rail, id, type, source) VALUES ($1, $2, $3, $4) ON CONFLICT (rail, id) DO NOTHING RETURNING 1`,
+      [rail, id, type, source],
+    );
     return rows.length === 1;
   }
 

@@ -53,9 +53,14 @@ export class RailEventsService {
     let event: InboundEvent;
     try {
       const body: unknown = JSON.parse(rawBody);
-      event = { bank_rail: () => this.bankEvent(this.bankRail.parseEvent(body)), bridge_rail: () => this.bridgeEvent(this.bridgeRail.parseEvent(body)), payout_rail: () => this.payoutEvent(this.payoutRail.parseEvent(body)) }[rail]();
+      event = {
+        bank_rail: () => this.bankEvent(this.bankRail.parseEvent(body)),
+        bridge_rail: () => this.bridgeEvent(this.bridgeRail.parseEvent(body)),
+        payout_rail: () => this.payoutEvent(this.payoutRail.parseEvent(body)),
+      }[rail]();
     } catch (err) {
-      if (err instanceof ProviderError || err instanceof SyntaxError) throw new ValidationFailedError([{ field: '(body)', message: 'not an event of this rail' }], 'Not an event of this rail');
+      if (err instanceof ProviderError || err instanceof SyntaxError)
+        throw new ValidationFailedError([{ field: '(body)', message: 'not an event of this rail' }], 'Not an event of this rail');
       throw err;
     }
     return this.process(rail, event, 'callback');

@@ -42,9 +42,7 @@ describe('toChecksumAddress (EIP-55)', () => {
   });
 
   it('tolerates a 0x prefix', () => {
-    expect(toChecksumAddress('0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed')).toBe(
-      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-    );
+    expect(toChecksumAddress('0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed')).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
   });
 
   it.each(['', '5aaeb6053f3e94c9b9a09f33669435e7ef1bea', '5aaeb6053f3e94c9b9a09f33669435e7ef1beaedaa', 'g'.repeat(40), '0x'])(
@@ -238,17 +236,13 @@ describe('WalletDeriver', () => {
       expect(() => new WalletDeriver(undefined as unknown as string)).toThrow(TypeError);
     });
 
-    it.each([-1, 1.5, 2 ** 31, Number.NaN, Number.POSITIVE_INFINITY, '1' as unknown as number])(
-      'derive rejects index %p with a RangeError',
-      (index) => {
-        expect(() => hardhat.derive(index)).toThrow(RangeError);
-      },
-    );
+    it.each([-1, 1.5, 2 ** 31, Number.NaN, Number.POSITIVE_INFINITY, '1' as unknown as number])('derive rejects index %p with a RangeError', (index) => {
+      expect(() => hardhat.derive(index)).toThrow(RangeError);
+    });
   });
 
   describe('secrecy', () => {
-    const leaks = (rendered: string, phrase: string): string[] =>
-      phrase.split(' ').filter((word) => rendered.toLowerCase().includes(word));
+    const leaks = (rendered: string, phrase: string): string[] => phrase.split(' ').filter((word) => rendered.toLowerCase().includes(word));
 
     it.each([
       ['Hardhat', HARDHAT],

@@ -38,9 +38,7 @@ export function toChecksumAddress(hexAddressWithout0x: string): string {
   if (typeof hexAddressWithout0x !== 'string') {
     throw new TypeError('Address must be a string of 40 hex characters');
   }
-  const raw = hexAddressWithout0x.startsWith('0x') || hexAddressWithout0x.startsWith('0X')
-    ? hexAddressWithout0x.slice(2)
-    : hexAddressWithout0x;
+  const raw = hexAddressWithout0x.startsWith('0x') || hexAddressWithout0x.startsWith('0X') ? hexAddressWithout0x.slice(2) : hexAddressWithout0x;
   if (!HEX_ADDRESS.test(raw)) {
     throw new Error('Address must be exactly 40 hex characters (20 bytes)');
   }
@@ -87,9 +85,7 @@ export class WalletDeriver {
     const phrase = mnemonic.trim().split(/\s+/).join(' ');
     if (!validateMnemonic(phrase, english)) {
       // Never echo the input (not even a single word): it is the wallet's root secret.
-      throw new Error(
-        'WalletDeriver: invalid BIP-39 mnemonic (expected 12, 15, 18, 21 or 24 English-wordlist words with a valid checksum)',
-      );
+      throw new Error('WalletDeriver: invalid BIP-39 mnemonic (expected 12, 15, 18, 21 or 24 English-wordlist words with a valid checksum)');
     }
 
     const seed = mnemonicToSeedSync(phrase);

@@ -119,14 +119,22 @@ export class WithdrawalPayoutsService {
     const platform = (account: 'bank_rail' | 'fee_revenue', value: number) => (value === 0 ? [] : [{ account: { platform: account }, amount: value }]);
     const lines: Posting['lines'] = {
       // The reservation leaves the merchant: the amount to the rail, the fee to revenue.
-      withdrawal_paid: [{ account: { merchantId, kind: 'reserved' as const }, amount: -(amount + fee) }, ...platform('bank_rail', amount), ...platform('fee_revenue', fee)],
+      withdrawal_paid: [
+        { account: { merchantId, kind: 'reserved' as const }, amount: -(amount + fee) },
+        ...platform('bank_rail', amount),
+        ...platform('fee_revenue', fee),
+      ],
       // Never paid: the reservation goes back to available.
       withdrawal_failed: [
         { account: { merchantId, kind: 'reserved' as const }, amount: -(amount + fee) },
         { account: { merchantId, kind: 'available' as const }, amount: amount + fee },
       ],
       // Paid, then returned by the bank: the money is back at the rail, the fee refunded.
-      withdrawal_returned: [...platform('bank_rail', -amount), ...platform('fee_revenue', -fee), { account: { merchantId, kind: 'available' as const }, amount: amount + fee }],
+      withdrawal_returned: [
+        ...platform('bank_rail', -amount),
+        ...platform('fee_revenue', -fee),
+        { account: { merchantId, kind: 'available' as const }, amount: amount + fee },
+      ],
     }[type];
     const reversal = type === 'withdrawal_paid' ? [] : [{ merchantId, type: 'withdrawal_reversal' as const, amount: amount + fee }];
     return { type, sourceId: withdrawal.id, currency: withdrawal.currency, lines, balanceTransactions: reversal };

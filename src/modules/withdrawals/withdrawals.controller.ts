@@ -25,14 +25,18 @@ export class WithdrawalsController {
       '`amount + fee` leaves the available balance atomically (`reserved` until the payout ends); not enough available is a 409 ' +
       '`insufficient_funds` with nothing reserved, and that answer is what the key replays. A failed or returned payout gives the funds ' +
       'back once (`withdrawal_reversal`). Requires an Idempotency-Key.',
-    success: { status: 201, type: WithdrawalEnvelopeDto, headers: REPLAYED_HEADER, description: 'Created; usually `processing`, `pending` while the rail is unreachable', example: { message: 'Withdrawal created', response: WITHDRAWAL_EXAMPLE } },
-    body: { type: CreateWithdrawalDto, example: { merchantReference: 'payout-2026-11-20', amount: 25000, bankCode: '058', accountNumber: '0123456785', accountName: 'Acme Stores Ltd' } },
-    errors: [
-      'account_number_invalid',
-      ...idempotencyErrors('required'),
-      'merchant_reference_in_use',
-      'insufficient_funds',
-    ],
+    success: {
+      status: 201,
+      type: WithdrawalEnvelopeDto,
+      headers: REPLAYED_HEADER,
+      description: 'Created; usually `processing`, `pending` while the rail is unreachable',
+      example: { message: 'Withdrawal created', response: WITHDRAWAL_EXAMPLE },
+    },
+    body: {
+      type: CreateWithdrawalDto,
+      example: { merchantReference: 'payout-2026-11-20', amount: 25000, bankCode: '058', accountNumber: '0123456785', accountName: 'Acme Stores Ltd' },
+    },
+    errors: ['account_number_invalid', ...idempotencyErrors('required'), 'merchant_reference_in_use', 'insufficient_funds'],
   })
   create(
     @CurrentMerchant() merchant: MerchantPrincipal,
@@ -46,10 +50,20 @@ export class WithdrawalsController {
   @ApiMerchantOperation({
     operationId: 'listWithdrawals',
     summary: 'List withdrawals, newest first',
-    success: { status: 200, type: WithdrawalListEnvelopeDto, description: 'A page of withdrawals', headers: LIST_HEADERS, example: { message: 'Withdrawals retrieved', response: [WITHDRAWAL_EXAMPLE] } },
+    success: {
+      status: 200,
+      type: WithdrawalListEnvelopeDto,
+      description: 'A page of withdrawals',
+      headers: LIST_HEADERS,
+      example: { message: 'Withdrawals retrieved', response: [WITHDRAWAL_EXAMPLE] },
+    },
     errors: ['validation_failed', 'invalid_cursor'],
   })
-  async list(@CurrentMerchant() merchant: MerchantPrincipal, @Query() query: ListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<Envelope<WithdrawalDto[]>> {
+  async list(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Query() query: ListQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Envelope<WithdrawalDto[]>> {
     return envelope('Withdrawals retrieved', sendPage(reply, await this.withdrawals.list(merchant.merchantId, query)));
   }
 
@@ -57,7 +71,12 @@ export class WithdrawalsController {
   @ApiMerchantOperation({
     operationId: 'getWithdrawal',
     summary: 'Retrieve a withdrawal',
-    success: { status: 200, type: WithdrawalEnvelopeDto, description: 'The withdrawal', example: { message: 'Withdrawal retrieved', response: { ...WITHDRAWAL_EXAMPLE, status: 'succeeded', completedAt: '2026-11-20T09:50:02.000Z' } } },
+    success: {
+      status: 200,
+      type: WithdrawalEnvelopeDto,
+      description: 'The withdrawal',
+      example: { message: 'Withdrawal retrieved', response: { ...WITHDRAWAL_EXAMPLE, status: 'succeeded', completedAt: '2026-11-20T09:50:02.000Z' } },
+    },
     errors: ['resource_not_found', 'uri_too_long'],
   })
   async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('withdrawalId') id: string): Promise<Envelope<WithdrawalDto>> {
@@ -68,7 +87,12 @@ export class WithdrawalsController {
   @ApiMerchantOperation({
     operationId: 'listBanks',
     summary: 'Banks a withdrawal can pay into',
-    success: { status: 200, type: BankListEnvelopeDto, description: 'Every bank, by CBN code', example: { message: 'Banks retrieved', response: [{ bankCode: '058', name: 'Guaranty Trust Bank' }] } },
+    success: {
+      status: 200,
+      type: BankListEnvelopeDto,
+      description: 'Every bank, by CBN code',
+      example: { message: 'Banks retrieved', response: [{ bankCode: '058', name: 'Guaranty Trust Bank' }] },
+    },
   })
   banks(): Envelope<BankDto[]> {
     return envelope('Banks retrieved', this.withdrawals.banks());

@@ -14,7 +14,9 @@ export class WithdrawalReferenceInUseError extends AppError {
 
 export class AccountNumberInvalidError extends AppError {
   constructor() {
-    super('account_number_invalid', 'accountNumber is not a valid NUBAN for bankCode', [{ field: 'accountNumber', message: 'check digit does not match bankCode' }]);
+    super('account_number_invalid', 'accountNumber is not a valid NUBAN for bankCode', [
+      { field: 'accountNumber', message: 'check digit does not match bankCode' },
+    ]);
   }
 }
 

@@ -62,9 +62,15 @@ export class WithdrawalsService {
   }
 
   list(merchantId: string, query: ListQuery): Promise<Page<WithdrawalDto>> {
-    return listPage(query, 'wd', (limit, after) => this.repository.list(merchantId, limit, after), mapWithdrawal, (item) => item.withdrawalId, `${this.config.publicBaseUrl}${WITHDRAWALS_PATH}`);
+    return listPage(
+      query,
+      'wd',
+      (limit, after) => this.repository.list(merchantId, limit, after),
+      mapWithdrawal,
+      (item) => item.withdrawalId,
+      `${this.config.publicBaseUrl}${WITHDRAWALS_PATH}`,
+    );
   }
-
 
   banks(): BankDto[] {
     return BANKS.map((bank) => ({ ...bank }));
@@ -106,7 +112,8 @@ export class WithdrawalsService {
         });
       });
     } catch (err) {
-      if (err instanceof QueryFailedError && (err.driverError as { constraint?: string }).constraint === WITHDRAWAL_REFERENCE_UNIQUE) throw new WithdrawalReferenceInUseError();
+      if (err instanceof QueryFailedError && (err.driverError as { constraint?: string }).constraint === WITHDRAWAL_REFERENCE_UNIQUE)
+        throw new WithdrawalReferenceInUseError();
       throw err;
     }
   }

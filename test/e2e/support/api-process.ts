@@ -22,13 +22,24 @@ async function freePort(): Promise<number> {
 export async function spawnApi(databaseUrl: string, env: Record<string, string>): Promise<ApiProcess> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const ready = () => fetch(`${baseUrl}/health/live`).then((r) => r.ok, () => false);
+  const ready = () =>
+    fetch(`${baseUrl}/health/live`).then(
+      (r) => r.ok,
+      () => false,
+    );
   return spawnProcess('API process', 'src/main.ts', { LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, PORT: String(port), ...env }, baseUrl, ready, 100);
 }
 
 /** The worker as its own process (`src/worker.ts`), as production runs it; ready once it logs that it started. */
 export async function spawnWorker(databaseUrl: string, env: Record<string, string>): Promise<ApiProcess> {
-  return spawnProcess('worker process', 'src/worker.ts', { LOG_LEVEL: 'info', DATABASE_URL: databaseUrl, ...env }, '', (output) => output.includes('worker started'), 50);
+  return spawnProcess(
+    'worker process',
+    'src/worker.ts',
+    { LOG_LEVEL: 'info', DATABASE_URL: databaseUrl, ...env },
+    '',
+    (output) => output.includes('worker started'),
+    50,
+  );
 }
 
 /** Runs `entry` in its own Node process and waits up to 30 s, every `pollMs`, for `ready`. */

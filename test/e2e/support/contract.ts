@@ -12,7 +12,19 @@ export function expectDateTime(value: unknown): void {
 }
 
 export function expectPoboBusiness(business: any, options: { withAgreementUrl: boolean }): void {
-  const allowed = ['poboUserId', 'businessName', 'country', 'allowNairaCollection', 'nairaCollectionStatus', 'nairaAccount', 'wallets', 'agreement', 'kyb', 'createdAt', 'updatedAt'];
+  const allowed = [
+    'poboUserId',
+    'businessName',
+    'country',
+    'allowNairaCollection',
+    'nairaCollectionStatus',
+    'nairaAccount',
+    'wallets',
+    'agreement',
+    'kyb',
+    'createdAt',
+    'updatedAt',
+  ];
   expect(Object.keys(business).sort()).toEqual([...allowed].sort());
   expect(typeof business.poboUserId).toBe('string');
   expect(typeof business.businessName).toBe('string');
@@ -61,7 +73,16 @@ export function expectErrorBody(result: { status: number; headers: Headers; body
   expect(result.headers.get('x-request-id')).toBe(result.body.requestId);
 }
 
-const INTERNATIONAL_STATUSES = ['pending', 'processing', 'bridge_initiated', 'bridge_confirmed', 'withdrawal_initiated', 'withdrawal_confirmed', 'settled', 'rejected'];
+const INTERNATIONAL_STATUSES = [
+  'pending',
+  'processing',
+  'bridge_initiated',
+  'bridge_confirmed',
+  'withdrawal_initiated',
+  'withdrawal_confirmed',
+  'settled',
+  'rejected',
+];
 
 /**
  * The seed's InternationalPaymentIntent table, field by field: the required ones present with
@@ -70,16 +91,37 @@ const INTERNATIONAL_STATUSES = ['pending', 'processing', 'bridge_initiated', 'br
  */
 export function expectInternationalIntent(intent: any): void {
   const seedFields = [
-    'intentId', 'status', 'quoteId', 'quoteOptionId', 'paymentReference', 'routeType', 'destinationCountry', 'amount', 'currency',
-    'recipientFullName', 'recipientEmail', 'bankCode', 'bankCodeType', 'accountNumber', 'purposeOfTransfer', 'adminNote',
-    'quoteExpiresAt', 'processedAt', 'settledAt', 'receiptUrl', 'telexUrl', 'createdAt', 'updatedAt',
+    'intentId',
+    'status',
+    'quoteId',
+    'quoteOptionId',
+    'paymentReference',
+    'routeType',
+    'destinationCountry',
+    'amount',
+    'currency',
+    'recipientFullName',
+    'recipientEmail',
+    'bankCode',
+    'bankCodeType',
+    'accountNumber',
+    'purposeOfTransfer',
+    'adminNote',
+    'quoteExpiresAt',
+    'processedAt',
+    'settledAt',
+    'receiptUrl',
+    'telexUrl',
+    'createdAt',
+    'updatedAt',
   ];
   const extras = ['poboUserId', 'sourceAmount', 'sourceCurrency'];
   for (const key of Object.keys(intent)) expect([...seedFields, ...extras]).toContain(key);
   for (const key of ['intentId', 'status', 'quoteId', 'quoteOptionId', 'destinationCountry', 'amount', 'currency', 'createdAt', 'updatedAt', ...extras]) {
     expect(intent).toHaveProperty(key);
   }
-  for (const key of ['intentId', 'quoteId', 'quoteOptionId', 'destinationCountry', 'currency', 'poboUserId', 'sourceCurrency']) expect(typeof intent[key]).toBe('string');
+  for (const key of ['intentId', 'quoteId', 'quoteOptionId', 'destinationCountry', 'currency', 'poboUserId', 'sourceCurrency'])
+    expect(typeof intent[key]).toBe('string');
   expect(INTERNATIONAL_STATUSES).toContain(intent.status);
   expect(typeof intent.amount).toBe('number');
   expect(typeof intent.sourceAmount).toBe('number');

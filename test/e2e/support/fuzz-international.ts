@@ -103,7 +103,17 @@ export function nearToken(token: string): fc.Arbitrary<string> {
     fc.tuple(at, fc.constantFrom('a', '-', '=', '%00', '%20', '%ff', '.')).map(([i, c]) => `${token.slice(0, i)}${c}${token.slice(i)}`),
     // The same token with one character percent-encoded: the same receipt.
     at.map((i) => swap(token, i, `%${token.charCodeAt(i).toString(16).toUpperCase()}`)),
-    fc.constantFrom(token.toUpperCase(), token.toLowerCase(), `${token}=`, `${token}==`, `${token}%20`, `%20${token}`, `${token}.html`, `${token};x=1`, token.repeat(2)),
+    fc.constantFrom(
+      token.toUpperCase(),
+      token.toLowerCase(),
+      `${token}=`,
+      `${token}==`,
+      `${token}%20`,
+      `%20${token}`,
+      `${token}.html`,
+      `${token};x=1`,
+      token.repeat(2),
+    ),
   );
 }
 
@@ -131,12 +141,17 @@ export const isReceiptRoute = (path: string) => /^\/receipts\/[^/?]+(\/(telex|te
 export function receiptViolation(res: RawResponse, routed: boolean, real: boolean): string | null {
   const type = String(res.headers['content-type'] ?? '');
   if (res.status === 200 && !real) return 'a receipt for a token that names no payment';
-  if (routed && (res.status === 200 || res.status === 404) && !(type.startsWith('text/html') && res.text.startsWith('<!doctype html>'))) return `a ${res.status} that is not an HTML page: ${type}`;
+  if (routed && (res.status === 200 || res.status === 404) && !(type.startsWith('text/html') && res.text.startsWith('<!doctype html>')))
+    return `a ${res.status} that is not an HTML page: ${type}`;
   return null;
 }
 
 export type Rail = 'bridge' | 'payout';
-export const RAIL_SECRET: Record<Rail | 'bank', string> = { bridge: DEV_BRIDGE_RAIL_WEBHOOK_SECRET, payout: DEV_PAYOUT_RAIL_WEBHOOK_SECRET, bank: DEV_BANK_RAIL_WEBHOOK_SECRET };
+export const RAIL_SECRET: Record<Rail | 'bank', string> = {
+  bridge: DEV_BRIDGE_RAIL_WEBHOOK_SECRET,
+  payout: DEV_PAYOUT_RAIL_WEBHOOK_SECRET,
+  bank: DEV_BANK_RAIL_WEBHOOK_SECRET,
+};
 
 /**
  * The `X-Rail-Signature` of a callback: `valid` signs these bytes now with the rail's secret, and
@@ -246,7 +261,14 @@ export function railEvent(rail: Rail, kind: number, eventId: string, reference: 
   };
   const data = [
     { id: `po_${eventId}`, reference, status: 'completed', failure_code: null, failure_message: null, confirmation },
-    { id: `po_${eventId}`, reference, status: 'failed', failure_code: 'beneficiary_account_closed', failure_message: `${FORGED} closed account`, confirmation: null },
+    {
+      id: `po_${eventId}`,
+      reference,
+      status: 'failed',
+      failure_code: 'beneficiary_account_closed',
+      failure_message: `${FORGED} closed account`,
+      confirmation: null,
+    },
     { id: `po_${eventId}`, reference, status: 'processing', confirmation: null },
   ][kind % 3];
   const type = ['payout.completed', 'payout.failed', 'payout.updated'][kind % 3];
@@ -254,7 +276,10 @@ export function railEvent(rail: Rail, kind: number, eventId: string, reference: 
 }
 
 /** An event's base for `mutationOf`: every path a posted event has. */
-export const RAIL_EVENT_SHAPE: Record<Rail, Record<string, unknown>> = { bridge: railEvent('bridge', 0, 'evt', 'ipi'), payout: railEvent('payout', 0, 'evt', 'ipi') };
+export const RAIL_EVENT_SHAPE: Record<Rail, Record<string, unknown>> = {
+  bridge: railEvent('bridge', 0, 'evt', 'ipi'),
+  payout: railEvent('payout', 0, 'evt', 'ipi'),
+};
 
 /** A reference of a callback: a payment of the merchant's (mostly), or one no payment has. */
 export const railReference = fc.oneof(

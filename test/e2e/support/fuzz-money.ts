@@ -140,12 +140,7 @@ const SENDABLE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 const ascii = (minLength: number, maxLength: number) => fc.string({ unit: 'grapheme-ascii', minLength, maxLength });
 const asciiOfLength = fc
-  .oneof(
-    fc.integer({ min: 0, max: 20 }),
-    fc.constantFrom(15, 16, 17, 254, 255, 256),
-    fc.integer({ min: 240, max: 270 }),
-    fc.integer({ min: 0, max: 400 }),
-  )
+  .oneof(fc.integer({ min: 0, max: 20 }), fc.constantFrom(15, 16, 17, 254, 255, 256), fc.integer({ min: 240, max: 270 }), fc.integer({ min: 0, max: 400 }))
   .chain((n) => ascii(n, n));
 
 /** A header value: printable ASCII at and around the length limits, quoted, padded, with bytes beyond ASCII, very long. */
@@ -162,13 +157,34 @@ export const keyValue: fc.Arbitrary<string> = fc
     // Bytes past ASCII: Latin-1 as a header carries it, or UTF-8 bytes of any character.
     {
       arbitrary: fc
-        .tuple(ascii(8, 30), fc.oneof(fc.integer({ min: 0x80, max: 0xff }).map((c) => String.fromCharCode(c)), nastyChar.map((c) => Buffer.from(c).toString('latin1'))), ascii(8, 30))
+        .tuple(
+          ascii(8, 30),
+          fc.oneof(
+            fc.integer({ min: 0x80, max: 0xff }).map((c) => String.fromCharCode(c)),
+            nastyChar.map((c) => Buffer.from(c).toString('latin1')),
+          ),
+          ascii(8, 30),
+        )
         .map(([a, odd, b]) => `${a}${odd}${b}`),
       weight: 2,
     },
     { arbitrary: fc.tuple(ascii(16, 40), fc.constantFrom(' ', '  ', '\t', ' \t ')).map(([key, pad]) => `${pad}${key}${pad}`), weight: 1 },
     { arbitrary: fc.tuple(ascii(8, 20), ascii(8, 20)).map(([a, b]) => `${a}\t${b}`), weight: 1 },
-    { arbitrary: fc.constantFrom('', ' ', '"', '""', '" "', `"${'a'.repeat(16)}"`, `"${'a'.repeat(255)}"`, `"${'a'.repeat(256)}"`, 'k'.repeat(1_000), 'k'.repeat(8_000)), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(
+        '',
+        ' ',
+        '"',
+        '""',
+        '" "',
+        `"${'a'.repeat(16)}"`,
+        `"${'a'.repeat(255)}"`,
+        `"${'a'.repeat(256)}"`,
+        'k'.repeat(1_000),
+        'k'.repeat(8_000),
+      ),
+      weight: 1,
+    },
   )
   .filter((value) => SENDABLE.test(value));
 

@@ -15,7 +15,26 @@ export const nastyChar: fc.Arbitrary<string> = fc.oneof(
   // Any code point, surrogates included (fast-check's 'binary' unit takes a second to set up).
   { arbitrary: fc.integer({ min: 0, max: 0x10ffff }).map((cp) => String.fromCodePoint(cp)), weight: 2 },
   {
-    arbitrary: fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\u202e', '\u2066', '\u2069', '\u200b', '\ufeff', '\u2028', '"', '\\', '%', '&', '=', '\n', '😀'),
+    arbitrary: fc.constantFrom(
+      '\u0000',
+      '\ud800',
+      '\udbff',
+      '\udc00',
+      '\udfff',
+      '\u202e',
+      '\u2066',
+      '\u2069',
+      '\u200b',
+      '\ufeff',
+      '\u2028',
+      '"',
+      '\\',
+      '%',
+      '&',
+      '=',
+      '\n',
+      '😀',
+    ),
     weight: 3,
   },
 );
@@ -151,7 +170,9 @@ export function applyMutations(base: unknown, mutations: Mutation[]): string {
 export const garbageBody: fc.Arbitrary<Buffer> = fc.oneof(
   nastyString(200).map((s) => Buffer.from(s)),
   fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
-  fc.constantFrom('', ' ', 'null', '[]', '""', '0', '{', '{"a":1}}', '{"a":1,"a":2}', '\ufeff{}', '{"__proto__":{}}', '{"constructor":{"prototype":{}}}').map((s) => Buffer.from(s)),
+  fc
+    .constantFrom('', ' ', 'null', '[]', '""', '0', '{', '{"a":1}}', '{"a":1,"a":2}', '\ufeff{}', '{"__proto__":{}}', '{"constructor":{"prototype":{}}}')
+    .map((s) => Buffer.from(s)),
   fc.integer({ min: 1, max: 20_000 }).map((n) => Buffer.from(`${'['.repeat(n)}${']'.repeat(n)}`)),
 );
 
@@ -184,7 +205,27 @@ export const oddContentType: fc.Arbitrary<string | null> = fc.constantFrom(
 
 /** A query string (without `?`), percent-encoded or deliberately not. */
 export const oddQuery: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('limit=1', 'limit=0', 'limit=-1', 'limit=1e400', 'limit=%00', 'limit=1&limit=2', 'cursor=', 'cursor=%00', 'cursor=pobo_%ff', 'a=%ff', '%', '%%', '%zz=1', 'x[y]=1', '__proto__[a]=1', 'constructor=1', '&&&', '=', 'limit'),
+  fc.constantFrom(
+    'limit=1',
+    'limit=0',
+    'limit=-1',
+    'limit=1e400',
+    'limit=%00',
+    'limit=1&limit=2',
+    'cursor=',
+    'cursor=%00',
+    'cursor=pobo_%ff',
+    'a=%ff',
+    '%',
+    '%%',
+    '%zz=1',
+    'x[y]=1',
+    '__proto__[a]=1',
+    'constructor=1',
+    '&&&',
+    '=',
+    'limit',
+  ),
   fc.array(fc.tuple(nastyString(8), nastyString(16)), { maxLength: 3 }).map((pairs) =>
     pairs
       .filter(([k, v]) => isWellFormed(k) && isWellFormed(v))
@@ -198,7 +239,23 @@ export const oddPathSegment: fc.Arbitrary<string> = fc.oneof(
   nastyString(30)
     .filter((s) => s.length > 0 && isWellFormed(s))
     .map((s) => encodeURIComponent(s)),
-  fc.constantFrom('%00', '%ff', '%zz', '%', '%C0%80', '%ED%A0%80', '%EF%BF%BF', '.', '..', '%2e%2e', '%2F', 'pobo_%00', 'pobo_000000000000000000000000', 'a'.repeat(150), `pobo_${'0'.repeat(200)}`),
+  fc.constantFrom(
+    '%00',
+    '%ff',
+    '%zz',
+    '%',
+    '%C0%80',
+    '%ED%A0%80',
+    '%EF%BF%BF',
+    '.',
+    '..',
+    '%2e%2e',
+    '%2F',
+    'pobo_%00',
+    'pobo_000000000000000000000000',
+    'a'.repeat(150),
+    `pobo_${'0'.repeat(200)}`,
+  ),
 );
 
 export interface RawRequest {
@@ -266,7 +323,8 @@ export function contractViolation(res: RawResponse, options: { html?: boolean; r
   if (typeof b.message !== 'string') return 'message is not a string';
   if (typeof b.error !== 'object' || b.error === null || Object.keys(b.error).sort().join() !== 'code,details') return `error: ${res.text.slice(0, 200)}`;
   const code = b.error.code;
-  if (typeof code !== 'string' || !(code in ERROR_STATUS) || ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== res.status) return `code ${String(code)} with status ${res.status}`;
+  if (typeof code !== 'string' || !(code in ERROR_STATUS) || ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== res.status)
+    return `code ${String(code)} with status ${res.status}`;
   const details = b.error.details;
   if (!Array.isArray(details)) return 'details is not an array';
   for (const d of details as unknown[]) {
@@ -274,6 +332,7 @@ export function contractViolation(res: RawResponse, options: { html?: boolean; r
     if (typeof detail !== 'object' || detail === null || Object.keys(detail).sort().join() !== 'field,message') return `detail ${JSON.stringify(d)}`;
     if (typeof detail.field !== 'string' || typeof detail.message !== 'string') return `detail ${JSON.stringify(d)}`;
   }
-  if (options.replayed ? typeof b.requestId !== 'string' || !REQUEST_ID.test(b.requestId) : b.requestId !== requestId) return `requestId ${String(b.requestId)} is not the header's ${requestId}`;
+  if (options.replayed ? typeof b.requestId !== 'string' || !REQUEST_ID.test(b.requestId) : b.requestId !== requestId)
+    return `requestId ${String(b.requestId)} is not the header's ${requestId}`;
   return null;
 }

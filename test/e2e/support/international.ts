@@ -42,7 +42,10 @@ export async function startInternationalStack(options: MoneyStackOptions & { set
 export async function verifiedBusiness(stack: MoneyStack, apiKey: string, overrides: Record<string, unknown> = {}): Promise<string> {
   const { poboUserId } = await createBusiness(stack.t, apiKey, { businessName: 'Globex Exports Ltd', ...overrides });
   await acceptAgreementDirectly(stack.pg, poboUserId);
-  const submitted = await http(stack.t.baseUrl, 'POST', `/api/merchant/pobo/users/${poboUserId}/onboarding`, { apiKey, body: kybApplication(`RC-${randomBytes(4).toString('hex')}`) });
+  const submitted = await http(stack.t.baseUrl, 'POST', `/api/merchant/pobo/users/${poboUserId}/onboarding`, {
+    apiKey,
+    body: kybApplication(`RC-${randomBytes(4).toString('hex')}`),
+  });
   expect(submitted.status).toBe(202);
   const verified = await eventually(
     () => http(stack.t.baseUrl, 'GET', `/api/merchant/pobo/users/${poboUserId}/onboarding`, { apiKey }),

@@ -54,7 +54,9 @@ export { person as kybPerson };
  * comes after it (the page has suites of its own, and the happy path goes through it).
  */
 export async function acceptAgreementDirectly(pg: Client, businessId: string): Promise<void> {
-  await pg.query(`UPDATE pobo_businesses SET agreement_status = 'accepted', kyb_status = 'not_started', agreement_accepted_at = now() WHERE id = $1`, [businessId]);
+  await pg.query(`UPDATE pobo_businesses SET agreement_status = 'accepted', kyb_status = 'not_started', agreement_accepted_at = now() WHERE id = $1`, [
+    businessId,
+  ]);
 }
 
 /**
@@ -127,7 +129,10 @@ export function harborApplication(registrationNumber = 'REG-123456') {
     associated_persons: [
       harborPerson('representative', 'Ada'),
       harborPerson('applicant', 'Ben', { id_type: 'NATIONAL_ID' }),
-      harborPerson('equity_holder', 'Cy', { id_type: 'RESIDENCE_PERMIT', identity_files: [{ file_type: 'RESIDENCE_PERMIT', part: 'FRONT', country: 'CA', file: SAMPLE_PDF }] }),
+      harborPerson('equity_holder', 'Cy', {
+        id_type: 'RESIDENCE_PERMIT',
+        identity_files: [{ file_type: 'RESIDENCE_PERMIT', part: 'FRONT', country: 'CA', file: SAMPLE_PDF }],
+      }),
       harborPerson('controller', 'Di', { id_type: 'DRIVER_LICENCE', identity_files: [] }),
     ],
     company_files: COMPANY_FILE_TYPES.map((file_type) => ({ file_type, files: [SAMPLE_PDF] })),

@@ -34,7 +34,13 @@ export interface MoneyStackOptions {
 export async function startMoneyStack(options: MoneyStackOptions): Promise<MoneyStack> {
   const db = await createTestDatabase();
   const sandboxes = await startSandboxes(0, { payoutDelayMs: options.payoutDelayMs ?? 20 });
-  const env = { ...sandboxes.env, QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`, PERIODIC_JOB_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '2000', ...options.env };
+  const env = {
+    ...sandboxes.env,
+    QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`,
+    PERIODIC_JOB_INTERVAL_MS: '300',
+    PROVIDER_TIMEOUT_MS: '2000',
+    ...options.env,
+  };
   const t = await startTestApp(db.url, env);
   const callbacksTo = (baseUrl: string) => sandboxes.bankRail.control('webhook', { url: `${baseUrl}${RAIL_CALLBACK_PATH}` });
   await callbacksTo(t.baseUrl);
@@ -62,12 +68,23 @@ export async function startMoneyStack(options: MoneyStackOptions): Promise<Money
 export const newKey = () => `key-${randomBytes(12).toString('hex')}`;
 
 /** A POST with an Idempotency-Key (a fresh one unless given). */
-export function post<T = any>(t: Pick<TestApp, 'baseUrl'>, apiKey: string, path: string, body: unknown, key: string | null = newKey(), headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+export function post<T = any>(
+  t: Pick<TestApp, 'baseUrl'>,
+  apiKey: string,
+  path: string,
+  body: unknown,
+  key: string | null = newKey(),
+  headers: Record<string, string> = {},
+): Promise<HttpResult<T>> {
   return http<T>(t.baseUrl, 'POST', path, { apiKey, body, headers: { ...(key === null ? {} : { 'idempotency-key': key }), ...headers } });
 }
 
 export async function createIntent(t: Pick<TestApp, 'baseUrl'>, apiKey: string, overrides: Record<string, unknown> = {}): Promise<any> {
-  const result = await post(t, apiKey, '/api/merchant/payment-intents', { merchantReference: `ref-${randomBytes(6).toString('hex')}`, amount: 5000, ...overrides });
+  const result = await post(t, apiKey, '/api/merchant/payment-intents', {
+    merchantReference: `ref-${randomBytes(6).toString('hex')}`,
+    amount: 5000,
+    ...overrides,
+  });
   expect(result.status).toBe(201);
   return result.body.response;
 }
@@ -79,7 +96,13 @@ export async function getIntent(t: Pick<TestApp, 'baseUrl'>, apiKey: string, id:
 }
 
 /** Funds the intent through the test helper and waits for the rail's callback to land. */
-export async function fundIntent(t: Pick<TestApp, 'baseUrl'>, apiKey: string, id: string, body: Record<string, unknown> = {}, until = (intent: any) => intent.payments.length > 0): Promise<any> {
+export async function fundIntent(
+  t: Pick<TestApp, 'baseUrl'>,
+  apiKey: string,
+  id: string,
+  body: Record<string, unknown> = {},
+  until = (intent: any) => intent.payments.length > 0,
+): Promise<any> {
   const funded = await post(t, apiKey, `/api/merchant/test-helpers/payment-intents/${id}/fund`, body);
   expect(funded.status).toBe(202);
   return eventually(() => getIntent(t, apiKey, id), until, 10_000, 50);

@@ -52,7 +52,8 @@ export class OpenApiContract {
       const schema = header.schema as { type?: string } | undefined;
       if (!schema) continue;
       const validate = this.validator(schema);
-      if (!validate(schema.type === 'integer' ? Number(value) : value)) problems.push(`${where}: header ${name}=${value}: ${this.ajv.errorsText(validate.errors)}`);
+      if (!validate(schema.type === 'integer' ? Number(value) : value))
+        problems.push(`${where}: header ${name}=${value}: ${this.ajv.errorsText(validate.errors)}`);
     }
     const schema = response.content?.['application/json']?.schema;
     if (schema) {

@@ -88,7 +88,12 @@ export interface Sandboxes {
 export async function startSandboxes(reviewDelayMs: number, rail: { payoutDelayMs?: number } = {}): Promise<Sandboxes> {
   const verification = await listen(createVerificationProviderServer({ apiKey: DEV_VERIFICATION_PROVIDER_API_KEY, reviewDelayMs }));
   const bankRail = await listen(
-    createBankRailServer({ apiKey: DEV_BANK_RAIL_API_KEY, webhookSecret: DEV_BANK_RAIL_WEBHOOK_SECRET, payoutDelayMs: rail.payoutDelayMs, deliveryRetryMs: 50 }),
+    createBankRailServer({
+      apiKey: DEV_BANK_RAIL_API_KEY,
+      webhookSecret: DEV_BANK_RAIL_WEBHOOK_SECRET,
+      payoutDelayMs: rail.payoutDelayMs,
+      deliveryRetryMs: 50,
+    }),
   ).catch(async (err: unknown) => {
     await verification.close();
     throw err;
@@ -129,7 +134,8 @@ export interface CrossBorderSandboxOptions {
 
 function crossBorder(sandbox: Sandbox): CrossBorderSandbox {
   return Object.assign(sandbox, {
-    calls: (reference?: string) => sandbox.state<RailCalls>(reference === undefined ? '/_sandbox/calls' : `/_sandbox/calls?reference=${encodeURIComponent(reference)}`),
+    calls: (reference?: string) =>
+      sandbox.state<RailCalls>(reference === undefined ? '/_sandbox/calls' : `/_sandbox/calls?reference=${encodeURIComponent(reference)}`),
     setSettlementStep: async (ms: number) => {
       await sandbox.control('settings', { settlement_step_ms: ms });
     },
@@ -180,10 +186,12 @@ export interface CrossBorderSandboxes {
 /** Both cross-border sandbox rails (the servers `npm start` runs) as real HTTP servers on free loopback ports. */
 export async function startCrossBorderSandboxes(options: CrossBorderSandboxOptions = {}): Promise<CrossBorderSandboxes> {
   const bridgeRail = await startBridgeRailSandbox({ settlementStepMs: options.settlementStepMs, callbackUrl: options.bridgeCallbackUrl });
-  const payoutRail = await startPayoutRailSandbox({ settlementStepMs: options.settlementStepMs, callbackUrl: options.payoutCallbackUrl }).catch(async (err: unknown) => {
-    await bridgeRail.close();
-    throw err;
-  });
+  const payoutRail = await startPayoutRailSandbox({ settlementStepMs: options.settlementStepMs, callbackUrl: options.payoutCallbackUrl }).catch(
+    async (err: unknown) => {
+      await bridgeRail.close();
+      throw err;
+    },
+  );
   return {
     bridgeRail,
     payoutRail,

@@ -22,7 +22,7 @@ export class CreateInternationalIntentDto {
   @MaxLength(64)
   quoteId: string;
 
-  @ApiProperty({ example: 'qo_0a1b2c3d4e5f60718293a4b5', description: 'One of the quote\'s `options`: it fixes the route, the rate and the fee' })
+  @ApiProperty({ example: 'qo_0a1b2c3d4e5f60718293a4b5', description: "One of the quote's `options`: it fixes the route, the rate and the fee" })
   @IsString()
   @IsNotEmpty()
   @MaxLength(64)
@@ -43,14 +43,19 @@ export class CreateInternationalIntentDto {
   @ApiProperty({
     example: 'CHASUS33',
     maxLength: 34,
-    description: 'A BIC (ISO 9362) for `swift`, the IBAN itself for `iban` (both may be written in groups with spaces, and in either case) (check digits and length are checked), a 9-digit ABA routing number for `routing_number` (checksum checked), any local code for `other`',
+    description:
+      'A BIC (ISO 9362) for `swift`, the IBAN itself for `iban` (both may be written in groups with spaces, and in either case) (check digits and length are checked), a 9-digit ABA routing number for `routing_number` (checksum checked), any local code for `other`',
   })
   @Transform(bankCode)
   @IsString()
   @IsBankCodeFor('bankCodeType')
   bankCode: string;
 
-  @ApiPropertyOptional({ example: '000123456789', pattern: '^[A-Za-z0-9]{1,34}$', description: 'Required unless `bankCodeType` is `iban` (the IBAN is the account)' })
+  @ApiPropertyOptional({
+    example: '000123456789',
+    pattern: '^[A-Za-z0-9]{1,34}$',
+    description: 'Required unless `bankCodeType` is `iban` (the IBAN is the account)',
+  })
   @ValidateIf((body: CreateInternationalIntentDto) => body.bankCodeType !== 'iban' || body.accountNumber !== undefined)
   @Transform(trimmed)
   @IsString()

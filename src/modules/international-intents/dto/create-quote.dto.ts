@@ -25,7 +25,12 @@ export class CreateQuoteDto {
   @IsISO4217CurrencyCode({ message: 'currency must be an ISO 4217 currency code' })
   currency: string;
 
-  @ApiProperty({ example: 1000, minimum: 0.01, maximum: MAX_MAJOR_AMOUNT, description: 'What the recipient receives, in major units of `currency` (at most 2 decimal places)' })
+  @ApiProperty({
+    example: 1000,
+    minimum: 0.01,
+    maximum: MAX_MAJOR_AMOUNT,
+    description: 'What the recipient receives, in major units of `currency` (at most 2 decimal places)',
+  })
   @IsMoneyAmountIn('currency')
   amount: number;
 }

@@ -14,7 +14,7 @@ export class QuoteOptionDto {
   @ApiProperty({ example: 1574511.25, description: 'What your NGN balance pays, fee included, rounded up to the kobo' })
   sourceAmount: number;
 
-  @ApiProperty({ example: '1550.75', pattern: '^\\d+(\\.\\d{1,8})?$', description: 'NGN per one unit of the quote\'s currency, a decimal string' })
+  @ApiProperty({ example: '1550.75', pattern: '^\\d+(\\.\\d{1,8})?$', description: "NGN per one unit of the quote's currency, a decimal string" })
   exchangeRate: string;
 
   @ApiProperty({ example: 23761.25, description: 'NGN, part of `sourceAmount`' })

@@ -5,7 +5,8 @@ import { KybApplicationDto, KybApplicationPatchDto } from './kyb-application.dto
 import { KYB_APPLICATION_EXAMPLE } from './kyb-application.example';
 
 const pipe = createValidationPipe();
-const parse = <T>(body: unknown, metatype: new () => T): Promise<T> => pipe.transform(JSON.parse(JSON.stringify(body)), { type: 'body', metatype }) as Promise<T>;
+const parse = <T>(body: unknown, metatype: new () => T): Promise<T> =>
+  pipe.transform(JSON.parse(JSON.stringify(body)), { type: 'body', metatype }) as Promise<T>;
 const application = (body: unknown) => parse(body, KybApplicationDto);
 
 /** The fields a refused body names. */
@@ -54,7 +55,17 @@ describe('KybApplicationDto (the Harbor business-onboarding format)', () => {
 
   it('still accepts the minimal application and our earlier optional fields', async () => {
     await expect(application(kybApplication())).resolves.toBeInstanceOf(KybApplicationDto);
-    await expect(application(withCompany({ phone_number: '+2348012345678', source_of_funds: 'BUSINESS_INCOME', source_of_funds_other: null, compliance_screening_explanation: null, phone_country_code: null }))).resolves.toBeDefined();
+    await expect(
+      application(
+        withCompany({
+          phone_number: '+2348012345678',
+          source_of_funds: 'BUSINESS_INCOME',
+          source_of_funds_other: null,
+          compliance_screening_explanation: null,
+          phone_country_code: null,
+        }),
+      ),
+    ).resolves.toBeDefined();
   });
 
   it('matches enumerations in any case and keeps their listed form', async () => {
@@ -68,7 +79,12 @@ describe('KybApplicationDto (the Harbor business-onboarding format)', () => {
     });
     Object.assign(applicant, { type: 'Applicant', id_type: 'NATIONAL_ID', nationality: 'ng' });
     body.company_files[0].file_type = 'CORPORATE_REGISTRATION_DOCUMENTS' as never;
-    Object.assign(body.company, { country: 'ng', purpose_of_registration: 'ONLYRECEIVING', source_of_funds: 'business_income', country_of_operation: ['ng', 'Gh'] });
+    Object.assign(body.company, {
+      country: 'ng',
+      purpose_of_registration: 'ONLYRECEIVING',
+      source_of_funds: 'business_income',
+      country_of_operation: ['ng', 'Gh'],
+    });
 
     const parsed = await application(body);
     expect(parsed.associated_persons.map((p) => [p.type, p.id_type, p.nationality])).toEqual([
@@ -78,7 +94,12 @@ describe('KybApplicationDto (the Harbor business-onboarding format)', () => {
     expect(parsed.associated_persons[0].gender).toBe('F');
     expect(parsed.associated_persons[0].identity_files[0]).toMatchObject({ file_type: 'passport', part: 'FRONT', country: 'NG' });
     expect(parsed.company_files[0].file_type).toBe('corporate_registration_documents');
-    expect(parsed.company).toMatchObject({ country: 'NG', purpose_of_registration: 'onlyReceiving', source_of_funds: 'BUSINESS_INCOME', country_of_operation: ['NG', 'GH'] });
+    expect(parsed.company).toMatchObject({
+      country: 'NG',
+      purpose_of_registration: 'onlyReceiving',
+      source_of_funds: 'BUSINESS_INCOME',
+      country_of_operation: ['NG', 'GH'],
+    });
   });
 
   it.each([
@@ -103,9 +124,17 @@ describe('KybApplicationDto (the Harbor business-onboarding format)', () => {
     ['equity over 100', withPerson({ equity: 100.5 }), 'associated_persons[0].equity'],
     ['a future relationship date', withPerson({ relationship_established_at: '2999-01-01' }), 'associated_persons[0].relationship_established_at'],
     ['a bad tax jurisdiction', withPerson({ tax_jurisdiction_country: 'United States' }), 'associated_persons[0].tax_jurisdiction_country'],
-    ['a permanent address without its city', withPerson({ permanent_address: { street: '1 Elm St', country: 'US', postal_code: '1' } }), 'associated_persons[0].permanent_address.city'],
+    [
+      'a permanent address without its city',
+      withPerson({ permanent_address: { street: '1 Elm St', country: 'US', postal_code: '1' } }),
+      'associated_persons[0].permanent_address.city',
+    ],
     ['an unknown id type', withPerson({ id_type: 'library_card' }), 'associated_persons[0].id_type'],
-    ['an unknown identity part', withPerson({ identity_files: [{ file_type: 'passport', part: 'SIDE', country: 'US', file: 'x' }] }), 'associated_persons[0].identity_files[0].part'],
+    [
+      'an unknown identity part',
+      withPerson({ identity_files: [{ file_type: 'passport', part: 'SIDE', country: 'US', file: 'x' }] }),
+      'associated_persons[0].identity_files[0].part',
+    ],
   ])('refuses %s, naming the field', async (_name, body, field) => {
     expect(await refused(body)).toContain(field);
   });

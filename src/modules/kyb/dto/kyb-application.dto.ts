@@ -49,13 +49,24 @@ const DIGITS = /^[0-9]{4,20}$/;
  * A nested object that must be there: `@ValidateNested` alone passes an absent value, and would
  * validate each element of an array sent where the object belongs.
  */
-const RequiredObject = (type: new () => object) => applyDecorators(IsObject(), ValidateNested(), Type(() => type));
+const RequiredObject = (type: new () => object) =>
+  applyDecorators(
+    IsObject(),
+    ValidateNested(),
+    Type(() => type),
+  );
 /**
  * An array of nested objects. `@ValidateNested({ each: true })` alone lets an array or a scalar
  * stand where an element belongs (`company_files: [[]]`), and the onboarding rules would then
  * read fields of something that has none.
  */
-const ObjectArray = (type: new () => object) => applyDecorators(IsArray(), IsObject({ each: true }), ValidateNested({ each: true }), Type(() => type));
+const ObjectArray = (type: new () => object) =>
+  applyDecorators(
+    IsArray(),
+    IsObject({ each: true }),
+    ValidateNested({ each: true }),
+    Type(() => type),
+  );
 /**
  * Optional, but `null` is refused unless the field allows it: `@IsOptional` would let `null`
  * through to code that expects an object or an array.
@@ -149,7 +160,9 @@ export class CompanyDto {
   @ApiPropertyOptional() @Given() @IsBoolean() has_vasp_relationship?: boolean;
   @ApiPropertyOptional({ enum: SOURCES_OF_FUNDS }) @Given() @OneOf(SOURCES_OF_FUNDS) source_of_funds?: string;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Required when source_of_funds is OTHER' })
-  @ValidateIf((company: CompanyDto) => company.source_of_funds === 'OTHER' || (company.source_of_funds_other !== undefined && company.source_of_funds_other !== null))
+  @ValidateIf(
+    (company: CompanyDto) => company.source_of_funds === 'OTHER' || (company.source_of_funds_other !== undefined && company.source_of_funds_other !== null),
+  )
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)
@@ -178,7 +191,11 @@ export class AssociatedPersonDto {
   @ApiPropertyOptional({ enum: GENDERS, description: 'Any case' }) @Given() @OneOf(GENDERS) gender?: string;
   @ApiProperty({ example: 'NG' }) @Country() nationality: string;
   @ApiProperty() @IsEmail() @MaxLength(254) email: string;
-  @ApiPropertyOptional({ example: 'director', description: "A job-title value of Harbor's job-titles list" }) @IsOptional() @IsString() @MaxLength(255) position?: string;
+  @ApiPropertyOptional({ example: 'director', description: "A job-title value of Harbor's job-titles list" })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  position?: string;
   @ApiPropertyOptional({ type: PhoneDto }) @Given() @RequiredObject(PhoneDto) phone?: PhoneDto;
   @ApiPropertyOptional({ example: '+2348012345678' }) @IsOptional() @Matches(/^\+[1-9]\d{6,14}$/) phone_number?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) title?: string;

@@ -36,7 +36,12 @@ export class BalanceTransactionDto {
   @ApiProperty({ example: 'wd_0a1b2c3d4e5f60718293a4b5', description: 'The payment, collection, withdrawal or international payment behind it' })
   sourceId: string;
 
-  @ApiProperty({ type: String, nullable: true, example: null, description: "The business a collection came in for (its `poboUserId`); null for every other type" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'The business a collection came in for (its `poboUserId`); null for every other type',
+  })
   poboUserId: string | null;
 
   @ApiProperty({ format: 'date-time' })

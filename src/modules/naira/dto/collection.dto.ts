@@ -37,7 +37,12 @@ export class CollectionDto {
   @ApiProperty({ enum: ['credited', 'returned'], description: "`credited` to the merchant's NGN balance, or `returned` to its sender" })
   status: string;
 
-  @ApiProperty({ enum: [...COLLECTION_RETURN_REASONS, null], nullable: true, type: String, description: 'Why a returned transfer was sent back; null when credited' })
+  @ApiProperty({
+    enum: [...COLLECTION_RETURN_REASONS, null],
+    nullable: true,
+    type: String,
+    description: 'Why a returned transfer was sent back; null when credited',
+  })
   returnReason: string | null;
 
   @ApiProperty({ format: 'date-time' })

@@ -22,7 +22,11 @@ export class CreatePaymentIntentDto {
   @IsMoneyAmount('NGN')
   amount: number;
 
-  @ApiPropertyOptional({ example: 'Guaranty Trust Bank', maxLength: 100, description: 'When given, a transfer from another bank is returned (`sender_mismatch`)' })
+  @ApiPropertyOptional({
+    example: 'Guaranty Trust Bank',
+    maxLength: 100,
+    description: 'When given, a transfer from another bank is returned (`sender_mismatch`)',
+  })
   @IsOptional()
   @Transform(trimmed)
   @IsString()
@@ -30,13 +34,21 @@ export class CreatePaymentIntentDto {
   @MaxLength(100)
   expectedSenderBankName?: string;
 
-  @ApiPropertyOptional({ example: '0123456789', pattern: '^\\d{10}$', description: 'When given, a transfer from another account is returned (`sender_mismatch`)' })
+  @ApiPropertyOptional({
+    example: '0123456789',
+    pattern: '^\\d{10}$',
+    description: 'When given, a transfer from another account is returned (`sender_mismatch`)',
+  })
   @IsOptional()
   @IsString()
   @Matches(/^\d{10}$/, { message: 'expectedSenderAccountNumber must be 10 digits' })
   expectedSenderAccountNumber?: string;
 
-  @ApiPropertyOptional({ minimum: 5, maximum: 10080, description: `Minutes until the account stops accepting the payment; ${DEFAULT_EXPIRES_IN_MINUTES} when absent` })
+  @ApiPropertyOptional({
+    minimum: 5,
+    maximum: 10080,
+    description: `Minutes until the account stops accepting the payment; ${DEFAULT_EXPIRES_IN_MINUTES} when absent`,
+  })
   @IsOptional()
   @IsInt()
   @Min(5)

@@ -1,12 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  AGREEMENT_STATES,
-  AgreementStatus,
-  KYB_STATES,
-  KybStatus,
-  NAIRA_COLLECTION_STATES,
-  NairaCollectionStatus,
-} from '../pobo-business.states';
+import { AGREEMENT_STATES, AgreementStatus, KYB_STATES, KybStatus, NAIRA_COLLECTION_STATES, NairaCollectionStatus } from '../pobo-business.states';
 
 class WalletAddressDto {
   @ApiProperty()

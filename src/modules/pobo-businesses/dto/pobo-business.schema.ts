@@ -13,7 +13,19 @@ const address = { type: 'object', required: ['address'], properties: { address: 
 
 export const POBO_BUSINESS_JSON_SCHEMA = {
   type: 'object',
-  required: ['poboUserId', 'businessName', 'country', 'allowNairaCollection', 'nairaCollectionStatus', 'nairaAccount', 'wallets', 'agreement', 'kyb', 'createdAt', 'updatedAt'],
+  required: [
+    'poboUserId',
+    'businessName',
+    'country',
+    'allowNairaCollection',
+    'nairaCollectionStatus',
+    'nairaAccount',
+    'wallets',
+    'agreement',
+    'kyb',
+    'createdAt',
+    'updatedAt',
+  ],
   properties: {
     poboUserId: { type: 'string' },
     businessName: { type: 'string' },
