@@ -14,30 +14,18 @@ import { installBodyDeadline, installShutdownBudget } from './common/http/body-d
 import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors';
 import { generateRequestId } from './common/http/request-id';
 import { installSecurityHeaders } from './common/http/security-headers';
-import { AppConfig, BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH } from './config/app.config';
+import { AppConfig } from './config/app.config';
 import { installAgreementPageErrors } from './modules/agreement-page';
-import { AGREEMENT_PAGE_PATH } from './modules/agreements';
-import { installReceiptPageErrors, RECEIPTS_PATH } from './modules/international-intents';
-import { installMerchantAuthentication } from './modules/auth';
+import { installReceiptPageErrors } from './modules/international-intents';
+import { installCallerAuthentication, keepsRawBody } from './modules/auth';
 import { installIdempotency } from './modules/idempotency';
 import { installKybUploadHooks } from './modules/kyb';
 
 const DOCS_PATH = 'docs';
 
-/**
- * Routes anyone may call, limited per client IP: the agreement page, receipt and telex pages,
- * readiness (it asks PostgreSQL and Redis) and the OpenAPI document with its viewer. Liveness is
- * not limited: an orchestrator's probe must never be refused.
- */
-function isPublicRoute(url: string): boolean {
-  return (
-    url.startsWith(`${AGREEMENT_PAGE_PATH}/`) ||
-    url.startsWith(`${RECEIPTS_PATH}/`) ||
-    url === '/health/ready' ||
-    url.startsWith('/openapi.') ||
-    url === `/${DOCS_PATH}` ||
-    url.startsWith(`/${DOCS_PATH}/`)
-  );
+/** The OpenAPI document and its viewer, mounted by the Swagger module rather than a handler: public, limited per client IP. */
+function isOpenApiRoute(url: string): boolean {
+  return url.startsWith('/openapi.') || url === `/${DOCS_PATH}` || url.startsWith(`/${DOCS_PATH}/`);
 }
 
 /** Default JSON body limit. Routes that take documents raise their own limit. */
@@ -74,15 +62,12 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     void reply.header('X-Request-Id', request.id);
     done();
   });
-  // The rail callback routes, each with the secret its rail signs with.
-  const railSecrets = new Map([
-    [RAIL_CALLBACK_PATH, config.bankRail.webhookSecret],
-    [BRIDGE_RAIL_CALLBACK_PATH, config.bridgeRail.webhookSecret],
-    [PAYOUT_RAIL_CALLBACK_PATH, config.payoutRail.webhookSecret],
-  ]);
   // First after the request id: nothing else runs for a merchant route without a valid key, or
-  // for a public route over its client's limit.
-  installMerchantAuthentication(app, fastify, { isPublic: isPublicRoute, railSecrets });
+  // for a public route over its client's limit. Each rail signs with its own secret.
+  installCallerAuthentication(app, fastify, {
+    railSecrets: { bank_rail: config.bankRail.webhookSecret, bridge_rail: config.bridgeRail.webhookSecret, payout_rail: config.payoutRail.webhookSecret },
+    extraPublic: isOpenApiRoute,
+  });
   fastify.addHook('onRequest', (request, _reply, done) => {
     // Compressed bodies are not accepted: refused before reading rather than misread.
     const encoding = request.headers['content-encoding'];
@@ -104,7 +89,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     // A rail callback's signature covers its exact bytes.
-    if (request.routeOptions.url !== undefined && railSecrets.has(request.routeOptions.url)) request.rawBody = body as string;
+    if (keepsRawBody(request)) request.rawBody = body as string;
     void parseJson(request, body as string, (err, parsed) =>
       err ? done(new AppError('invalid_json', 'Request body is not valid JSON')) : done(checkJsonBody(parsed), parsed),
     );

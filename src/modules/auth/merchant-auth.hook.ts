@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { verifyRailSignature } from '../bank-rail';
 import { MerchantPrincipal } from './api-keys.service';
 import { InvalidSignatureError } from './auth.errors';
+import { Caller, CALLER, callerOf, SignedRail } from './caller.decorator';
 import { MerchantAuthenticator } from './merchant-authenticator.service';
 import { rateLimitHeaders } from './rate-limit-state';
 import { RateLimitsService } from './rate-limits.service';
@@ -16,39 +17,39 @@ declare module 'fastify' {
   }
 }
 
-/** Every route under this prefix is a merchant route: authenticated and rate limited. */
-export const MERCHANT_API_PREFIX = '/api/merchant/';
-
-/** How the routes that are not merchant routes are called. */
-export interface CallerRoutes {
-  /** Open to anyone, limited per client IP: pages and documents (matched on the route's URL). */
-  isPublic(routeUrl: string): boolean;
-  /** Rail callbacks by route URL, with the secret that rail signs with. */
-  railSecrets: ReadonlyMap<string, string>;
+/** Whether the route takes a signed body whose exact bytes must be kept for its check. */
+export function keepsRawBody(request: FastifyRequest): boolean {
+  return callerOf(request.routeOptions.config)?.kind === 'rail';
 }
 
 /**
- * Who may call each route, decided before its handler:
+ * Who may call each route, as its handler declares it (`MerchantRoute`, `RailCallbackRoute`,
+ * `PublicRoute`); a route that declares nothing stops the boot. Decided before the handler:
  * - merchant routes are authenticated in Fastify's first hook, from the headers alone: no body
  *   byte is read, parsed or validated for a request without a valid key, and nothing else runs;
- * - public routes count against their client IP's limit, also before anything else runs;
+ * - public routes count against their client IP's limit (unless declared unlimited), also before
+ *   anything else runs;
  * - a rail callback's signature covers its exact bytes, so it is checked once they are parsed,
  *   before the handler; a callback failing it counts as a failed authentication of its IP (the
  *   same budget as wrong API keys), and a valid one is never limited.
- * Unknown routes are left to the 404 handler, which does no work either.
+ * Unknown routes are left to the 404 handler, which does no work either. `extraPublic` names the
+ * routes mounted by a library rather than a handler (the OpenAPI document and its viewer).
  */
-export function installMerchantAuthentication(app: INestApplication, fastify: FastifyInstance, routes: CallerRoutes): void {
+export function installCallerAuthentication(
+  app: INestApplication,
+  fastify: FastifyInstance,
+  options: { railSecrets: Readonly<Record<SignedRail, string>>; extraPublic: (url: string) => boolean },
+): void {
   const authenticator = app.get(MerchantAuthenticator);
   const limits = app.get(RateLimitsService);
   fastify.decorateRequest('merchant', null);
   fastify.addHook('onRequest', async (request: FastifyRequest, reply) => {
-    const url = request.routeOptions.url;
-    if (url === undefined) return;
-    if (url.startsWith(MERCHANT_API_PREFIX)) {
+    const caller = callerOf(request.routeOptions.config);
+    if (caller?.kind === 'merchant') {
       const { principal, limit } = await authenticator.authenticate(request);
       request.merchant = principal;
       void reply.headers(rateLimitHeaders(limit));
-    } else if (routes.isPublic(url)) {
+    } else if (caller?.kind === 'public' && caller.limited) {
       void reply.headers(rateLimitHeaders(await limits.consumeForPublicRoute(request.ip)));
     }
   });
@@ -59,7 +60,14 @@ export function installMerchantAuthentication(app: INestApplication, fastify: Fa
     throw new InvalidSignatureError(rateLimitHeaders(await limits.recordAuthFailure(request.ip)));
   };
   fastify.addHook('onRoute', (route) => {
-    const secret = routes.railSecrets.get(route.url);
-    if (secret !== undefined) route.preHandler = [verifySignature(secret), ...[route.preHandler ?? []].flat()];
+    if (callerOf(route.config) === undefined && options.extraPublic(route.url))
+      route.config = { ...route.config, [CALLER]: { kind: 'public', limited: true } satisfies Caller } as typeof route.config;
+    const caller = callerOf(route.config);
+    if (caller === undefined) {
+      throw new Error(
+        `${[route.method].flat().join(',')} ${route.url} declares no caller: give its handler MerchantRoute(), RailCallbackRoute() or PublicRoute()`,
+      );
+    }
+    if (caller.kind === 'rail') route.preHandler = [verifySignature(options.railSecrets[caller.rail]), ...[route.preHandler ?? []].flat()];
   });
 }

@@ -5,6 +5,7 @@ import Redis from 'ioredis';
 import { ServiceUnavailableError } from '../../common/errors/app-error';
 import { ApiPublicOperation } from '../../common/http/api-docs';
 import { REDIS } from '../../redis/redis.module';
+import { PublicRoute } from '../auth';
 
 const PING_TIMEOUT_MS = 1_000;
 
@@ -19,6 +20,7 @@ export class HealthController {
   ) {}
 
   @Get('live')
+  @PublicRoute({ limited: false })
   @ApiPublicOperation({
     operationId: 'getLiveness',
     summary: 'The process is up',
@@ -31,6 +33,7 @@ export class HealthController {
   }
 
   @Get('ready')
+  @PublicRoute()
   @ApiPublicOperation({
     operationId: 'getReadiness',
     summary: 'PostgreSQL and Redis answer',

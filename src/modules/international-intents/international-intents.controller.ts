@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, sendPage } from '../../common/http/list.query';
-import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { CreateInternationalIntentDto } from './dto/create-international-intent.dto';
 import {
@@ -26,11 +26,11 @@ const SETTLED_EXAMPLE: InternationalIntentDto = {
 };
 
 @ApiTags('International payment intents')
-@MerchantAuth()
 @Controller(INTERNATIONAL_INTENTS_PATH)
 export class InternationalIntentsController {
   constructor(private readonly intents: InternationalIntentsService) {}
 
+  @MerchantRoute()
   @Post()
   @Idempotent('required', 201, { creates: 'ipi' })
   @ApiMerchantOperation({
@@ -71,6 +71,7 @@ export class InternationalIntentsController {
     return this.intents.create(merchant.merchantId, dto, claim);
   }
 
+  @MerchantRoute()
   @Get()
   @ApiMerchantOperation({
     operationId: 'listInternationalPaymentIntents',
@@ -92,6 +93,7 @@ export class InternationalIntentsController {
     return envelope('International payment intents retrieved', sendPage(reply, await this.intents.list(merchant.merchantId, query)));
   }
 
+  @MerchantRoute()
   @Get(':intentId')
   @ApiMerchantOperation({
     operationId: 'getInternationalPaymentIntent',

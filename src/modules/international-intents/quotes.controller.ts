@@ -2,18 +2,18 @@ import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiMerchantOperation } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
-import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { CreateQuoteDto } from './dto/create-quote.dto';
 import { QUOTE_EXAMPLE, QuoteDto, QuoteEnvelopeDto } from './dto/quote.response';
 import { QUOTES_PATH, QuotesService } from './quotes.service';
 
 @ApiTags('International payment intents')
-@MerchantAuth()
 @Controller(QUOTES_PATH)
 export class QuotesController {
   constructor(private readonly quotes: QuotesService) {}
 
+  @MerchantRoute()
   @Post()
   @Idempotent('optional', 201, { creates: 'qt' })
   @ApiMerchantOperation({
@@ -40,6 +40,7 @@ export class QuotesController {
     return this.quotes.create(merchant.merchantId, dto, claim);
   }
 
+  @MerchantRoute()
   @Get(':quoteId')
   @ApiMerchantOperation({
     operationId: 'getQuote',

@@ -3,6 +3,7 @@ import { ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPublicOperation, REQUEST_ID_HEADER } from '../../common/http/api-docs';
 import { ErrorPageSender, installErrorPages, PAGE_CSP, sendErrorPage } from '../../common/html/pages';
+import { PublicRoute } from '../auth';
 import { RECEIPTS_PATH } from './international-intent.mapper';
 import { renderReceiptMessagePage } from './receipt.html';
 import { ReceiptsService } from './receipts.service';
@@ -110,6 +111,7 @@ export class ReceiptsController {
   constructor(private readonly receipts: ReceiptsService) {}
 
   @Get(':token')
+  @PublicRoute()
   @ApiReceiptPage({
     operationId: 'getInternationalPaymentReceipt',
     summary: "A settled international payment's receipt (HTML)",
@@ -123,6 +125,7 @@ export class ReceiptsController {
   }
 
   @Get(':token/telex')
+  @PublicRoute()
   @ApiReceiptPage({
     operationId: 'getInternationalPaymentTelex',
     summary: "A SWIFT payment's payout confirmation, as MT103 fields (HTML)",

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/com
 import { ApiTags } from '@nestjs/swagger';
 import { ApiMerchantOperation } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
-import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { POBO_BUSINESS_EXAMPLE, POBO_USERS_PATH, PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses';
 import { KybApplicationDto, KybApplicationPatchDto } from './dto/kyb-application.dto';
@@ -23,11 +23,11 @@ const VERIFIED_EXAMPLE = {
 };
 
 @ApiTags('KYB onboarding')
-@MerchantAuth()
 @Controller(`${POBO_USERS_PATH}/:poboUserId/onboarding`)
 export class KybController {
   constructor(private readonly kyb: KybService) {}
 
+  @MerchantRoute()
   @Get()
   @ApiMerchantOperation({
     operationId: 'getKybOnboarding',
@@ -45,6 +45,7 @@ export class KybController {
     return envelope('KYB status retrieved', await this.kyb.getOnboarding(merchant.merchantId, poboUserId));
   }
 
+  @MerchantRoute()
   @Post()
   @Idempotent('optional', 202)
   @ApiMerchantOperation({
@@ -74,6 +75,7 @@ export class KybController {
     return this.kyb.submit(merchant.merchantId, poboUserId, application, documents, claim);
   }
 
+  @MerchantRoute()
   @Patch()
   @HttpCode(202)
   @ApiMerchantOperation({

@@ -4,16 +4,16 @@ import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, sendPage } from '../../common/http/list.query';
-import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { BalanceDto, BalanceEnvelopeDto, BalanceTransactionDto, BalanceTransactionListEnvelopeDto } from './dto/balance.response';
 import { BalanceService } from './balance.service';
 
 @ApiTags('Balance')
-@MerchantAuth()
 @Controller('/api/merchant')
 export class BalanceController {
   constructor(private readonly balance: BalanceService) {}
 
+  @MerchantRoute()
   @Get('balance')
   @ApiMerchantOperation({
     operationId: 'getBalance',
@@ -30,6 +30,7 @@ export class BalanceController {
     return envelope('Balance retrieved', await this.balance.get(merchant.merchantId));
   }
 
+  @MerchantRoute()
   @Get('balance-transactions')
   @ApiMerchantOperation({
     operationId: 'listBalanceTransactions',

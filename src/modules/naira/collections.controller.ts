@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { sendPage } from '../../common/http/list.query';
-import { CurrentMerchant, MerchantAuth, MerchantPrincipal, TestModeOnly } from '../auth';
+import { CurrentMerchant, MerchantRoute, MerchantPrincipal, TestModeOnly } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { POBO_USERS_PATH } from '../pobo-businesses';
 import {
@@ -33,11 +33,11 @@ const COLLECTION_EXAMPLE: CollectionDto = {
 };
 
 @ApiTags('Collections')
-@MerchantAuth()
 @Controller()
 export class CollectionsController {
   constructor(private readonly collections: NairaCollectionsService) {}
 
+  @MerchantRoute()
   @Get(`${POBO_USERS_PATH}/:poboUserId/collections`)
   @ApiMerchantOperation({
     operationId: 'listCollections',
@@ -62,6 +62,7 @@ export class CollectionsController {
     return envelope('Collections retrieved', sendPage(reply, await this.collections.list(merchant.merchantId, poboUserId, query)));
   }
 
+  @MerchantRoute()
   @Get('/api/merchant/collections/:collectionId')
   @ApiMerchantOperation({
     operationId: 'getCollection',
@@ -80,12 +81,12 @@ export class CollectionsController {
 }
 
 @ApiTags('Test helpers')
-@MerchantAuth()
 @TestModeOnly()
 @Controller('/api/merchant/test-helpers/pobo/users')
 export class NairaTestHelpersController {
   constructor(private readonly collections: NairaCollectionsService) {}
 
+  @MerchantRoute()
   @Post(':poboUserId/naira-transfers')
   @Idempotent('optional', 202)
   @ApiMerchantOperation({

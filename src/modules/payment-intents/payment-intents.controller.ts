@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, sendPage } from '../../common/http/list.query';
-import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { ConfirmPaymentIntentDto, CreatePaymentIntentDto } from './dto/create-payment-intent.dto';
 import { PAYMENT_INTENT_EXAMPLE, PaymentIntentDto, PaymentIntentEnvelopeDto, PaymentIntentListEnvelopeDto } from './dto/payment-intent.response';
@@ -30,11 +30,11 @@ const FUNDED_EXAMPLE: PaymentIntentDto = {
 };
 
 @ApiTags('Payment intents')
-@MerchantAuth()
 @Controller(PAYMENT_INTENTS_PATH)
 export class PaymentIntentsController {
   constructor(private readonly intents: PaymentIntentsService) {}
 
+  @MerchantRoute()
   @Post()
   @Idempotent('required', 201, { creates: 'pi' })
   @ApiMerchantOperation({
@@ -61,6 +61,7 @@ export class PaymentIntentsController {
     return this.intents.create(merchant, dto, claim);
   }
 
+  @MerchantRoute()
   @Get()
   @ApiMerchantOperation({
     operationId: 'listPaymentIntents',
@@ -82,6 +83,7 @@ export class PaymentIntentsController {
     return envelope('Payment intents retrieved', sendPage(reply, await this.intents.list(merchant.merchantId, query)));
   }
 
+  @MerchantRoute()
   @Get(':paymentIntentId')
   @ApiMerchantOperation({
     operationId: 'getPaymentIntent',
@@ -98,6 +100,7 @@ export class PaymentIntentsController {
     return envelope('Payment intent retrieved', await this.intents.get(merchant.merchantId, id));
   }
 
+  @MerchantRoute()
   @Post(':paymentIntentId/confirm')
   @Idempotent('required', 200)
   @ApiMerchantOperation({

@@ -2,19 +2,19 @@ import { Body, Controller, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiMerchantOperation } from '../../common/http/api-docs';
 import { Envelope } from '../../common/http/envelope';
-import { CurrentMerchant, MerchantAuth, MerchantPrincipal, TestModeOnly } from '../auth';
+import { CurrentMerchant, MerchantRoute, MerchantPrincipal, TestModeOnly } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { FundPaymentIntentDto } from './dto/create-payment-intent.dto';
 import { FundPaymentIntentEnvelopeDto, FundPaymentIntentResultDto } from './dto/payment-intent.response';
 import { PaymentIntentsService } from './payment-intents.service';
 
 @ApiTags('Test helpers')
-@MerchantAuth()
 @TestModeOnly()
 @Controller('/api/merchant/test-helpers/payment-intents')
 export class TestHelpersController {
   constructor(private readonly intents: PaymentIntentsService) {}
 
+  @MerchantRoute()
   @Post(':paymentIntentId/fund')
   @Idempotent('optional', 202)
   @ApiMerchantOperation({

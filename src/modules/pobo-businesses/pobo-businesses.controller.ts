@@ -4,7 +4,7 @@ import { RouteSchema } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
-import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
 import { ListQuery, sendPage } from '../../common/http/list.query';
@@ -14,7 +14,6 @@ import { PoboBusinessAgreementService } from './pobo-business-agreement.service'
 import { POBO_USERS_PATH, PoboBusinessesService } from './pobo-businesses.service';
 
 @ApiTags('POBO businesses')
-@MerchantAuth()
 @Controller(POBO_USERS_PATH)
 export class PoboBusinessesController {
   constructor(
@@ -22,6 +21,7 @@ export class PoboBusinessesController {
     private readonly agreement: PoboBusinessAgreementService,
   ) {}
 
+  @MerchantRoute()
   @Post()
   @Idempotent('optional', 201)
   @ApiMerchantOperation({
@@ -51,6 +51,7 @@ export class PoboBusinessesController {
     return this.businesses.create(merchant.merchantId, dto, claim);
   }
 
+  @MerchantRoute()
   @Get()
   @ApiMerchantOperation({
     operationId: 'listPoboBusinesses',
@@ -73,6 +74,7 @@ export class PoboBusinessesController {
     return envelope('Businesses retrieved', sendPage(reply, await this.businesses.list(merchant.merchantId, query)));
   }
 
+  @MerchantRoute()
   @Get(':poboUserId')
   @RouteSchema(POBO_BUSINESS_RESPONSE)
   @ApiMerchantOperation({
@@ -91,6 +93,7 @@ export class PoboBusinessesController {
     return envelope('Business retrieved', await this.businesses.get(merchant.merchantId, poboUserId));
   }
 
+  @MerchantRoute()
   @Post(':poboUserId/agreement-link')
   @Idempotent('optional', 201)
   @ApiMerchantOperation({

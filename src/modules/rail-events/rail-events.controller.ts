@@ -4,16 +4,19 @@ import type { FastifyRequest } from 'fastify';
 import { ApiPublicOperation } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH } from '../../config/app.config';
+import { RailCallbackRoute, SignedRail } from '../auth';
 import { RailCallbackAckDto, RailCallbackAckEnvelopeDto, RailEventDto } from './rail-events.dto';
 import { RailEventsService } from './rail-events.service';
 
 /** A rail's signed callback route: the same signature header, acknowledgement and refusals for every rail. */
 function RailCallback(
+  rail: SignedRail,
   path: string,
   doc: { operationId: string; summary: string; description: string; example: { id: string; type: string; created_at: string } },
 ): MethodDecorator {
   return applyDecorators(
     Post(path),
+    RailCallbackRoute(rail),
     HttpCode(200),
     ApiHeader({
       name: 'X-Rail-Signature',
@@ -43,7 +46,7 @@ function RailCallback(
 export class RailEventsController {
   constructor(private readonly events: RailEventsService) {}
 
-  @RailCallback(RAIL_CALLBACK_PATH, {
+  @RailCallback('bank_rail', RAIL_CALLBACK_PATH, {
     operationId: 'receiveBankRailEvent',
     summary: 'Bank rail callback (for the rail, not merchants)',
     description: 'A signed event of the bank rail. Acknowledged (200) only once its effects are committed; a repeated event id is acknowledged without effect.',
@@ -53,7 +56,7 @@ export class RailEventsController {
     return ack(await this.events.receive('bank_rail', request.rawBody ?? ''));
   }
 
-  @RailCallback(BRIDGE_RAIL_CALLBACK_PATH, {
+  @RailCallback('bridge_rail', BRIDGE_RAIL_CALLBACK_PATH, {
     operationId: 'receiveBridgeRailEvent',
     summary: 'Bridge rail callback (for the rail, not merchants)',
     description:
@@ -64,7 +67,7 @@ export class RailEventsController {
     return ack(await this.events.receive('bridge_rail', request.rawBody ?? ''));
   }
 
-  @RailCallback(PAYOUT_RAIL_CALLBACK_PATH, {
+  @RailCallback('payout_rail', PAYOUT_RAIL_CALLBACK_PATH, {
     operationId: 'receivePayoutRailEvent',
     summary: 'Payout rail callback (for the rail, not merchants)',
     description:

@@ -4,18 +4,18 @@ import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, sendPage } from '../../common/http/list.query';
-import { CurrentMerchant, MerchantAuth, MerchantPrincipal } from '../auth';
+import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { CreateWithdrawalDto } from './dto/create-withdrawal.dto';
 import { BankDto, BankListEnvelopeDto, WITHDRAWAL_EXAMPLE, WithdrawalDto, WithdrawalEnvelopeDto, WithdrawalListEnvelopeDto } from './dto/withdrawal.response';
 import { WITHDRAWALS_PATH, WithdrawalsService } from './withdrawals.service';
 
 @ApiTags('Withdrawals')
-@MerchantAuth()
 @Controller()
 export class WithdrawalsController {
   constructor(private readonly withdrawals: WithdrawalsService) {}
 
+  @MerchantRoute()
   @Post(WITHDRAWALS_PATH)
   @Idempotent('required', 201, { creates: 'wd' })
   @ApiMerchantOperation({
@@ -46,6 +46,7 @@ export class WithdrawalsController {
     return this.withdrawals.create(merchant.merchantId, dto, claim);
   }
 
+  @MerchantRoute()
   @Get(WITHDRAWALS_PATH)
   @ApiMerchantOperation({
     operationId: 'listWithdrawals',
@@ -67,6 +68,7 @@ export class WithdrawalsController {
     return envelope('Withdrawals retrieved', sendPage(reply, await this.withdrawals.list(merchant.merchantId, query)));
   }
 
+  @MerchantRoute()
   @Get(`${WITHDRAWALS_PATH}/:withdrawalId`)
   @ApiMerchantOperation({
     operationId: 'getWithdrawal',
@@ -83,6 +85,7 @@ export class WithdrawalsController {
     return envelope('Withdrawal retrieved', await this.withdrawals.get(merchant.merchantId, id));
   }
 
+  @MerchantRoute()
   @Get('/api/merchant/banks')
   @ApiMerchantOperation({
     operationId: 'listBanks',

@@ -1,0 +1,57 @@
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { MerchantPrincipal } from './api-keys.service';
+import { UnauthorizedError } from './auth.errors';
+
+/** The rails that call us back, each signing with its own secret. */
+export type SignedRail = 'bank_rail' | 'bridge_rail' | 'payout_rail';
+
+/**
+ * How a route is called, declared by its handler (the route's config, read by the authentication
+ * hooks before any body byte): with a merchant's API key; by a rail, its body signed; by anyone,
+ * limited per client IP (`limited: false` only for a liveness probe, which must never be refused).
+ */
+export type Caller = { kind: 'merchant' } | { kind: 'rail'; rail: SignedRail } | { kind: 'public'; limited: boolean };
+
+/** The key of the caller in a route's config. */
+export const CALLER = 'caller';
+
+/** The caller a route declared; undefined for a route that declared none (refused at boot) and for the 404 handler. */
+export function callerOf(config: unknown): Caller | undefined {
+  return (config as Record<string, Caller | undefined> | undefined)?.[CALLER];
+}
+
+/**
+ * Authentication itself happens before the body is read (`installCallerAuthentication`); this
+ * guard makes a merchant handler refuse a request that somehow reached it without a merchant.
+ */
+@Injectable()
+class MerchantGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    if (!context.switchToHttp().getRequest<FastifyRequest>().merchant) throw new UnauthorizedError();
+    return true;
+  }
+}
+
+/** Called with a merchant's API key (`x-api-key` or `Authorization: Bearer`); the OpenAPI operation shows both schemes. */
+export const MerchantRoute = (): MethodDecorator =>
+  applyDecorators(
+    RouteConfig({ [CALLER]: { kind: 'merchant' } satisfies Caller }),
+    UseGuards(MerchantGuard),
+    ApiSecurity('MerchantApiKey'),
+    ApiBearerAuth('MerchantBearer'),
+  );
+
+/** A rail's signed callback: the signature over the exact body bytes is checked before the handler. */
+export const RailCallbackRoute = (rail: SignedRail): MethodDecorator => RouteConfig({ [CALLER]: { kind: 'rail', rail } satisfies Caller });
+
+/** Open to anyone: pages, documents, health; limited per client IP unless `limited` is false. */
+export const PublicRoute = (options: { limited: boolean } = { limited: true }): MethodDecorator =>
+  RouteConfig({ [CALLER]: { kind: 'public', limited: options.limited } satisfies Caller });
+
+/** The merchant whose API key authenticated the request (a `MerchantRoute`'s handler parameter). */
+export const CurrentMerchant = createParamDecorator(
+  (_: unknown, context: ExecutionContext): MerchantPrincipal => context.switchToHttp().getRequest<FastifyRequest>().merchant!,
+);
