@@ -9,8 +9,20 @@ async function main(): Promise<void> {
   const config = loadConfig();
   await assertDependenciesReachable(config);
   // Loaded only once the services answer, so a missing one is reported within the probe timeout.
-  const [{ NestFactory }, { Logger }, { WorkerModule }] = await Promise.all([import('@nestjs/core'), import('nestjs-pino'), import('./worker.module')]);
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
+  const [{ NestFactory }, { Logger }, { WorkerModule }, { AppModule }, { jobsWithoutWorker }, { createRootLogger }] = await Promise.all([
+    import('@nestjs/core'),
+    import('nestjs-pino'),
+    import('./worker.module'),
+    import('./app.module'),
+    import('./jobs'),
+    import('./common/logging/logger.options'),
+  ]);
+  const logger = createRootLogger(config);
+  const workerModule = WorkerModule.forRoot(config, logger);
+  // Every job the API can enqueue must have a handler here, or it would wait in its queue for ever.
+  const unhandled = jobsWithoutWorker(AppModule.forRoot(config, { logger }), workerModule);
+  if (unhandled.length > 0) throw new Error(`the API enqueues jobs this worker does not handle: ${unhandled.join(', ')}`);
+  const app = await NestFactory.createApplicationContext(workerModule, { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   app.get(Logger).log('worker started');
