@@ -14,6 +14,7 @@
  *    the intents the pipeline settled (settled intents carry a receipt and a telex URL: the
  *    fullest answer).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
@@ -802,8 +803,4 @@ function median(values: number[]): number {
 
 function round(value: number): number {
   return Math.round(value);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -11,6 +11,7 @@
  * a one-time cost of the process, reported apart), idles, and only then is the baseline taken
  * and the 45 MB application submitted through the API.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
@@ -137,10 +138,6 @@ function sampleRss(pid: number): { stop(): { peakMb: number; peakAtMs: number; s
       return result;
     },
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
 
 /**

@@ -5,6 +5,7 @@
  * run of 60 s watching the API's memory. Uses the API run.ts started and the sandbox bank rail it
  * started as a child process, whose payout callbacks come back to the API.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
 import { Client } from 'pg';
@@ -548,8 +549,4 @@ function sampleRss(pid: number): { stop(): { peakMb: number; timeline: [number, 
       return { peakMb, timeline: timeline.map(([s, mb]) => [s, Math.round(mb * 10) / 10]) };
     },
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

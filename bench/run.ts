@@ -6,6 +6,7 @@
  * (`bench/international.ts`: GET one, and the settlement pipeline with one and two workers).
  * `BENCH_PARTS` (or the arguments) selects parts; see bench/README.md, also for reading the output.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import 'reflect-metadata';
 import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -1171,10 +1172,6 @@ function clockTicks(): number {
 
 function checkAborted(): void {
   abort.signal.throwIfAborted();
-}
-
-function sleep<T = void>(ms: number, value?: T): Promise<T> {
-  return new Promise((r) => setTimeout(() => r(value as T), ms));
 }
 
 function listEnv(name: string, fallback: string): string[] {

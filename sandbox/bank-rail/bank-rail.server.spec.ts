@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createHmac } from 'node:crypto';
 import { isValidNuban } from '../../src/common/banking/nuban';
 import { hasValidRailSignature, ReceivedCallback, startCallbackReceiver, waitFor } from '../common/callback-receiver';
@@ -6,8 +7,6 @@ import { BankRailServerOptions, createBankRailServer, DEFAULT_BANK_RAIL_WEBHOOK_
 
 const API_KEY = 'test-bank-rail-key';
 const AUTH = { authorization: `Bearer ${API_KEY}` };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const accountRequest = (overrides: Record<string, unknown> = {}) => ({
   reference: 'biz_123',

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hasValidRailSignature, waitFor } from '../common/callback-receiver';
 import { SandboxUnderTest } from '../common/sandbox-under-test';
 import {
@@ -16,8 +17,6 @@ import {
 const API_KEY = 'test-bridge-rail-key';
 const AUTH = { authorization: `Bearer ${API_KEY}` };
 const STEP_MS = 80;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const recipient = (overrides: Record<string, unknown> = {}) => ({
   full_name: 'Jane Doe',

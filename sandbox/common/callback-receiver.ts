@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -53,8 +54,6 @@ export function hasValidRailSignature(secret: string, header: string | string[] 
   const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
   return timingSafeEqual(expected, Buffer.from(v1, 'hex'));
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `read` until `done` holds for its value; fails with the last value after `timeoutMs`. */
 export async function waitFor<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 3000): Promise<T> {

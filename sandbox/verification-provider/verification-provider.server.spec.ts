@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +15,6 @@ const AUTH = { authorization: `Bearer ${API_KEY}` };
 const REVIEW_DELAY_MS = 50;
 const AFTER_REVIEW_MS = 120;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const toBuffer = (content: Buffer | string) => (Buffer.isBuffer(content) ? content : Buffer.from(content));
 const sha256Of = (content: Buffer | string) => createHash('sha256').update(toBuffer(content)).digest('hex');
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { TERMS_VERSION } from '../../src/modules/agreements/agreement.terms';
-import { Browser, launchBrowser, startAppAtPublicUrl } from './support/browser';
-import { createBusiness, http, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { Browser, launchBrowser, startAppAtPublicUrl } from '../support/browser';
+import { createBusiness, http, TestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 /** Screenshots for a human look; never committed. */
 const SCREENSHOT_DIR = process.env.AGREEMENT_SCREENSHOT_DIR ?? tmpdir();

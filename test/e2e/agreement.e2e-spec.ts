@@ -1,10 +1,10 @@
 import { Client } from 'pg';
 import { csrfFieldValue } from '../../src/modules/agreement-page/agreement-page.csrf';
 import { TERMS_VERSION } from '../../src/modules/agreements/agreement.terms';
-import { startAppAtPublicUrl } from './support/browser';
-import { expectEnvelope, expectErrorBody, expectPoboBusiness } from './support/contract';
-import { createBusiness, http, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { startAppAtPublicUrl } from '../support/browser';
+import { expectEnvelope, expectErrorBody, expectPoboBusiness } from '../support/contract';
+import { createBusiness, http, TestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const UA = 'Mozilla/5.0 (Linux; Android 14) AgreementE2E/1.0';

@@ -1,13 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Pool } from 'pg';
 import { PG_POOL } from '../../src/database/database.module';
 import { REDACTION_MARKER } from '../../src/common/logging/logger.options';
 import { MerchantsService } from '../../src/modules/auth/merchants.service';
-import { expectErrorBody } from './support/contract';
-import { http, startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { expectErrorBody } from '../support/contract';
+import { http, startTestApp, TestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 const CACHE_TTL_MS = 400;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Merchant authentication', () => {
   let db: TestDatabase;

@@ -1,6 +1,6 @@
-import { Browser, launchBrowser } from './support/browser';
-import { startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { Browser, launchBrowser } from '../support/browser';
+import { startTestApp, TestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 /** The API docs page works in a real browser under its own content security policy. */
 describe('API docs in a real browser', () => {

@@ -1,9 +1,9 @@
 import { Client } from 'pg';
-import { expectErrorBody } from './support/contract';
-import { acceptAgreementDirectly, documentOfSize, kybApplication } from './support/kyb-fixtures';
-import { asResult, RawConnection, requestHead } from './support/raw-http';
-import { createBusiness, http, startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { expectErrorBody } from '../support/contract';
+import { acceptAgreementDirectly, documentOfSize, kybApplication } from '../support/kyb-fixtures';
+import { asResult, RawConnection, requestHead } from '../support/raw-http';
+import { createBusiness, http, startTestApp, TestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 const MiB = 1024 * 1024;
 const IDLE_TIMEOUT_MS = 1_000;

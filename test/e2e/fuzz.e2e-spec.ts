@@ -24,7 +24,7 @@ import {
   RawRequest,
   RawResponse,
   send,
-} from './support/fuzz';
+} from '../support/fuzz';
 import {
   corridor,
   FORGED,
@@ -43,7 +43,7 @@ import {
   signatureHeader,
   signatureHolds,
   signaturePlan,
-} from './support/fuzz-international';
+} from '../support/fuzz-international';
 import {
   amountRefusalViolation,
   bodyKey,
@@ -58,7 +58,7 @@ import {
   optionalBodyKey,
   segmentFor,
   unique,
-} from './support/fuzz-money';
+} from '../support/fuzz-money';
 import {
   createInternationalIntent,
   createQuote,
@@ -70,13 +70,13 @@ import {
   QUOTES,
   startInternationalStack,
   verifiedBusiness,
-} from './support/international';
-import { acceptAgreementDirectly, harborApplication, kybApplication } from './support/kyb-fixtures';
-import { createIntent, fundedMerchant, fundIntent, ledgerVerify, MoneyStack, post, startMoneyStack } from './support/money-stack';
-import { eventually, sleep } from './support/poll';
-import { RawConnection, requestHead } from './support/raw-http';
-import { createBusiness, http, startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+} from '../support/international';
+import { acceptAgreementDirectly, harborApplication, kybApplication } from '../support/kyb-fixtures';
+import { createIntent, fundedMerchant, fundIntent, ledgerVerify, MoneyStack, post, startMoneyStack } from '../support/money-stack';
+import { eventually, sleep } from '../support/poll';
+import { RawConnection, requestHead } from '../support/raw-http';
+import { createBusiness, http, startTestApp, TestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 /**
  * Property-based fuzzing over real HTTP: every route that takes a body, and the GET routes'

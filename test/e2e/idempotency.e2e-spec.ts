@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { nubanFor } from '../../src/common/banking/nuban';
 import { requestFingerprint } from '../../src/modules/idempotency/idempotency.fingerprint';
-import { acceptAgreementDirectly, kybApplication } from './support/kyb-fixtures';
-import { eventually, sleep } from './support/poll';
-import { spawnApi } from './support/api-process';
-import { createIntent, ledgerVerify, MoneyStack, newKey, post, startMoneyStack } from './support/money-stack';
-import { asResult, RawConnection, requestHead } from './support/raw-http';
-import { TcpProxy } from './support/tcp-proxy';
-import { http, startTestApp, TestApp } from './support/test-app';
+import { acceptAgreementDirectly, kybApplication } from '../support/kyb-fixtures';
+import { eventually, sleep } from '../support/poll';
+import { spawnApi } from '../support/api-process';
+import { createIntent, ledgerVerify, MoneyStack, newKey, post, startMoneyStack } from '../support/money-stack';
+import { asResult, RawConnection, requestHead } from '../support/raw-http';
+import { TcpProxy } from '../support/tcp-proxy';
+import { http, startTestApp, TestApp } from '../support/test-app';
 
 const PI = '/api/merchant/payment-intents';
 const body = () => ({ merchantReference: `ref-${randomBytes(6).toString('hex')}`, amount: 2500 });

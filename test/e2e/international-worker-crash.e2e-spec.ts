@@ -1,9 +1,9 @@
-import { ApiProcess, spawnWorker } from './support/api-process';
+import { ApiProcess, spawnWorker } from '../support/api-process';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createInternationalIntent, createQuote, intentBody, InternationalStack, startInternationalStack, verifiedBusiness } from './support/international';
-import { balanceOf, fundedMerchant, ledgerVerify } from './support/money-stack';
-import { eventually } from './support/poll';
+import { createInternationalIntent, createQuote, intentBody, InternationalStack, startInternationalStack, verifiedBusiness } from '../support/international';
+import { balanceOf, fundedMerchant, ledgerVerify } from '../support/money-stack';
+import { eventually } from '../support/poll';
 
 const JOB_LOCK_MS = 2_000;
 /** Long enough to see each waiting state, and to kill a worker in it, after a worker start and a lock's takeover. */

@@ -9,9 +9,9 @@ import { BRIDGE_RAIL, BridgeRail, PAYOUT_RAIL, PayoutRail } from '../../src/modu
 import { InternationalSettlementService } from '../../src/modules/international-intents';
 import { INTERNATIONAL_JOBS } from '../../src/modules/international-intents/international-intents.jobs';
 import { BRIDGE_RAIL_RATES } from '../../sandbox/bridge-rail/bridge-rail.server';
-import { spawnApi } from './support/api-process';
-import { launchBrowser } from './support/browser';
-import { expectErrorBody, expectInternationalIntent } from './support/contract';
+import { spawnApi } from '../support/api-process';
+import { launchBrowser } from '../support/browser';
+import { expectErrorBody, expectInternationalIntent } from '../support/contract';
 import {
   createInternationalIntent,
   createQuote,
@@ -24,10 +24,10 @@ import {
   QUOTES,
   startInternationalStack,
   verifiedBusiness,
-} from './support/international';
-import { balanceOf, fundedMerchant, ledgerVerify, newKey, post } from './support/money-stack';
-import { eventually, sleep } from './support/poll';
-import { createBusiness, http } from './support/test-app';
+} from '../support/international';
+import { balanceOf, fundedMerchant, ledgerVerify, newKey, post } from '../support/money-stack';
+import { eventually, sleep } from '../support/poll';
+import { createBusiness, http } from '../support/test-app';
 
 const run = promisify(execFile);
 /** Screenshots for a human look; never committed. */

@@ -2,10 +2,10 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { redisOptionsFromUrl } from '../../src/redis/redis-options';
-import { acceptAgreementDirectly, kybApplication } from './support/kyb-fixtures';
-import { KybStack, startKybStack } from './support/kyb-stack';
-import { eventually } from './support/poll';
-import { createBusiness, http, TestApp } from './support/test-app';
+import { acceptAgreementDirectly, kybApplication } from '../support/kyb-fixtures';
+import { KybStack, startKybStack } from '../support/kyb-stack';
+import { eventually } from '../support/poll';
+import { createBusiness, http, TestApp } from '../support/test-app';
 
 const INTERVAL_MS = 500;
 const REVIEW_DELAY_MS = 300;

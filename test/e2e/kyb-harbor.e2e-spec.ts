@@ -1,11 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import { Client } from 'pg';
-import { expectErrorBody } from './support/contract';
-import { acceptAgreementDirectly, documentOfSize, harborApplication, kybApplication, kybPerson, SAMPLE_PDF } from './support/kyb-fixtures';
-import { eventually } from './support/poll';
-import { KybStack, startKybStack } from './support/kyb-stack';
-import { Sandbox } from './support/sandboxes';
-import { createBusiness, http, TestApp } from './support/test-app';
+import { expectErrorBody } from '../support/contract';
+import { acceptAgreementDirectly, documentOfSize, harborApplication, kybApplication, kybPerson, SAMPLE_PDF } from '../support/kyb-fixtures';
+import { eventually } from '../support/poll';
+import { KybStack, startKybStack } from '../support/kyb-stack';
+import { Sandbox } from '../support/sandboxes';
+import { createBusiness, http, TestApp } from '../support/test-app';
 
 const MiB = 1024 * 1024;
 

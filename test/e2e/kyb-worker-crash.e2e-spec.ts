@@ -3,11 +3,11 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { stalledJobTakeoverBoundMs } from '../../src/jobs/job.registry';
 import { KYB_JOBS, KYB_QUEUE } from '../../src/modules/kyb/kyb.jobs';
-import { acceptAgreementDirectly, kybApplication } from './support/kyb-fixtures';
-import { eventually, sleep } from './support/poll';
-import { KybStack, startKybStack } from './support/kyb-stack';
-import { Sandbox } from './support/sandboxes';
-import { createBusiness, http, TestApp } from './support/test-app';
+import { acceptAgreementDirectly, kybApplication } from '../support/kyb-fixtures';
+import { eventually, sleep } from '../support/poll';
+import { KybStack, startKybStack } from '../support/kyb-stack';
+import { Sandbox } from '../support/sandboxes';
+import { createBusiness, http, TestApp } from '../support/test-app';
 
 const JOB_LOCK_MS = 2_000;
 /**

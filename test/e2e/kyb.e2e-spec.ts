@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Client } from 'pg';
 import { VERIFICATION_PROVIDER, VerificationProvider } from '../../src/modules/kyb/verification-provider';
-import { expectErrorBody, expectPoboBusiness } from './support/contract';
-import { acceptAgreementDirectly, documentOfSize, kybApplication, kybPerson, SAMPLE_PDF } from './support/kyb-fixtures';
-import { eventually, sleep } from './support/poll';
-import { KybStack, startKybStack } from './support/kyb-stack';
-import { Sandbox } from './support/sandboxes';
-import { createBusiness, http, TestApp } from './support/test-app';
+import { expectErrorBody, expectPoboBusiness } from '../support/contract';
+import { acceptAgreementDirectly, documentOfSize, kybApplication, kybPerson, SAMPLE_PDF } from '../support/kyb-fixtures';
+import { eventually, sleep } from '../support/poll';
+import { KybStack, startKybStack } from '../support/kyb-stack';
+import { Sandbox } from '../support/sandboxes';
+import { createBusiness, http, TestApp } from '../support/test-app';
 
 const MiB = 1024 * 1024;
 const REFRESH_TIMEOUT_MS = 600;

@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { isValidNuban } from '../../src/common/banking/nuban';
 import { DEV_BANK_RAIL_API_KEY } from '../../src/config/app.config';
-import { expectErrorBody } from './support/contract';
-import { acceptAgreementDirectly, kybApplication } from './support/kyb-fixtures';
-import { balanceOf, ledgerVerify, MoneyStack, post, startMoneyStack } from './support/money-stack';
-import { eventually } from './support/poll';
-import { createBusiness, http } from './support/test-app';
+import { expectErrorBody } from '../support/contract';
+import { acceptAgreementDirectly, kybApplication } from '../support/kyb-fixtures';
+import { balanceOf, ledgerVerify, MoneyStack, post, startMoneyStack } from '../support/money-stack';
+import { eventually } from '../support/poll';
+import { createBusiness, http } from '../support/test-app';
 
 const run = promisify(execFile);
 const BUSINESSES = '/api/merchant/pobo/users';

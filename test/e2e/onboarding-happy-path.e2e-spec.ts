@@ -1,8 +1,8 @@
-import { launchBrowser, startAppAtPublicUrl } from './support/browser';
-import { kybApplication } from './support/kyb-fixtures';
-import { eventually } from './support/poll';
-import { KybStack, startKybStack } from './support/kyb-stack';
-import { createBusiness, http, TestApp } from './support/test-app';
+import { launchBrowser, startAppAtPublicUrl } from '../support/browser';
+import { kybApplication } from '../support/kyb-fixtures';
+import { eventually } from '../support/poll';
+import { KybStack, startKybStack } from '../support/kyb-stack';
+import { createBusiness, http, TestApp } from '../support/test-app';
 
 /**
  * The whole onboarding as a merchant and a business live it: create the business, the business

@@ -3,9 +3,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { acceptAgreementDirectly, kybApplication } from './support/kyb-fixtures';
-import { startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { acceptAgreementDirectly, kybApplication } from '../support/kyb-fixtures';
+import { startTestApp, TestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 const ROOT = join(__dirname, '..', '..');
 const CLIENT_DIR = join(ROOT, 'test', 'client');

@@ -1,7 +1,7 @@
 import { isValidNuban } from '../../src/common/banking/nuban';
-import { eventually } from './support/poll';
-import { balanceOf, createIntent, fundIntent, getIntent, ledgerVerify, MoneyStack, newKey, post, startMoneyStack } from './support/money-stack';
-import { http, TestApp } from './support/test-app';
+import { eventually } from '../support/poll';
+import { balanceOf, createIntent, fundIntent, getIntent, ledgerVerify, MoneyStack, newKey, post, startMoneyStack } from '../support/money-stack';
+import { http, TestApp } from '../support/test-app';
 
 describe('Payment intents (collections through the sandbox bank rail)', () => {
   let stack: MoneyStack;

@@ -1,8 +1,8 @@
-import { expectErrorBody } from './support/contract';
-import { eventually, sleep } from './support/poll';
-import { TcpProxy } from './support/tcp-proxy';
-import { http, startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { expectErrorBody } from '../support/contract';
+import { eventually, sleep } from '../support/poll';
+import { TcpProxy } from '../support/tcp-proxy';
+import { http, startTestApp, TestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 describe('Platform: request ids, errors, OpenAPI, health and dependency outages', () => {
   let db: TestDatabase;

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Client } from 'pg';
-import { expectEnvelope, expectErrorBody, expectPoboBusiness } from './support/contract';
-import { http, startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { expectEnvelope, expectErrorBody, expectPoboBusiness } from '../support/contract';
+import { http, startTestApp, TestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 const validBody = (overrides: Record<string, unknown> = {}) => ({
   businessName: 'Acme Trading Ltd',

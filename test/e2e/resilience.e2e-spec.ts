@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { nubanFor } from '../../src/common/banking/nuban';
-import { ApiProcess, spawnApi, spawnWorker } from './support/api-process';
-import { eventually, sleep } from './support/poll';
-import { ledgerVerify, MoneyStack, newKey, startMoneyStack } from './support/money-stack';
-import { RawConnection, requestHead } from './support/raw-http';
-import { http, HttpResult, TEST_LIMITS } from './support/test-app';
+import { ApiProcess, spawnApi, spawnWorker } from '../support/api-process';
+import { eventually, sleep } from '../support/poll';
+import { ledgerVerify, MoneyStack, newKey, startMoneyStack } from '../support/money-stack';
+import { RawConnection, requestHead } from '../support/raw-http';
+import { http, HttpResult, TEST_LIMITS } from '../support/test-app';
 
 const BODY_IDLE_TIMEOUT_MS = 500;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

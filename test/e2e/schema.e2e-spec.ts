@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/app.config';
 import { dataSourceOptions } from '../../src/database/database.options';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 /** CI fails when entities and checked-in migrations disagree, or a migration cannot be reverted. */
 describe('Migrations', () => {

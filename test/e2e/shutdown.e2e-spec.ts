@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { MerchantsService } from '../../src/modules/auth/merchants.service';
-import { RawConnection, requestHead } from './support/raw-http';
-import { startTestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { RawConnection, requestHead } from '../support/raw-http';
+import { startTestApp } from '../support/test-app';
+import { createTestDatabase, TestDatabase } from '../support/test-database';
 
 const PORT = 39_000 + (process.pid % 1000);
 const IDLE_TIMEOUT_MS = 1_000;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { isValidNuban, nubanFor } from '../../src/common/banking/nuban';
-import { ApiProcess, spawnApi } from './support/api-process';
-import { eventually, sleep } from './support/poll';
-import { balanceOf, fundedMerchant, ledgerVerify, MoneyStack, newKey, post, startMoneyStack } from './support/money-stack';
-import { http, TestApp } from './support/test-app';
+import { ApiProcess, spawnApi } from '../support/api-process';
+import { eventually, sleep } from '../support/poll';
+import { balanceOf, fundedMerchant, ledgerVerify, MoneyStack, newKey, post, startMoneyStack } from '../support/money-stack';
+import { http, TestApp } from '../support/test-app';
 
 const WD = '/api/merchant/withdrawals';
 /** The deployment's flat fee in this suite: 10 NGN. */

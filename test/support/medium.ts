@@ -16,11 +16,11 @@ import { ConfigModule } from '../../src/config/config.module';
 import { DatabaseModule } from '../../src/database/database.module';
 import { JobsModule } from '../../src/jobs';
 import { RedisModule } from '../../src/redis/redis.module';
-import { createTestDatabase, TestDatabase } from '../e2e/support/test-database';
+import { createTestDatabase, TestDatabase } from './test-database';
 
-export { eventually, sleep } from '../e2e/support/poll';
-export { startSandboxes } from '../e2e/support/sandboxes';
-export type { Sandbox, SandboxRequest } from '../e2e/support/sandboxes';
+export { eventually, sleep } from './poll';
+export { startSandboxes } from './sandboxes';
+export type { Sandbox, SandboxRequest } from './sandboxes';
 
 type Import = Type | DynamicModule | Promise<DynamicModule> | ForwardReference;
 

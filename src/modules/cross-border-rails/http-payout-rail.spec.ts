@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import 'reflect-metadata';
 import { SandboxUnderTest } from '../../../sandbox/common/sandbox-under-test';
 import { createPayoutRailServer } from '../../../sandbox/payout-rail/payout-rail.server';
@@ -30,8 +31,6 @@ const payoutRequest = (overrides: Partial<ForeignPayoutRequest> = {}): ForeignPa
   orderingCustomer: { name: 'Acme Ltd', country: 'NG' },
   ...overrides,
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The payout rail adapter against the sandbox payout rail over a real socket. */
 describe('HttpPayoutRail', () => {

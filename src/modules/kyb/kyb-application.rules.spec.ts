@@ -1,4 +1,4 @@
-import { kybApplication, kybPerson } from '../../../test/e2e/support/kyb-fixtures';
+import { kybApplication, kybPerson } from '../../../test/support/kyb-fixtures';
 import { AppError } from '../../common/errors/app-error';
 import { KybApplicationDto } from './dto/kyb-application.dto';
 import { CarriedDocument, checkApplication } from './kyb-application.rules';

@@ -1,5 +1,5 @@
 import { newId } from '../../common/ids/ids';
-import { ledgerVerify } from '../../../test/e2e/support/money-stack';
+import { ledgerVerify } from '../../../test/support/money-stack';
 import { Medium, startMedium } from '../../../test/support/medium';
 import { InsufficientFundsError } from './ledger.errors';
 import { LedgerModule } from './ledger.module';

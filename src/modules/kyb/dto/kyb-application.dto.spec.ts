@@ -1,4 +1,4 @@
-import { harborApplication, kybApplication } from '../../../../test/e2e/support/kyb-fixtures';
+import { harborApplication, kybApplication } from '../../../../test/support/kyb-fixtures';
 import { ValidationFailedError } from '../../../common/errors/app-error';
 import { createValidationPipe } from '../../../common/validation/validation.pipe';
 import { KybApplicationDto, KybApplicationPatchDto } from './kyb-application.dto';

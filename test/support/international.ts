@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../../src/config/app.config';
+import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../src/config/app.config';
 import { acceptAgreementDirectly, kybApplication } from './kyb-fixtures';
 import { MoneyStack, MoneyStackOptions, post, startMoneyStack } from './money-stack';
 import { eventually } from './poll';

@@ -2,8 +2,8 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { loadConfig } from '../../../src/config/app.config';
-import { WorkerModule } from '../../../src/worker.module';
+import { loadConfig } from '../../src/config/app.config';
+import { WorkerModule } from '../../src/worker.module';
 
 /** The real worker (BullMQ processors against real Redis) in this process, with the same env as the app. */
 export async function startTestWorker(databaseUrl: string, env: Record<string, string> = {}): Promise<INestApplicationContext> {

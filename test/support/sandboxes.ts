@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FastifyInstance } from 'fastify';
-import { createBankRailServer } from '../../../sandbox/bank-rail/bank-rail.server';
-import { createBridgeRailServer } from '../../../sandbox/bridge-rail/bridge-rail.server';
-import { createPayoutRailServer } from '../../../sandbox/payout-rail/payout-rail.server';
-import { createVerificationProviderServer } from '../../../sandbox/verification-provider/verification-provider.server';
+import { createBankRailServer } from '../../sandbox/bank-rail/bank-rail.server';
+import { createBridgeRailServer } from '../../sandbox/bridge-rail/bridge-rail.server';
+import { createPayoutRailServer } from '../../sandbox/payout-rail/payout-rail.server';
+import { createVerificationProviderServer } from '../../sandbox/verification-provider/verification-provider.server';
 import {
   DEV_BANK_RAIL_API_KEY,
   DEV_BANK_RAIL_WEBHOOK_SECRET,
@@ -12,7 +12,7 @@ import {
   DEV_PAYOUT_RAIL_API_KEY,
   DEV_PAYOUT_RAIL_WEBHOOK_SECRET,
   DEV_VERIFICATION_PROVIDER_API_KEY,
-} from '../../../src/config/app.config';
+} from '../../src/config/app.config';
 
 /** A request a sandbox received, as seen on its HTTP server (before faults such as latency apply). */
 export interface SandboxRequest {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
-import { RAIL_CALLBACK_PATH } from '../../../src/config/app.config';
+import { RAIL_CALLBACK_PATH } from '../../src/config/app.config';
 import { eventually } from './poll';
 import { Sandbox, startSandboxes } from './sandboxes';
 import { http, HttpResult, startTestApp, TestApp } from './test-app';
@@ -132,7 +132,7 @@ export async function ledgerVerify(stack: Pick<MoneyStack, 'db' | 'env'>): Promi
   // The stack's rails, and no grace: a test verifies once the money it moved has settled.
   const env = { ...process.env, ...stack.env, DATABASE_URL: stack.db.url, LEDGER_RECONCILE_GRACE_SECONDS: '0' };
   try {
-    const { stdout } = await run('npm', ['run', '--silent', 'ledger:verify'], { cwd: `${__dirname}/../../..`, env });
+    const { stdout } = await run('npm', ['run', '--silent', 'ledger:verify'], { cwd: `${__dirname}/../..`, env });
     return { code: 0, report: JSON.parse(stdout) };
   } catch (err) {
     const failure = err as { code: number; stdout: string; stderr: string };

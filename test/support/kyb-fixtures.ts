@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
-import { COMPANY_FILE_TYPES, REQUIRED_COMPANY_FILE_TYPES } from '../../../src/modules/kyb/kyb.constants';
+import { COMPANY_FILE_TYPES, REQUIRED_COMPANY_FILE_TYPES } from '../../src/modules/kyb/kyb.constants';
 
 /** A small, real-looking PDF as base64. */
 export const SAMPLE_PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n').toString('base64');

@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
 import fc from 'fast-check';
-import { ERROR_STATUS } from '../../../src/common/errors/error-codes';
+import { ERROR_STATUS } from '../../src/common/errors/error-codes';
 
 /**
  * Building blocks of the fuzz suite: arbitraries for hostile request parts, and a raw HTTP client

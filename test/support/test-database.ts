@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../../../src/config/app.config';
-import { prepareDatabase } from '../../../src/database/migrate';
-import { dropDatabase } from '../../../src/database/ensure-database';
+import { loadConfig } from '../../src/config/app.config';
+import { prepareDatabase } from '../../src/database/migrate';
+import { dropDatabase } from '../../src/database/ensure-database';
 
 const BASE_URL = process.env.TEST_DATABASE_BASE_URL ?? 'postgres://postgres@127.0.0.1:5432';
 

@@ -1,5 +1,5 @@
+import { freePort } from './free-port';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, chromium } from 'playwright-core';
@@ -51,14 +51,6 @@ export async function launchBrowser(
     await rm(userDataDir, { recursive: true, force: true });
     throw err;
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**

@@ -1,5 +1,5 @@
+import { freePort } from './free-port';
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { sleep } from './poll';
 
 /** The API (`src/main.ts`) or the worker (`src/worker.ts`) as its own process, as production runs it. */
@@ -9,14 +9,6 @@ export interface ApiProcess {
   output(): string;
   /** SIGKILL: no shutdown hook runs, nothing in flight finishes. */
   kill(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function spawnApi(databaseUrl: string, env: Record<string, string>): Promise<ApiProcess> {
@@ -53,7 +45,7 @@ async function spawnProcess(
 ): Promise<ApiProcess> {
   let output = '';
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry], {
-    cwd: `${__dirname}/../../..`,
+    cwd: `${__dirname}/../..`,
     env: { ...process.env, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

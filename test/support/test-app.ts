@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createApp } from '../../../src/app.factory';
-import { AppConfig, loadConfig } from '../../../src/config/app.config';
-import { MerchantsService } from '../../../src/modules/auth/merchants.service';
+import { createApp } from '../../src/app.factory';
+import { AppConfig, loadConfig } from '../../src/config/app.config';
+import { MerchantsService } from '../../src/modules/auth/merchants.service';
 import { contractOf } from './openapi-contract';
 
 export interface TestApp {
