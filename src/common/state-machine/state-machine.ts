@@ -63,8 +63,8 @@ export interface TransitionsOptions<E extends StatusResource, F extends string> 
 /**
  * Applies status moves to one resource inside the caller's transaction: the row is locked first
  * (`lock`), every move is checked against its machine, the row is updated and each move appended
- * to the history with its cause. Resources with status fields (businesses today; payment
- * intents, withdrawals and international intents next) each get one of these.
+ * to the history with its cause. A business (several status fields) has one directly; the
+ * resources with one `status` field have theirs through `StatusStates`.
  */
 export class Transitions<E extends StatusResource, F extends string> {
   constructor(private readonly options: TransitionsOptions<E, F>) {}
@@ -96,5 +96,34 @@ export class Transitions<E extends StatusResource, F extends string> {
     await manager.update(this.options.entity, { id: resource.id }, update as never);
     if (history.length > 0) await manager.insert(this.options.history, history);
     return Object.assign(resource, update);
+  }
+}
+
+/**
+ * The states service of a resource with one `status` field (a payment intent, a withdrawal, an
+ * international payment intent): the only code that changes its status, `lock` in the caller's
+ * transaction, then `apply`. Each module's service extends it with its entity, machine, history
+ * and refusal.
+ */
+export abstract class StatusStates<E extends StatusResource & { status: S }, S extends string, X extends Partial<E>> {
+  private readonly transitions: Transitions<E, 'status'>;
+
+  protected constructor(
+    options: Omit<TransitionsOptions<E, 'status'>, 'fields' | 'refuse'> & { machine: StateMachine<S>; refuse: (from: string, to: string) => AppError },
+  ) {
+    const { machine, refuse, ...rest } = options;
+    this.transitions = new Transitions<E, 'status'>({
+      ...rest,
+      fields: { status: { property: 'status', machine } },
+      refuse: (_field, from, to) => refuse(from, to),
+    });
+  }
+
+  lock(manager: EntityManager, id: string): Promise<E | null> {
+    return this.transitions.lock(manager, id);
+  }
+
+  apply(manager: EntityManager, resource: E, status: S, cause: string, extra: X = {} as X): Promise<E> {
+    return this.transitions.apply(manager, resource, { status } as Partial<Record<'status', string>>, cause, extra);
   }
 }

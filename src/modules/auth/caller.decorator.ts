@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { WithRouteConfig } from '../../common/http/route-config';
 import { MerchantPrincipal } from './api-keys.service';
 import { UnauthorizedError } from './auth.errors';
 
@@ -38,18 +38,18 @@ class MerchantGuard implements CanActivate {
 /** Called with a merchant's API key (`x-api-key` or `Authorization: Bearer`); the OpenAPI operation shows both schemes. */
 export const MerchantRoute = (): MethodDecorator =>
   applyDecorators(
-    RouteConfig({ [CALLER]: { kind: 'merchant' } satisfies Caller }),
+    WithRouteConfig({ [CALLER]: { kind: 'merchant' } satisfies Caller }),
     UseGuards(MerchantGuard),
     ApiSecurity('MerchantApiKey'),
     ApiBearerAuth('MerchantBearer'),
   );
 
 /** A rail's signed callback: the signature over the exact body bytes is checked before the handler. */
-export const RailCallbackRoute = (rail: SignedRail): MethodDecorator => RouteConfig({ [CALLER]: { kind: 'rail', rail } satisfies Caller });
+export const RailCallbackRoute = (rail: SignedRail): MethodDecorator => WithRouteConfig({ [CALLER]: { kind: 'rail', rail } satisfies Caller });
 
 /** Open to anyone: pages, documents, health; limited per client IP unless `limited` is false. */
 export const PublicRoute = (options: { limited: boolean } = { limited: true }): MethodDecorator =>
-  RouteConfig({ [CALLER]: { kind: 'public', limited: options.limited } satisfies Caller });
+  WithRouteConfig({ [CALLER]: { kind: 'public', limited: options.limited } satisfies Caller });
 
 /** The merchant whose API key authenticated the request (a `MerchantRoute`'s handler parameter). */
 export const CurrentMerchant = createParamDecorator(

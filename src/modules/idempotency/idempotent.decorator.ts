@@ -1,5 +1,5 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, HttpCode } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
+import { WithRouteConfig } from '../../common/http/route-config';
 import { ApiHeader } from '@nestjs/swagger';
 import type { HeadersObject } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -44,7 +44,7 @@ export interface IdempotencyRoute {
 export function Idempotent(mode: IdempotencyRoute['mode'], successStatus: number, options: Pick<IdempotencyRoute, 'creates'> = {}): MethodDecorator {
   return applyDecorators(
     HttpCode(successStatus),
-    RouteConfig({ [IDEMPOTENCY_ROUTE]: { mode, successStatus, ...options } satisfies IdempotencyRoute }),
+    WithRouteConfig({ [IDEMPOTENCY_ROUTE]: { mode, successStatus, ...options } satisfies IdempotencyRoute }),
     ApiHeader({
       name: 'Idempotency-Key',
       required: mode === 'required',

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Transitions } from '../../common/state-machine/state-machine';
+import { StatusStates } from '../../common/state-machine/state-machine';
 import { LedgerService } from '../ledger';
 import { InternationalIntentStatusHistoryEntity } from './international-intent-status-history.entity';
 import { InternationalIntentEntity } from './international-intent.entity';
@@ -11,27 +11,23 @@ import { transitionPosting } from './international-postings';
 type IntentExtra = Partial<Pick<InternationalIntentEntity, 'adminNote' | 'bridgeTransferId' | 'payoutId' | 'payoutConfirmation' | 'processedAt' | 'settledAt'>>;
 
 /**
- * The only code that changes an international payment intent's status: `lock` in the caller's
- * transaction, then `apply`, which posts the money of the move (`transitionPosting`) in the same
- * transaction, so no move happens without its money and no money moves twice.
+ * The only code that changes an international payment intent's status; `apply` also posts the
+ * money of the move (`transitionPosting`) in the same transaction, so no move happens without its
+ * money and no money moves twice.
  */
 @Injectable()
-export class InternationalIntentStates {
-  constructor(private readonly ledger: LedgerService) {}
-
-  private readonly transitions = new Transitions<InternationalIntentEntity, 'status'>({
-    entity: InternationalIntentEntity,
-    history: InternationalIntentStatusHistoryEntity,
-    historyRow: ({ resourceId, fromStatus, toStatus, cause }) => ({ intentId: resourceId, fromStatus, toStatus, cause }),
-    fields: { status: { property: 'status', machine: INTERNATIONAL_INTENT_STATES } },
-    refuse: (_field, from, to) => new InternationalIntentStateConflictError(from, to),
-  });
-
-  lock(manager: EntityManager, id: string): Promise<InternationalIntentEntity | null> {
-    return this.transitions.lock(manager, id);
+export class InternationalIntentStates extends StatusStates<InternationalIntentEntity, InternationalIntentStatus, IntentExtra> {
+  constructor(private readonly ledger: LedgerService) {
+    super({
+      entity: InternationalIntentEntity,
+      history: InternationalIntentStatusHistoryEntity,
+      historyRow: ({ resourceId, fromStatus, toStatus, cause }) => ({ intentId: resourceId, fromStatus, toStatus, cause }),
+      machine: INTERNATIONAL_INTENT_STATES,
+      refuse: (from, to) => new InternationalIntentStateConflictError(from, to),
+    });
   }
 
-  async apply(
+  override async apply(
     manager: EntityManager,
     intent: InternationalIntentEntity,
     status: InternationalIntentStatus,
@@ -39,7 +35,7 @@ export class InternationalIntentStates {
     extra: IntentExtra = {},
   ): Promise<InternationalIntentEntity> {
     const from = intent.status;
-    const moved = await this.transitions.apply(manager, intent, { status }, cause, extra);
+    const moved = await super.apply(manager, intent, status, cause, extra);
     const posting = transitionPosting(moved, from, status);
     if (posting) await this.ledger.post(manager, posting);
     return moved;
