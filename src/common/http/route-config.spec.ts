@@ -9,7 +9,7 @@ describe('WithRouteConfig', () => {
       @WithRouteConfig({ idempotency: { mode: 'required' } })
       handle(): void {}
     }
-    expect(Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, Controller.prototype.handle)).toEqual({
+    expect(Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, Object.getOwnPropertyDescriptor(Controller.prototype, 'handle')!.value as object)).toEqual({
       caller: { kind: 'merchant' },
       idempotency: { mode: 'required' },
     });

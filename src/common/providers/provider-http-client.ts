@@ -32,14 +32,18 @@ export class ProviderError extends Error {
   }
 }
 
-interface ProviderRequestBase {
-  method: 'GET' | 'POST' | 'PUT';
-  path: string;
-  headers?: Record<string, string>;
+/** The budget of one call to a provider, as every adapter method takes it. */
+export interface CallOptions {
   /** Budget of each attempt, from sending the request to reading the whole response. */
   timeoutMs: number;
   /** Further attempts after the first, with exponential backoff, for retryable failures only. */
   retries: number;
+}
+
+interface ProviderRequestBase extends CallOptions {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  headers?: Record<string, string>;
 }
 
 interface JsonProviderRequest extends ProviderRequestBase {

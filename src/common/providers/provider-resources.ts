@@ -1,13 +1,10 @@
 import { IsNotEmpty, IsObject, IsString, MaxLength } from 'class-validator';
-import { ProviderError, ProviderHttpClient, ProviderRequest } from './provider-http-client';
+import { CallOptions, ProviderError, ProviderHttpClient } from './provider-http-client';
 
 /**
  * What the rails' adapters (bank, bridge, payout) do alike: create a resource under our reference,
  * look one up that may not exist, and read the envelope of the events they raise.
  */
-
-/** A call's budget, as each adapter method is given it. */
-type CallBudget = Pick<ProviderRequest, 'timeoutMs' | 'retries'>;
 
 /** The rail's id of something it created or raised. */
 export class IdBody {
@@ -37,14 +34,14 @@ export async function postByReference(
   path: string,
   reference: string,
   fields: Record<string, unknown>,
-  options: CallBudget,
+  options: CallOptions,
 ): Promise<unknown> {
   const { body } = await client.request({ method: 'POST', path, headers: { 'idempotency-key': reference }, body: { reference, ...fields }, ...options });
   return body;
 }
 
 /** GETs `path` and reads the body with `read`; null when the provider answers 404: nothing is there. */
-export async function getOrNull<T>(client: ProviderHttpClient, path: string, options: CallBudget, read: (body: unknown) => T): Promise<T | null> {
+export async function getOrNull<T>(client: ProviderHttpClient, path: string, options: CallOptions, read: (body: unknown) => T): Promise<T | null> {
   let body: unknown;
   try {
     ({ body } = await client.request({ method: 'GET', path, ...options }));

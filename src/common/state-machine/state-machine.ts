@@ -124,6 +124,6 @@ export abstract class StatusStates<E extends StatusResource & { status: S }, S e
   }
 
   apply(manager: EntityManager, resource: E, status: S, cause: string, extra: X = {} as X): Promise<E> {
-    return this.transitions.apply(manager, resource, { status } as Partial<Record<'status', string>>, cause, extra);
+    return this.transitions.apply(manager, resource, { status }, cause, extra);
   }
 }

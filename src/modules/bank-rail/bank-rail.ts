@@ -1,8 +1,4 @@
-/** Budget of one call: each attempt's timeout and how many more attempts after the first. */
-export interface CallOptions {
-  timeoutMs: number;
-  retries: number;
-}
+import type { CallOptions } from '../../common/providers/provider-http-client';
 
 export interface VirtualAccountRequest {
   /** Our id of what the account is for (a business, a payment intent): the idempotency key, so a retry never opens a second account. */

@@ -1,8 +1,9 @@
+import type { CallOptions } from '../../common/providers/provider-http-client';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { parseProviderBody, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { EventBody, IdBody, postByReference } from '../../common/providers/provider-resources';
-import { BankRail, CallOptions, InboundTransferRequest, PayoutRequest, RailEvent, RailPayout, VirtualAccount, VirtualAccountRequest } from './bank-rail';
+import { BankRail, InboundTransferRequest, PayoutRequest, RailEvent, RailPayout, VirtualAccount, VirtualAccountRequest } from './bank-rail';
 
 const NAME = 'bank rail';
 

@@ -1,5 +1,5 @@
 import type { BankCodeType } from '../../common/banking/recipient-bank';
-import type { CallOptions } from '../bank-rail';
+import type { CallOptions } from '../../common/providers/provider-http-client';
 import type { RouteType } from './rate-provider';
 
 /** The recipient abroad, as both cross-border legs need it. */

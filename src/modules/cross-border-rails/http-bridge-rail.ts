@@ -1,6 +1,6 @@
 import { IsInt, Min } from 'class-validator';
 import { parseProviderBody, ProviderHttpClient } from '../../common/providers/provider-http-client';
-import type { CallOptions } from '../bank-rail';
+import type { CallOptions } from '../../common/providers/provider-http-client';
 import { BridgeEvent, BridgeRail, BridgeTransfer, BridgeTransferRequest, BridgeTransferStatus, RailHoldings } from './bridge-rail';
 import { RailResources, recipientBody, resourceBody, toReturn } from './http-rail-resources';
 import { BRIDGE_RAIL_NAME } from './http-rate-provider';

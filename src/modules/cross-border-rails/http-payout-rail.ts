@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { parseProviderBody, ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
-import type { CallOptions } from '../bank-rail';
+import type { CallOptions } from '../../common/providers/provider-http-client';
 import { RailResources, recipientBody, resourceBody, toReturn } from './http-rail-resources';
 import type { RailHoldings } from './bridge-rail';
 import { ForeignPayout, ForeignPayoutRequest, ForeignPayoutStatus, PayoutConfirmation, PayoutEvent, PayoutRail } from './payout-rail';

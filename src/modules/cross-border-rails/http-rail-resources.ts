@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { parseProviderBody, ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { EventBody, getOrNull, IdBody, postByReference } from '../../common/providers/provider-resources';
-import type { CallOptions } from '../bank-rail';
+import type { CallOptions } from '../../common/providers/provider-http-client';
 import type { RailAmount, RailHoldings, RailReturn, Recipient } from './bridge-rail';
 
 /**

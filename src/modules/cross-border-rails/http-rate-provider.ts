@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { parseProviderBody, ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
-import type { CallOptions } from '../bank-rail';
+import type { CallOptions } from '../../common/providers/provider-http-client';
 import { CorridorRate, RateProvider, ROUTE_TYPES } from './rate-provider';
 
 export const BRIDGE_RAIL_NAME = 'bridge rail';

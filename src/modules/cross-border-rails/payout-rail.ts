@@ -1,4 +1,4 @@
-import type { CallOptions } from '../bank-rail';
+import type { CallOptions } from '../../common/providers/provider-http-client';
 import type { RailHoldings, RailLeg, Recipient } from './bridge-rail';
 
 export interface ForeignPayoutRequest {

@@ -1,4 +1,4 @@
-import type { CallOptions } from '../bank-rail';
+import type { CallOptions } from '../../common/providers/provider-http-client';
 
 /** How an international payment reaches the recipient: NGN sold straight into the destination currency, or through USDC. */
 export type RouteType = 'ngn' | 'usdc';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
-import { SOURCE_CURRENCY } from '../../common/money/fx';
+import { SOURCE_CURRENCY } from './fx';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, listPage, Page } from '../../common/http/list.query';
 import { isId, newId, secureRandomBytes } from '../../common/ids/ids';

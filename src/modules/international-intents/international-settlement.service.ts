@@ -5,7 +5,7 @@ import { minorFromColumn } from '../../common/money/money';
 import { ProviderError } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler, JobQueues, Outbox } from '../../jobs';
-import { CallOptions } from '../bank-rail';
+import type { CallOptions } from '../../common/providers/provider-http-client';
 import { BRIDGE_RAIL, BridgeRail, BridgeTransfer, ForeignPayout, PAYOUT_RAIL, PayoutRail, RailReturn, Recipient } from '../cross-border-rails';
 import { LedgerService } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';

@@ -1,4 +1,4 @@
-import { SOURCE_CURRENCY } from '../../common/money/fx';
+import { SOURCE_CURRENCY } from './fx';
 import { minorFromColumn, toMajorUnits } from '../../common/money/money';
 import type { QuoteDto } from './dto/quote.response';
 import type { QuoteEntity } from './quote.entity';

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ServiceUnavailableError, ValidationFailedError } from '../../common/errors/app-error';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { isId, newId } from '../../common/ids/ids';
-import { quoteSourceAmount } from '../../common/money/fx';
+import { quoteSourceAmount } from './fx';
 import { toMinorUnits } from '../../common/money/money';
 import { ProviderError } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SOURCE_CURRENCY } from '../../common/money/fx';
+import { SOURCE_CURRENCY } from './fx';
 import { toMajorUnits } from '../../common/money/money';
 import { ProviderError } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';

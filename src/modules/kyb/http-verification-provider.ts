@@ -1,8 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsNotEmpty, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { parseProviderBody, ProviderHttpClient } from '../../common/providers/provider-http-client';
+import { CallOptions, parseProviderBody, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import {
-  CallOptions,
   PROVIDER_APPLICATION_STATUSES,
   ProviderApplication,
   ProviderApplicationInput,

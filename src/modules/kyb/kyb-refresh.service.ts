@@ -1,3 +1,4 @@
+import type { CallOptions } from '../../common/providers/provider-http-client';
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -11,7 +12,7 @@ import { PoboBusinessStates } from '../pobo-businesses';
 import { KybApplicationEntity } from './kyb-application.entity';
 import { KYB_JOBS } from './kyb.jobs';
 import { KybRepository } from './kyb.repository';
-import { CallOptions, VERIFICATION_PROVIDER, VerificationProvider } from './verification-provider';
+import { VERIFICATION_PROVIDER, VerificationProvider } from './verification-provider';
 
 const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const REFRESH_BATCH = 1_000;

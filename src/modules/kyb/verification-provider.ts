@@ -1,3 +1,4 @@
+import type { CallOptions } from '../../common/providers/provider-http-client';
 export const PROVIDER_APPLICATION_STATUSES = ['processing', 'verified', 'declined', 'action_required'] as const;
 export type ProviderApplicationStatus = (typeof PROVIDER_APPLICATION_STATUSES)[number];
 
@@ -29,11 +30,6 @@ export interface ProviderApplication {
   id: string;
   status: ProviderApplicationStatus;
   requirements: ProviderRequirement[];
-}
-
-export interface CallOptions {
-  timeoutMs: number;
-  retries: number;
 }
 
 /** The KYB verification provider, as the rest of the code sees it. */

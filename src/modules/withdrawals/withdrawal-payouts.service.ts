@@ -1,3 +1,4 @@
+import type { CallOptions } from '../../common/providers/provider-http-client';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -5,7 +6,7 @@ import { minorFromColumn } from '../../common/money/money';
 import { ProviderError } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler, JobQueues } from '../../jobs';
-import { BANK_RAIL, BankRail, CallOptions, RailPayout } from '../bank-rail';
+import { BANK_RAIL, BankRail, RailPayout } from '../bank-rail';
 import { LedgerService, Posting } from '../ledger';
 import { WithdrawalEntity } from './withdrawal.entity';
 import { WithdrawalStates } from './withdrawal-states.service';

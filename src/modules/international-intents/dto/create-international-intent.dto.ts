@@ -2,9 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { BANK_CODE_TYPES, BankCodeType } from '../../../common/banking/recipient-bank';
-import { canonicalTransferPurpose, TRANSFER_PURPOSES } from '../../../common/banking/transfer-purposes';
+import { canonicalTransferPurpose, TRANSFER_PURPOSES } from '../transfer-purposes';
 import { IsDisplayText } from '../../../common/validation/display-text.validator';
-import { IsBankCodeFor } from '../../../common/validation/recipient-bank.validator';
+import { IsBankCodeFor } from '../recipient-bank.validator';
 import { trimmed } from '../../../common/validation/transforms';
 
 const purpose = ({ value }: { value: unknown }) => (typeof value === 'string' ? (canonicalTransferPurpose(value) ?? value) : value);

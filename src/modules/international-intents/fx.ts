@@ -1,4 +1,4 @@
-import { decimalsOf, MAX_MAJOR_AMOUNT } from './money';
+import { decimalsOf, MAX_MAJOR_AMOUNT } from '../../common/money/money';
 
 /**
  * Quotes for international payments, in exact decimal arithmetic: an exchange rate is an integer

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { parseRate, quoteSourceAmount, QuoteRequest } from './fx';
-import { decimalsOf, MAX_MAJOR_AMOUNT, toMinorUnits } from './money';
+import { decimalsOf, MAX_MAJOR_AMOUNT, toMinorUnits } from '../../common/money/money';
 
 const quote = (overrides: Partial<QuoteRequest>) =>
   quoteSourceAmount({ destinationMinor: 100, destinationCurrency: 'USD', rate: '1500', fixedFeeMinor: 0, feeBps: 0, ...overrides });

@@ -1,5 +1,5 @@
 import { ValidateBy, ValidationArguments, ValidationOptions } from 'class-validator';
-import { BANK_CODE_TYPES, BankCodeType, ibanProblem, isValidAbaRoutingNumber, isValidBic, isValidOtherBankCode } from '../banking/recipient-bank';
+import { BANK_CODE_TYPES, BankCodeType, ibanProblem, isValidAbaRoutingNumber, isValidBic, isValidOtherBankCode } from '../../common/banking/recipient-bank';
 
 const isBankCodeType = (type: unknown): type is BankCodeType => typeof type === 'string' && (BANK_CODE_TYPES as readonly string[]).includes(type);
 
