@@ -10,6 +10,8 @@ const SPEC = '\\.(spec|medium-spec)\\.ts$';
 /** A module's (or src/jobs') public surface. */
 const MODULE_INDEX = '^src/modules/[^/]+/index\\.ts$';
 const JOBS_INDEX = '^src/jobs/index\\.ts$';
+/** A module's paths (`<name>.routes.ts`): public too, and free of imports, so entry points and tools read them without loading the module. */
+const MODULE_ROUTES = '^src/modules/[^/]+/[^/]+\\.routes\\.ts$';
 /** Entities directly in a module folder: src/modules/<name>/<file>.entity.ts */
 const MODULE_ENTITY = '^src/modules/[^/]+/[^/]+\\.entity\\.ts$';
 const ENTITIES_REGISTRY = '^src/database/entities\\.ts$';
@@ -45,7 +47,7 @@ module.exports = {
       comment: `${MODULE_INTERNALS_COMMENT} (Root wiring, cli/, common/, jobs/ etc. included.)`,
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/modules/', SPEC, ENTITIES_REGISTRY, APP_MODULE] },
-      to: { path: '^src/modules/', pathNot: MODULE_INDEX },
+      to: { path: '^src/modules/', pathNot: [MODULE_INDEX, MODULE_ROUTES] },
     },
     {
       name: 'no-module-internals',

@@ -16,8 +16,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { PAYMENT_INTENTS_PATH } from '../src/modules/payment-intents/payment-intents.service';
 import { apiClient, Target } from './money';
+import { PAYMENT_INTENTS_PATH } from '../src/modules/payment-intents/payment-intents.routes';
 
 const COLLECTION_BUSINESSES = 100;
 const TRANSFERS = 1_000;

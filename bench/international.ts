@@ -22,11 +22,10 @@ import type autocannon from 'autocannon';
 import { Client } from 'pg';
 import { OUTBOX_CHANNEL } from '../src/jobs/outbox.repository';
 import { InternationalIntentsRepository } from '../src/modules/international-intents/international-intents.repository';
-import { INTERNATIONAL_INTENTS_PATH } from '../src/modules/international-intents/international-intents.service';
-import { QUOTES_PATH } from '../src/modules/international-intents/quotes.service';
-import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
 import { apiClient, fundBalance, MeasuredRun, Target } from './money';
 import { intentFindOwnedQuery, statementSent } from './reference-server';
+import { INTERNATIONAL_INTENTS_PATH, QUOTES_PATH } from '../src/modules/international-intents/international-intents.routes';
+import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 
 export const INTERNATIONAL_TARGETS = {
   /** API req/s ÷ reference req/s for GET one international payment intent. */

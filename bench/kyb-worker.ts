@@ -14,8 +14,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
 import { applicationBody, MiB, post, rssMb } from './kyb';
+import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 
 /** Growth allowed, in largest documents; time allowed for an application to reach `submitted`. */
 export const KYB_WORKER_TARGETS = { growthPerLargestDocument: 2, forwardTimeoutS: 60 };

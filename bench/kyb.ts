@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { REQUIRED_COMPANY_FILE_TYPES } from '../src/modules/kyb/kyb.constants';
-import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
+import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 
 export const MiB = 1024 * 1024;
 const DOCUMENT_BYTES = 45 * MiB;

@@ -10,10 +10,10 @@ import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
 import { Client } from 'pg';
 import { nubanFor } from '../src/common/banking/nuban';
-import { PAYMENT_INTENTS_PATH } from '../src/modules/payment-intents/payment-intents.service';
-import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
-import { WITHDRAWALS_PATH } from '../src/modules/withdrawals/withdrawals.service';
 import { rssMb } from './kyb';
+import { PAYMENT_INTENTS_PATH } from '../src/modules/payment-intents/payment-intents.routes';
+import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
+import { WITHDRAWALS_PATH } from '../src/modules/withdrawals/withdrawals.routes';
 
 export const MONEY_TARGETS = {
   createP99Ms: 50,

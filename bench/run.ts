@@ -20,17 +20,18 @@ import { wordlist as english } from '@scure/bip39/wordlists/english';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { BRIDGE_RAIL_CALLBACK_PATH, DEV_WALLET_MNEMONIC, loadConfig, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH } from '../src/config/app.config';
+import { DEV_WALLET_MNEMONIC, loadConfig } from '../src/config/app.config';
 import { dropDatabase } from '../src/database/ensure-database';
 import { prepareDatabase } from '../src/database/migrate';
 import { PoboBusinessesRepository } from '../src/modules/pobo-businesses/pobo-businesses.repository';
-import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.service';
 import { KYB_TARGETS, runKybBench } from './kyb';
 import { KYB_WORKER_TARGETS, runKybWorkerBench } from './kyb-worker';
 import { MONEY_TARGETS, MoneyScenario, runMoneyBench, Target } from './money';
 import { runCollectionsBench } from './collections';
 import { INTERNATIONAL_TARGETS, InternationalBenchResult, InternationalScenario, runInternationalBench, WORKER_LOG_COUNTS } from './international';
 import { findOwnedQuery, statementSent } from './reference-server';
+import { BANK_RAIL_CALLBACK_PATH, BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../src/modules/rail-events/rail-events.routes';
+import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 
 // ---------------------------------------------------------------------------------------------
 // Settings. The defaults are the issue's; the environment overrides exist for quick local tries.
@@ -261,7 +262,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     SANDBOX_BANK_RAIL_PORT: String(railPort),
     BANK_RAIL_API_KEY: railApiKey,
     BANK_RAIL_WEBHOOK_SECRET: railWebhookSecret,
-    SANDBOX_BANK_RAIL_CALLBACK_URL: `${apiUrl}${RAIL_CALLBACK_PATH}`,
+    SANDBOX_BANK_RAIL_CALLBACK_URL: `${apiUrl}${BANK_RAIL_CALLBACK_PATH}`,
     SANDBOX_PAYOUT_DELAY_MS: String(PAYOUT_DELAY_MS),
   });
   started.push(rail);

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { BRIDGE_RAIL_CALLBACK_PATH, ConfigError, loadConfig, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH } from './config/app.config';
+import { ConfigError, loadConfig } from './config/app.config';
 import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
 import { superviseRoles } from './startup/supervisor';
+import { BANK_RAIL_CALLBACK_PATH, BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from './modules/rail-events/rail-events.routes';
 
 /**
  * `npm start`: the whole service on one machine with development defaults. Creates the database
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     SANDBOX_PAYOUT_DELAY_MS: String(config.sandbox.payoutDelayMs),
     BANK_RAIL_WEBHOOK_SECRET: config.bankRail.webhookSecret,
     // The sandbox rails call the API back here; the API listens on every interface.
-    SANDBOX_BANK_RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}${RAIL_CALLBACK_PATH}`,
+    SANDBOX_BANK_RAIL_CALLBACK_URL: `http://127.0.0.1:${config.port}${BANK_RAIL_CALLBACK_PATH}`,
     SANDBOX_BRIDGE_RAIL_PORT: String(config.sandbox.bridgeRailPort),
     SANDBOX_PAYOUT_RAIL_PORT: String(config.sandbox.payoutRailPort),
     SANDBOX_SETTLEMENT_STEP_MS: String(config.sandbox.settlementStepMs),

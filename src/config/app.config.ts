@@ -15,15 +15,6 @@ export const DEV_BRIDGE_RAIL_WEBHOOK_SECRET = 'sandbox-bridge-rail-webhook-secre
 export const DEV_PAYOUT_RAIL_API_KEY = 'sandbox-payout-rail-key';
 export const DEV_PAYOUT_RAIL_WEBHOOK_SECRET = 'sandbox-payout-rail-webhook-secret';
 
-/**
- * The API's route where the bank rail delivers its signed callbacks (registered with the rail;
- * `npm start` points the sandbox rail at it).
- */
-export const RAIL_CALLBACK_PATH = '/api/rails/bank/events';
-/** Where the bridge rail and the payout rail deliver theirs. */
-export const BRIDGE_RAIL_CALLBACK_PATH = '/api/rails/bridge/events';
-export const PAYOUT_RAIL_CALLBACK_PATH = '/api/rails/payout/events';
-
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 
 /** Raw environment, validated once at boot. Names match the variables in `.env.example`. */

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { signRailPayload } from '../../sandbox/common/callbacks';
-import { BRIDGE_RAIL_CALLBACK_PATH, DEV_BRIDGE_RAIL_WEBHOOK_SECRET } from '../../src/config/app.config';
+import { DEV_BRIDGE_RAIL_WEBHOOK_SECRET } from '../../src/config/app.config';
 import { expectErrorBody } from '../support/contract';
 import { sleep } from '../support/poll';
 import { asResult, RawConnection, requestHead } from '../support/raw-http';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createBusiness, http, HttpResult, startTestApp, TestApp } from '../support/test-app';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { BRIDGE_RAIL_CALLBACK_PATH } from '../../src/modules/rail-events/rail-events.routes';
 
 const LIST = '/api/merchant/pobo/users';
 const PER_SECOND = 10;

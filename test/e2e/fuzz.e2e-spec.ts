@@ -7,7 +7,6 @@ import {
   PAYOUT_SUCCEEDS_THEN_RETURNED,
 } from '../../sandbox/bank-rail/bank-rail.server';
 import { nubanFor } from '../../src/common/banking/nuban';
-import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../src/config/app.config';
 import { csrfFieldValue, newCsrfCookieValue } from '../../src/modules/agreement-page/agreement-page.csrf';
 import { TERMS_VERSION } from '../../src/modules/agreements/agreement.terms';
 import {
@@ -77,6 +76,7 @@ import { eventually, sleep } from '../support/poll';
 import { RawConnection, requestHead } from '../support/raw-http';
 import { createBusiness, http, startTestApp, TestApp } from '../support/test-app';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../src/modules/rail-events/rail-events.routes';
 
 /**
  * Property-based fuzzing over real HTTP: every route that takes a body, and the GET routes'

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../src/config/app.config';
 import { acceptAgreementDirectly, kybApplication } from './kyb-fixtures';
 import { MoneyStack, MoneyStackOptions, post, startMoneyStack } from './money-stack';
 import { eventually } from './poll';
 import { CrossBorderSandbox, startCrossBorderSandboxes } from './sandboxes';
 import { createBusiness, http, TestApp } from './test-app';
+import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../src/modules/rail-events/rail-events.routes';
 
 export const QUOTES = '/api/merchant/quotes';
 export const INTENTS = '/api/merchant/international-payment-intents';

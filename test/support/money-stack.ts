@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
-import { RAIL_CALLBACK_PATH } from '../../src/config/app.config';
 import { eventually } from './poll';
 import { Sandbox, startSandboxes } from './sandboxes';
 import { http, HttpResult, startTestApp, TestApp } from './test-app';
 import { createTestDatabase, TestDatabase } from './test-database';
 import { startTestWorker } from './test-worker';
+import { BANK_RAIL_CALLBACK_PATH } from '../../src/modules/rail-events/rail-events.routes';
 
 /** Everything a money suite runs against: its own database and queues, the sandbox rail calling the app back, a worker. */
 export interface MoneyStack {
@@ -42,7 +42,7 @@ export async function startMoneyStack(options: MoneyStackOptions): Promise<Money
     ...options.env,
   };
   const t = await startTestApp(db.url, env);
-  const callbacksTo = (baseUrl: string) => sandboxes.bankRail.control('webhook', { url: `${baseUrl}${RAIL_CALLBACK_PATH}` });
+  const callbacksTo = (baseUrl: string) => sandboxes.bankRail.control('webhook', { url: `${baseUrl}${BANK_RAIL_CALLBACK_PATH}` });
   await callbacksTo(t.baseUrl);
   const worker = options.worker === false ? undefined : await startTestWorker(db.url, env);
   const pg = new Client({ connectionString: db.url });

@@ -2,7 +2,7 @@
 export { InternationalIntentsModule } from './international-intents.module';
 export { InternationalSettlementService } from './international-settlement.service';
 export { installReceiptPageErrors } from './receipts.controller';
-export { RECEIPTS_PATH } from './international-intent.mapper';
+export { RECEIPTS_PATH } from './international-intents.routes';
 export type { ReceivableOutcome } from './international-postings';
 export { RailReconciliationModule } from './rail-reconciliation.module';
 export { RailReconciliationService } from './rail-reconciliation.service';

@@ -1,10 +1,8 @@
+import { RECEIPTS_PATH } from './international-intents.routes';
 import { minorFromColumn, toMajorUnits } from '../../common/money/money';
 import type { InternationalIntentDto } from './dto/international-intent.response';
 import type { InternationalIntentEntity } from './international-intent.entity';
 import { PIPELINE_ORDER } from './international-intent.states';
-
-/** Where receipts are served (outside the merchant API: the URL itself is the credential). */
-export const RECEIPTS_PATH = '/receipts';
 
 export type InternationalIntentRecord = Omit<
   InternationalIntentEntity,

@@ -13,7 +13,8 @@ import {
   InternationalIntentEnvelopeDto,
   InternationalIntentListEnvelopeDto,
 } from './dto/international-intent.response';
-import { INTERNATIONAL_INTENTS_PATH, InternationalIntentsService } from './international-intents.service';
+import { InternationalIntentsService } from './international-intents.service';
+import { INTERNATIONAL_INTENTS_PATH } from './international-intents.routes';
 
 const SETTLED_EXAMPLE: InternationalIntentDto = {
   ...INTERNATIONAL_INTENT_EXAMPLE,

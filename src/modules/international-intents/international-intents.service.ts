@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { INTERNATIONAL_INTENTS_PATH } from './international-intents.routes';
 import { EntityManager } from 'typeorm';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
 import { SOURCE_CURRENCY } from './fx';
@@ -25,8 +26,6 @@ import {
 import { InternationalIntentsRepository } from './international-intents.repository';
 import { reservationPosting } from './international-postings';
 import { QuoteEntity } from './quote.entity';
-
-export const INTERNATIONAL_INTENTS_PATH = '/api/merchant/international-payment-intents';
 
 @Injectable()
 export class InternationalIntentsService {

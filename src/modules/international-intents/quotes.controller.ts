@@ -6,7 +6,8 @@ import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { CreateQuoteDto } from './dto/create-quote.dto';
 import { QUOTE_EXAMPLE, QuoteDto, QuoteEnvelopeDto } from './dto/quote.response';
-import { QUOTES_PATH, QuotesService } from './quotes.service';
+import { QuotesService } from './quotes.service';
+import { QUOTES_PATH } from './international-intents.routes';
 
 @ApiTags('International payment intents')
 @Controller(QUOTES_PATH)

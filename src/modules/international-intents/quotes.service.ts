@@ -18,7 +18,6 @@ import { InternationalIntentsRepository } from './international-intents.reposito
 import { QuoteEntity, StoredQuoteOption } from './quote.entity';
 import { mapQuote } from './quote.mapper';
 
-export const QUOTES_PATH = '/api/merchant/quotes';
 /** How long a quote's prices hold. */
 export const QUOTE_TTL_MS = 15 * 60_000;
 

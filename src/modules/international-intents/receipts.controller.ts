@@ -4,9 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiPublicOperation, REQUEST_ID_HEADER } from '../../common/http/api-docs';
 import { ErrorPageSender, installErrorPages, PAGE_CSP, sendErrorPage } from '../../common/html/pages';
 import { PublicRoute } from '../auth';
-import { RECEIPTS_PATH } from './international-intent.mapper';
 import { renderReceiptMessagePage } from './receipt.html';
 import { ReceiptsService } from './receipts.service';
+import { RECEIPTS_PATH } from './international-intents.routes';
 
 /**
  * Headers of every receipt page: the agreement page's CSP (no script, nothing from elsewhere, no

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { INestApplication } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
-import { POBO_USERS_PATH } from '../pobo-businesses';
 import { extractDocuments, ReceivedDocuments } from './kyb-documents.extractor';
 import { KYB_BODY_LIMIT, LARGE_UPLOAD_BYTES } from './kyb.constants';
 import { BodyTooLargeError, UploadCapacityError } from './kyb.errors';
 import { KybService } from './kyb.service';
+import { POBO_USERS_PATH } from '../pobo-businesses';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -4,12 +4,13 @@ import { ApiMerchantOperation } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
-import { POBO_BUSINESS_EXAMPLE, POBO_USERS_PATH, PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses';
+import { POBO_BUSINESS_EXAMPLE, PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses';
 import { KybApplicationDto, KybApplicationPatchDto } from './dto/kyb-application.dto';
 import { KYB_APPLICATION_EXAMPLE } from './dto/kyb-application.example';
 import { ReceivedDocuments } from './kyb-documents.extractor';
 import { KybService } from './kyb.service';
 import { SubmittedDocuments } from './submitted-documents.decorator';
+import { POBO_USERS_PATH } from '../pobo-businesses';
 
 const PROCESSING_EXAMPLE = {
   ...POBO_BUSINESS_EXAMPLE,

@@ -6,7 +6,6 @@ import { Envelope, envelope } from '../../common/http/envelope';
 import { sendPage } from '../../common/http/list.query';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal, TestModeOnly } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
-import { POBO_USERS_PATH } from '../pobo-businesses';
 import {
   CollectionDto,
   CollectionEnvelopeDto,
@@ -17,6 +16,7 @@ import {
   SendNairaTransferDto,
 } from './dto/collection.dto';
 import { NairaCollectionsService } from './naira-collections.service';
+import { POBO_USERS_PATH } from '../pobo-businesses';
 
 const COLLECTION_EXAMPLE: CollectionDto = {
   collectionId: 'col_3e4f5a6b7c8d9e0f1a2b3c4d',

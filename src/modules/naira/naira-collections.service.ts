@@ -11,12 +11,13 @@ import { JobHandler, JobQueues, Outbox } from '../../jobs';
 import { BANK_RAIL, BankRail, callRailForRequest, RailTransfer, TEST_SENDER } from '../bank-rail';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService } from '../ledger';
-import { POBO_USERS_PATH, PoboBusinessesService, PoboBusinessStates } from '../pobo-businesses';
+import { PoboBusinessesService, PoboBusinessStates } from '../pobo-businesses';
 import { CollectionReturnReason } from './collection.entity';
 import { CollectionRecord, CollectionsRepository } from './collections.repository';
 import { CollectionDto, CollectionListQuery, NairaTransferSentDto, SendNairaTransferDto } from './dto/collection.dto';
 import { CollectionNotFoundError, NairaAccountNotActiveError, NoOpenNairaAccountError } from './naira.errors';
 import { NAIRA_JOBS } from './naira.jobs';
+import { POBO_USERS_PATH } from '../pobo-businesses';
 
 const CURRENCY = 'NGN';
 const BATCH = 500;

@@ -8,7 +8,8 @@ import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { ConfirmPaymentIntentDto, CreatePaymentIntentDto } from './dto/create-payment-intent.dto';
 import { PAYMENT_INTENT_EXAMPLE, PaymentIntentDto, PaymentIntentEnvelopeDto, PaymentIntentListEnvelopeDto } from './dto/payment-intent.response';
-import { PAYMENT_INTENTS_PATH, PaymentIntentsService } from './payment-intents.service';
+import { PaymentIntentsService } from './payment-intents.service';
+import { PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 
 const FUNDED_EXAMPLE: PaymentIntentDto = {
   ...PAYMENT_INTENT_EXAMPLE,

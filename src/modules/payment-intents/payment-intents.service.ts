@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 import { Inject, Injectable } from '@nestjs/common';
 import { DatabaseError } from 'pg';
 import { Envelope, envelope } from '../../common/http/envelope';
@@ -23,7 +24,6 @@ import {
 } from './payment-intents.errors';
 import { INSERT_PARAMS, MERCHANT_REFERENCE_UNIQUE, PaymentIntentsRepository } from './payment-intents.repository';
 
-export const PAYMENT_INTENTS_PATH = '/api/merchant/payment-intents';
 export const CURRENCY = 'NGN';
 
 /** The simulated sender of a test transfer when the merchant names none and the intent expects none. */

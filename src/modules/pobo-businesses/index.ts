@@ -1,6 +1,7 @@
 /** What other modules may use of the business module. */
 export { PoboBusinessesModule } from './pobo-businesses.module';
-export { PoboBusinessesService, POBO_USERS_PATH } from './pobo-businesses.service';
+export { PoboBusinessesService } from './pobo-businesses.service';
+export { POBO_USERS_PATH } from './pobo-businesses.routes';
 export { PoboBusinessStates } from './pobo-business-states.service';
 export type { BusinessStatusChange } from './pobo-business-states.service';
 export { PoboBusinessAgreementService } from './pobo-business-agreement.service';

@@ -11,7 +11,8 @@ import { ListQuery, sendPage } from '../../common/http/list.query';
 import { POBO_BUSINESS_RESPONSE } from './dto/pobo-business.schema';
 import { POBO_BUSINESS_EXAMPLE, PoboBusinessDto, PoboBusinessEnvelopeDto, PoboBusinessListEnvelopeDto } from './dto/pobo-business.response';
 import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
-import { POBO_USERS_PATH, PoboBusinessesService } from './pobo-businesses.service';
+import { PoboBusinessesService } from './pobo-businesses.service';
+import { POBO_USERS_PATH } from './pobo-businesses.routes';
 
 @ApiTags('POBO businesses')
 @Controller(POBO_USERS_PATH)

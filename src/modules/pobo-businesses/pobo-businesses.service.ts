@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { POBO_USERS_PATH } from './pobo-businesses.routes';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Envelope, envelope } from '../../common/http/envelope';
@@ -14,8 +15,6 @@ import { PoboBusinessEntity } from './pobo-business.entity';
 import { mapPoboBusiness } from './pobo-business.mapper';
 import { PoboBusinessNotFoundError } from './pobo-businesses.errors';
 import { AFTER_BUSINESS_PARAMS, PoboBusinessesRepository, PoboBusinessRow } from './pobo-businesses.repository';
-
-export const POBO_USERS_PATH = '/api/merchant/pobo/users';
 
 @Injectable()
 export class PoboBusinessesService {

@@ -3,10 +3,10 @@ import { ApiExtraModels, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiPublicOperation } from '../../common/http/api-docs';
 import { Envelope, envelope } from '../../common/http/envelope';
-import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH, RAIL_CALLBACK_PATH } from '../../config/app.config';
 import { RailCallbackRoute, SignedRail } from '../auth';
 import { RailCallbackAckDto, RailCallbackAckEnvelopeDto, RailEventDto } from './rail-events.dto';
 import { RailEventsService } from './rail-events.service';
+import { BANK_RAIL_CALLBACK_PATH, BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from './rail-events.routes';
 
 /** A rail's signed callback route: the same signature header, acknowledgement and refusals for every rail. */
 function RailCallback(
@@ -46,7 +46,7 @@ function RailCallback(
 export class RailEventsController {
   constructor(private readonly events: RailEventsService) {}
 
-  @RailCallback('bank_rail', RAIL_CALLBACK_PATH, {
+  @RailCallback('bank_rail', BANK_RAIL_CALLBACK_PATH, {
     operationId: 'receiveBankRailEvent',
     summary: 'Bank rail callback (for the rail, not merchants)',
     description: 'A signed event of the bank rail. Acknowledged (200) only once its effects are committed; a repeated event id is acknowledged without effect.',

@@ -8,7 +8,8 @@ import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { CreateWithdrawalDto } from './dto/create-withdrawal.dto';
 import { BankDto, BankListEnvelopeDto, WITHDRAWAL_EXAMPLE, WithdrawalDto, WithdrawalEnvelopeDto, WithdrawalListEnvelopeDto } from './dto/withdrawal.response';
-import { WITHDRAWALS_PATH, WithdrawalsService } from './withdrawals.service';
+import { WithdrawalsService } from './withdrawals.service';
+import { WITHDRAWALS_PATH } from './withdrawals.routes';
 
 @ApiTags('Withdrawals')
 @Controller()

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { WITHDRAWALS_PATH } from './withdrawals.routes';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { isValidNuban } from '../../common/banking/nuban';
@@ -19,7 +20,6 @@ import { WithdrawalPayoutsService } from './withdrawal-payouts.service';
 import { AccountNumberInvalidError, WithdrawalNotFoundError, WithdrawalReferenceInUseError } from './withdrawals.errors';
 import { WITHDRAWAL_REFERENCE_UNIQUE, WithdrawalsRepository } from './withdrawals.repository';
 
-export const WITHDRAWALS_PATH = '/api/merchant/withdrawals';
 const CURRENCY = 'NGN';
 
 @Injectable()
