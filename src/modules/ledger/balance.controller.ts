@@ -1,4 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
+import { BALANCE_PATH, BALANCE_TRANSACTIONS_PATH } from './ledger.routes';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
@@ -9,12 +10,12 @@ import { BalanceDto, BalanceEnvelopeDto, BalanceTransactionDto, BalanceTransacti
 import { BalanceService } from './balance.service';
 
 @ApiTags('Balance')
-@Controller('/api/merchant')
+@Controller()
 export class BalanceController {
   constructor(private readonly balance: BalanceService) {}
 
   @MerchantRoute()
-  @Get('balance')
+  @Get(BALANCE_PATH)
   @ApiMerchantOperation({
     operationId: 'getBalance',
     summary: "The merchant's balance per currency",
@@ -31,7 +32,7 @@ export class BalanceController {
   }
 
   @MerchantRoute()
-  @Get('balance-transactions')
+  @Get(BALANCE_TRANSACTIONS_PATH)
   @ApiMerchantOperation({
     operationId: 'listBalanceTransactions',
     summary: 'Every change of the available balance, newest first',

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { COLLECTIONS_PATH, NAIRA_TEST_HELPERS_PATH } from './naira.routes';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
@@ -63,7 +64,7 @@ export class CollectionsController {
   }
 
   @MerchantRoute()
-  @Get('/api/merchant/collections/:collectionId')
+  @Get(`${COLLECTIONS_PATH}/:collectionId`)
   @ApiMerchantOperation({
     operationId: 'getCollection',
     summary: 'Retrieve a collection',
@@ -82,7 +83,7 @@ export class CollectionsController {
 
 @ApiTags('Test helpers')
 @TestModeOnly()
-@Controller('/api/merchant/test-helpers/pobo/users')
+@Controller(NAIRA_TEST_HELPERS_PATH)
 export class NairaTestHelpersController {
   constructor(private readonly collections: NairaCollectionsService) {}
 

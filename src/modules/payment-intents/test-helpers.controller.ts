@@ -1,4 +1,5 @@
 import { Body, Controller, Param, Post } from '@nestjs/common';
+import { PAYMENT_INTENT_TEST_HELPERS_PATH } from './payment-intents.routes';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiMerchantOperation } from '../../common/http/api-docs';
 import { Envelope } from '../../common/http/envelope';
@@ -10,7 +11,7 @@ import { PaymentIntentsService } from './payment-intents.service';
 
 @ApiTags('Test helpers')
 @TestModeOnly()
-@Controller('/api/merchant/test-helpers/payment-intents')
+@Controller(PAYMENT_INTENT_TEST_HELPERS_PATH)
 export class TestHelpersController {
   constructor(private readonly intents: PaymentIntentsService) {}
 

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { BANKS_PATH } from './withdrawals.routes';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
@@ -87,7 +88,7 @@ export class WithdrawalsController {
   }
 
   @MerchantRoute()
-  @Get('/api/merchant/banks')
+  @Get(BANKS_PATH)
   @ApiMerchantOperation({
     operationId: 'listBanks',
     summary: 'Banks a withdrawal can pay into',
