@@ -1,12 +1,11 @@
+import { ConfigError, loadConfig } from './app.config';
 import {
-  ConfigError,
   DEV_BANK_RAIL_WEBHOOK_SECRET,
   DEV_BRIDGE_RAIL_WEBHOOK_SECRET,
   DEV_LINK_SIGNING_SECRET,
   DEV_PAYOUT_RAIL_API_KEY,
   DEV_WALLET_MNEMONIC,
-  loadConfig,
-} from './app.config';
+} from './dev-secrets';
 
 const PROD_SECRETS = {
   NODE_ENV: 'production',

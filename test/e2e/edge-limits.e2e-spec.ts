@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { signRailPayload } from '../../sandbox/common/callbacks';
-import { DEV_BRIDGE_RAIL_WEBHOOK_SECRET } from '../../src/config/app.config';
+import { DEV_BRIDGE_RAIL_WEBHOOK_SECRET } from '../../src/config/dev-secrets';
 import { expectErrorBody } from '../support/contract';
 import { sleep } from '../support/poll';
 import { asResult, RawConnection, requestHead } from '../support/raw-http';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { isValidNuban } from '../../src/common/banking/nuban';
-import { DEV_BANK_RAIL_API_KEY } from '../../src/config/app.config';
+import { DEV_BANK_RAIL_API_KEY } from '../../src/config/dev-secrets';
 import { expectErrorBody } from '../support/contract';
 import { acceptAgreementDirectly, kybApplication } from '../support/kyb-fixtures';
 import { balanceOf, ledgerVerify, MoneyStack, post, startMoneyStack } from '../support/money-stack';

@@ -217,7 +217,7 @@ describe('Rail callbacks', () => {
 
   it('a forged, altered or stale callback is refused with 401; a repeated one changes nothing', async () => {
     const { signRailPayload } = await import('../../sandbox/bank-rail/bank-rail.server');
-    const { DEV_BANK_RAIL_WEBHOOK_SECRET } = await import('../../src/config/app.config');
+    const { DEV_BANK_RAIL_WEBHOOK_SECRET } = await import('../../src/config/dev-secrets');
     const events = (await stack.bankRail.state<any>('/_sandbox/events')).events;
     const raw = JSON.stringify(events.find((e: any) => e.type === 'transfer.received'));
     const now = Math.floor(Date.now() / 1000);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { signRailPayload } from '../../sandbox/common/callbacks';
-import { DEV_BANK_RAIL_WEBHOOK_SECRET, DEV_BRIDGE_RAIL_WEBHOOK_SECRET, DEV_PAYOUT_RAIL_WEBHOOK_SECRET } from '../../src/config/app.config';
+import { DEV_BANK_RAIL_WEBHOOK_SECRET, DEV_BRIDGE_RAIL_WEBHOOK_SECRET, DEV_PAYOUT_RAIL_WEBHOOK_SECRET } from '../../src/config/dev-secrets';
 import { nastyString, oddPathSegment, RawResponse } from './fuzz';
 import { keyValue, moneyPathSegment, moneyQuery } from './fuzz-money';
 

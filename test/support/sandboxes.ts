@@ -12,7 +12,7 @@ import {
   DEV_PAYOUT_RAIL_API_KEY,
   DEV_PAYOUT_RAIL_WEBHOOK_SECRET,
   DEV_VERIFICATION_PROVIDER_API_KEY,
-} from '../../src/config/app.config';
+} from '../../src/config/dev-secrets';
 
 /** A request a sandbox received, as seen on its HTTP server (before faults such as latency apply). */
 export interface SandboxRequest {

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createBridgeRailServer } from '../../../sandbox/bridge-rail/bridge-rail.server';
 import { createPayoutRailServer } from '../../../sandbox/payout-rail/payout-rail.server';
-import { DEV_BRIDGE_RAIL_API_KEY, DEV_PAYOUT_RAIL_API_KEY, loadConfig } from '../../config/app.config';
+import { loadConfig } from '../../config/app.config';
+import { DEV_BRIDGE_RAIL_API_KEY, DEV_PAYOUT_RAIL_API_KEY } from '../../config/dev-secrets';
 import { ConfigModule } from '../../config/config.module';
 import { BRIDGE_RAIL, BridgeRail, CrossBorderRailsModule, PAYOUT_RAIL, PayoutRail, RATE_PROVIDER, RateProvider } from './index';
 

@@ -3,7 +3,7 @@ import { ORGANIZATION_CHART_UNREADABLE } from '../../../sandbox/verification-pro
 import { Medium, Sandbox, startMedium, startSandboxes } from '../../../test/support/medium';
 import { newId } from '../../common/ids/ids';
 import { ProviderError } from '../../common/providers/provider-http-client';
-import { DEV_VERIFICATION_PROVIDER_API_KEY } from '../../config/app.config';
+import { DEV_VERIFICATION_PROVIDER_API_KEY } from '../../config/dev-secrets';
 import { REDIS } from '../../redis/redis.module';
 import { KybRefreshService } from './kyb-refresh.service';
 import { KybModule } from './kyb.module';

@@ -1,0 +1,268 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+
+/** Raw environment, validated once at boot. Names match the variables in `.env.example`. */
+export class EnvironmentVariables {
+  @IsIn(['development', 'test', 'production'])
+  NODE_ENV: 'development' | 'test' | 'production' = 'development';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/merchant_api';
+
+  @IsString()
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'PUBLIC_BASE_URL must be an absolute http(s) URL' })
+  PUBLIC_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'LINK_SIGNING_SECRET must be at least 32 characters' })
+  LINK_SIGNING_SECRET?: string;
+
+  @IsOptional()
+  @IsString()
+  WALLET_MNEMONIC?: string;
+
+  /** Defaults to `mk_live` in production and `mk_test` elsewhere. */
+  @IsOptional()
+  @IsIn(['mk_test', 'mk_live'])
+  API_KEY_PREFIX?: 'mk_test' | 'mk_live';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(300_000)
+  API_KEY_CACHE_TTL_MS = 5_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  AGREEMENT_LINK_TTL_SECONDS = 7 * 24 * 3600;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  DB_POOL_SIZE = 10;
+
+  /** Hop count or comma-separated addresses/CIDRs of the load balancers whose X-Forwarded-For is believed. */
+  @IsOptional()
+  @Matches(/^(\d{1,2}|[0-9a-fA-F.:/,\s]+)$/, { message: 'TRUST_PROXY must be a hop count or a list of addresses/CIDRs' })
+  TRUST_PROXY?: string;
+
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'VERIFICATION_PROVIDER_URL must be an absolute http(s) URL' })
+  VERIFICATION_PROVIDER_URL = 'http://127.0.0.1:4010';
+
+  @IsOptional()
+  @IsString()
+  VERIFICATION_PROVIDER_API_KEY?: string;
+
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'BANK_RAIL_URL must be an absolute http(s) URL' })
+  BANK_RAIL_URL = 'http://127.0.0.1:4020';
+
+  @IsOptional()
+  @IsString()
+  BANK_RAIL_API_KEY?: string;
+
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'BRIDGE_RAIL_URL must be an absolute http(s) URL' })
+  BRIDGE_RAIL_URL = 'http://127.0.0.1:4030';
+
+  @IsOptional()
+  @IsString()
+  BRIDGE_RAIL_API_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'BRIDGE_RAIL_WEBHOOK_SECRET must be at least 16 characters' })
+  BRIDGE_RAIL_WEBHOOK_SECRET?: string;
+
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'PAYOUT_RAIL_URL must be an absolute http(s) URL' })
+  PAYOUT_RAIL_URL = 'http://127.0.0.1:4040';
+
+  @IsOptional()
+  @IsString()
+  PAYOUT_RAIL_API_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'PAYOUT_RAIL_WEBHOOK_SECRET must be at least 16 characters' })
+  PAYOUT_RAIL_WEBHOOK_SECRET?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  PROVIDER_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  KYB_REFRESH_TIMEOUT_MS = 1_500;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(200)
+  PERIODIC_JOB_INTERVAL_MS = 5_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DOCUMENT_RETENTION_HOURS = 72;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  MAX_CONCURRENT_KYB_UPLOADS = 2;
+
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'QUEUE_PREFIX may contain letters, digits, _ and - only' })
+  QUEUE_PREFIX = 'merchant-api';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  JOB_LOCK_MS = 30_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SANDBOX_REVIEW_DELAY_MS = 2_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  SANDBOX_VERIFICATION_PORT = 4010;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  SANDBOX_BANK_RAIL_PORT = 4020;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  SANDBOX_BRIDGE_RAIL_PORT = 4030;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  SANDBOX_PAYOUT_RAIL_PORT = 4040;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  SANDBOX_SETTLEMENT_STEP_MS = 1_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  DB_STATEMENT_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PER_SECOND = 100;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_BURST = 200;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_FAILURE_LIMIT_PER_SECOND = 20;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  PUBLIC_RATE_LIMIT_PER_SECOND = 20;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  PUBLIC_RATE_LIMIT_BURST = 40;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(5_000)
+  RATE_LIMIT_REDIS_TIMEOUT_MS = 100;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  BODY_IDLE_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  BODY_MIN_BYTES_PER_SECOND = 10_240;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  SHUTDOWN_TIMEOUT_MS = 20_000;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'BANK_RAIL_WEBHOOK_SECRET must be at least 16 characters' })
+  BANK_RAIL_WEBHOOK_SECRET?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  IDEMPOTENCY_LOCK_MS = 30_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(24)
+  IDEMPOTENCY_RETENTION_HOURS = 24;
+
+  /** `ledger:verify` fails once a receivable (money a rail owes back) has been open this long. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  LEDGER_RECEIVABLE_MAX_AGE_HOURS = 72;
+
+  /**
+   * `ledger:verify` leaves out of its reconciliation with the rails a payment that it or a rail
+   * changed this recently: a callback on its way is not a difference.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  LEDGER_RECONCILE_GRACE_SECONDS = 300;
+
+  /** Flat fee per withdrawal, in kobo. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100_000_000)
+  WITHDRAWAL_FEE_KOBO = 0;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SANDBOX_PAYOUT_DELAY_MS = 200;
+}
