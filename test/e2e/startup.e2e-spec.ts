@@ -146,7 +146,7 @@ describe('Starting without PostgreSQL or Redis', () => {
 
   it("npm start's first step (preflight.ts, before the build) says the same", async () => {
     const port = await closedPort();
-    const run = await runEntry('src/preflight.ts', { REDIS_URL: `redis://127.0.0.1:${port}` });
+    const run = await runEntry('src/startup/before-build.ts', { REDIS_URL: `redis://127.0.0.1:${port}` });
 
     expectPlainRefusal(run);
     expect(run.stderr).toContain(`Redis is not reachable at 127.0.0.1:${port} (from REDIS_URL)`);

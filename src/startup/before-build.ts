@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig } from './config/app.config';
-import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
+import { ConfigError, loadConfig } from '../config/app.config';
+import { assertDependenciesReachable, DependenciesUnavailableError } from './preflight';
 
 /**
  * First step of `npm start`, run from source before the build: the build takes ten seconds or

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
-import { createApp } from './app.factory';
-import { loadConfig } from './config/app.config';
-import { prepareDatabase } from './database/migrate';
-import { JobQueues } from './jobs';
+import { createApp } from '../app.factory';
+import { loadConfig } from '../config/app.config';
+import { prepareDatabase } from '../database/migrate';
+import { JobQueues } from '../jobs';
 
 /**
  * `npm run openapi:export -- <file>`: writes the document the API serves, for linting and client
