@@ -275,6 +275,13 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     bridge: { apiKey: randomBytes(16).toString('hex'), webhookSecret: randomBytes(32).toString('hex'), url: `http://${HOST}:${bridgePort}` },
     payout: { apiKey: randomBytes(16).toString('hex'), webhookSecret: randomBytes(32).toString('hex'), url: `http://${HOST}:${payoutPort}` },
   };
+  // What ledger:verify needs to ask the cross-border rails what they hold.
+  const railsEnv = {
+    BRIDGE_RAIL_URL: crossBorder.bridge.url,
+    BRIDGE_RAIL_API_KEY: crossBorder.bridge.apiKey,
+    PAYOUT_RAIL_URL: crossBorder.payout.url,
+    PAYOUT_RAIL_API_KEY: crossBorder.payout.apiKey,
+  };
   const bridgeRail = startChild('bridge rail sandbox', BRIDGE_RAIL_SANDBOX_MAIN, {
     SANDBOX_BRIDGE_RAIL_PORT: String(bridgePort),
     BRIDGE_RAIL_API_KEY: crossBorder.bridge.apiKey,
@@ -470,7 +477,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
         return run;
       },
       warm: (label, requests, options) => load(label, { ...servers.api, requests }, options.durationS, options.connections),
-      verifyLedger: () => verifyLedger(databaseUrl),
+      verifyLedger: () => verifyLedger(databaseUrl, railsEnv),
       checkAborted,
       log,
     });
@@ -499,7 +506,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
       businessIds: ids.slice(-100),
       pids: { api: apiPid, rail: pidOf(rail) },
       processCpuS: (pid) => processTicks(pid) / CLK_TCK,
-      verifyLedger: () => verifyLedger(databaseUrl),
+      verifyLedger: () => verifyLedger(databaseUrl, railsEnv),
       checkAborted,
       log,
     });
@@ -612,7 +619,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
         return run;
       },
       warm: (server, requests, seconds) => load(`warm-up ${server} GET one international intent`, { ...servers[server], requests }, seconds),
-      verifyLedger: () => verifyLedger(databaseUrl),
+      verifyLedger: () => verifyLedger(databaseUrl, railsEnv),
       processCpuS: (pid) => processTicks(pid) / CLK_TCK,
       machineBusyS: () => machineTicks().busy / CLK_TCK,
       clockTicks: CLK_TCK,
@@ -704,13 +711,22 @@ async function createMerchant(databaseUrl: string): Promise<IssuedKey> {
   return issued as IssuedKey;
 }
 
-/** `npm run ledger:verify` (the built CLI) against the bench database: its exit code and its JSON line. */
-async function verifyLedger(databaseUrl: string): Promise<{ code: number | null; report: unknown }> {
+/**
+ * `npm run ledger:verify` (the built CLI) against the bench database and the bench's rails (it
+ * reconciles the ledger with them; no grace: it runs once the money has settled): its exit code
+ * and its JSON line.
+ */
+async function verifyLedger(databaseUrl: string, railsEnv: Record<string, string>): Promise<{ code: number | null; report: unknown }> {
   return new Promise((resolvePromise) => {
     execFile(
       process.execPath,
       [LEDGER_CLI],
-      { cwd: ROOT_DIR, env: childEnv({ NODE_ENV: 'development', DATABASE_URL: databaseUrl }), timeout: 60_000, signal: abort.signal },
+      {
+        cwd: ROOT_DIR,
+        env: childEnv({ NODE_ENV: 'development', DATABASE_URL: databaseUrl, LEDGER_RECONCILE_GRACE_SECONDS: '0', ...railsEnv }),
+        timeout: 60_000,
+        signal: abort.signal,
+      },
       (err, out, errOut) => {
         const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
         let report: unknown;
