@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Resources } from './resources';
 import { acceptAgreementDirectly, kybApplication } from './kyb-fixtures';
 import { MoneyStack, MoneyStackOptions, post, startMoneyStack } from './money-stack';
 import { eventually } from './poll';
@@ -19,23 +20,17 @@ export interface InternationalStack extends MoneyStack {
 }
 
 export async function startInternationalStack(options: MoneyStackOptions & { settlementStepMs?: number }): Promise<InternationalStack> {
-  const rails = await startCrossBorderSandboxes({ settlementStepMs: options.settlementStepMs ?? 20 });
-  const stack = await startMoneyStack({ ...options, env: { ...rails.env, ...options.env } });
-  const railCallbacksTo = async (baseUrl: string | null) => {
-    await rails.bridgeRail.callbacksTo(baseUrl === null ? null : `${baseUrl}${BRIDGE_RAIL_CALLBACK_PATH}`);
-    await rails.payoutRail.callbacksTo(baseUrl === null ? null : `${baseUrl}${PAYOUT_RAIL_CALLBACK_PATH}`);
-  };
-  await railCallbacksTo(stack.t.baseUrl);
-  return {
-    ...stack,
-    bridgeRail: rails.bridgeRail,
-    payoutRail: rails.payoutRail,
-    railCallbacksTo,
-    async close() {
-      await stack.close();
-      await rails.close();
-    },
-  };
+  const resources = new Resources();
+  return resources.build(async () => {
+    const rails = await resources.add(startCrossBorderSandboxes({ settlementStepMs: options.settlementStepMs ?? 20 }), (started) => started.close());
+    const stack = await resources.add(startMoneyStack({ ...options, env: { ...rails.env, ...options.env } }), (started) => started.close());
+    const railCallbacksTo = async (baseUrl: string | null) => {
+      await rails.bridgeRail.callbacksTo(baseUrl === null ? null : `${baseUrl}${BRIDGE_RAIL_CALLBACK_PATH}`);
+      await rails.payoutRail.callbacksTo(baseUrl === null ? null : `${baseUrl}${PAYOUT_RAIL_CALLBACK_PATH}`);
+    };
+    await railCallbacksTo(stack.t.baseUrl);
+    return { ...stack, bridgeRail: rails.bridgeRail, payoutRail: rails.payoutRail, railCallbacksTo, close: () => resources.close() };
+  });
 }
 
 /** A business of the merchant (`overrides` of its creation), verified through KYB: terms accepted, the application submitted, the (sandbox) provider's verdict polled. */

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { Resources } from './resources';
 import { Sandbox, startSandboxes } from './sandboxes';
 import { startTestApp, TestApp } from './test-app';
 import { createTestDatabase, TestDatabase } from './test-database';
@@ -29,27 +30,21 @@ export interface KybStackOptions {
 }
 
 export async function startKybStack(options: KybStackOptions): Promise<KybStack> {
-  const db = await createTestDatabase();
-  const { verification, bankRail, env: sandboxEnv } = await startSandboxes(options.reviewDelayMs);
-  const env = { ...sandboxEnv, QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`, ...options.env };
-  const t = await (options.startApp ?? startTestApp)(db.url, env);
-  const worker = options.worker ? await startTestWorker(db.url, env) : undefined;
-  const pg = new Client({ connectionString: db.url });
-  await pg.connect();
-  return {
-    db,
-    t,
-    verification,
-    bankRail,
-    pg,
-    env,
-    async close() {
-      await pg.end();
-      await worker?.close();
-      await t.close();
-      await verification.close();
-      await bankRail.close();
-      await db.drop();
-    },
-  };
+  const resources = new Resources();
+  return resources.build(async () => {
+    const db = await resources.add(createTestDatabase(), (created) => created.drop());
+    const { verification, bankRail, env: sandboxEnv } = await resources.add(startSandboxes(options.reviewDelayMs), (started) => started.close());
+    const env = { ...sandboxEnv, QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`, ...options.env };
+    const t = await resources.add((options.startApp ?? startTestApp)(db.url, env), (app) => app.close());
+    if (options.worker) await resources.add(startTestWorker(db.url, env), (started) => started.close());
+    const pg = await resources.add(
+      (async () => {
+        const client = new Client({ connectionString: db.url });
+        await client.connect();
+        return client;
+      })(),
+      (client) => client.end(),
+    );
+    return { db, t, verification, bankRail, pg, env, close: () => resources.close() };
+  });
 }

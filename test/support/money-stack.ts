@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
 import { eventually } from './poll';
+import { Resources } from './resources';
 import { Sandbox, startSandboxes } from './sandboxes';
 import { http, HttpResult, startTestApp, TestApp } from './test-app';
 import { createTestDatabase, TestDatabase } from './test-database';
@@ -32,37 +33,31 @@ export interface MoneyStackOptions {
 }
 
 export async function startMoneyStack(options: MoneyStackOptions): Promise<MoneyStack> {
-  const db = await createTestDatabase();
-  const sandboxes = await startSandboxes(0, { payoutDelayMs: options.payoutDelayMs ?? 20 });
-  const env = {
-    ...sandboxes.env,
-    QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`,
-    PERIODIC_JOB_INTERVAL_MS: '300',
-    PROVIDER_TIMEOUT_MS: '2000',
-    ...options.env,
-  };
-  const t = await startTestApp(db.url, env);
-  const callbacksTo = (baseUrl: string) => sandboxes.bankRail.control('webhook', { url: `${baseUrl}${BANK_RAIL_CALLBACK_PATH}` });
-  await callbacksTo(t.baseUrl);
-  const worker = options.worker === false ? undefined : await startTestWorker(db.url, env);
-  const pg = new Client({ connectionString: db.url });
-  await pg.connect();
-  return {
-    db,
-    t,
-    bankRail: sandboxes.bankRail,
-    pg,
-    env,
-    worker,
-    callbacksTo,
-    async close() {
-      await pg.end();
-      await worker?.close();
-      await t.close();
-      await sandboxes.close();
-      await db.drop();
-    },
-  };
+  const resources = new Resources();
+  return resources.build(async () => {
+    const db = await resources.add(createTestDatabase(), (created) => created.drop());
+    const sandboxes = await resources.add(startSandboxes(0, { payoutDelayMs: options.payoutDelayMs ?? 20 }), (started) => started.close());
+    const env = {
+      ...sandboxes.env,
+      QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`,
+      PERIODIC_JOB_INTERVAL_MS: '300',
+      PROVIDER_TIMEOUT_MS: '2000',
+      ...options.env,
+    };
+    const t = await resources.add(startTestApp(db.url, env), (app) => app.close());
+    const callbacksTo = (baseUrl: string) => sandboxes.bankRail.control('webhook', { url: `${baseUrl}${BANK_RAIL_CALLBACK_PATH}` });
+    await callbacksTo(t.baseUrl);
+    const worker = options.worker === false ? undefined : await resources.add(startTestWorker(db.url, env), (started) => started.close());
+    const pg = await resources.add(
+      (async () => {
+        const client = new Client({ connectionString: db.url });
+        await client.connect();
+        return client;
+      })(),
+      (client) => client.end(),
+    );
+    return { db, t, bankRail: sandboxes.bankRail, pg, env, worker, callbacksTo, close: () => resources.close() };
+  });
 }
 
 export const newKey = () => `key-${randomBytes(12).toString('hex')}`;
