@@ -5,6 +5,7 @@ import { requestFingerprint } from './idempotency.fingerprint';
 import { idempotencyKeyHeader, parseIdempotencyKey } from './idempotency.key';
 import { newId } from '../../common/ids/ids';
 import { IdempotencyClaim, IdempotencyService } from './idempotency.service';
+import { answerMessage } from '../../common/http/answer';
 import { IDEMPOTENCY_ROUTE, IdempotencyRoute } from './idempotent.decorator';
 
 declare module 'fastify' {
@@ -59,7 +60,8 @@ export function installIdempotency(app: INestApplication, fastify: FastifyInstan
     if (key === undefined) throw new IdempotencyKeyInvalidError();
     const body = request.idempotencyExtra === undefined ? request.body : { body: request.body, extra: request.idempotencyExtra };
     const fingerprint = requestFingerprint(request.method, request.routeOptions.url ?? '', request.params, body);
-    const outcome = await service.begin(request.merchant.merchantId, key, fingerprint, route.successStatus, route.creates ? newId(route.creates) : null);
+    const answer = { status: route.successStatus, message: answerMessage(request) ?? '' };
+    const outcome = await service.begin(request.merchant.merchantId, key, fingerprint, answer, route.creates ? newId(route.creates) : null);
     if (outcome.kind === 'replay') {
       return reply.code(outcome.answer.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(outcome.answer.body);
     }

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { envelopeOf } from '../../common/http/answer';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler } from '../../jobs';
 import { IdempotencyKeyReusedError, IdempotencyLockLostError, IdempotencyRequestInProgressError } from './idempotency.errors';
@@ -18,6 +19,8 @@ export interface IdempotencyClaim {
   readonly token: string;
   /** The status of the operation's success answer. */
   readonly successStatus: number;
+  /** The route's success message: the stored answer is `{ message, response: result }`, as the route answers it. */
+  readonly message: string;
   /** `started` for a fresh request; for a retry taking over, where the dead request left off. */
   recoveryPoint: string;
   /**
@@ -75,7 +78,13 @@ export class IdempotencyService {
    * finished identical request (replay), 409 for different data, 423 while an identical request
    * holds the lock.
    */
-  async begin(merchantId: string, key: string, fingerprint: string, successStatus: number, resourceId: string | null): Promise<BeginOutcome> {
+  async begin(
+    merchantId: string,
+    key: string,
+    fingerprint: string,
+    answer: { status: number; message: string },
+    resourceId: string | null,
+  ): Promise<BeginOutcome> {
     const finished = this.answers.get(cacheKey(merchantId, key));
     if (finished) return this.finishedOutcome(finished, fingerprint);
     const params: ClaimParams = {
@@ -90,7 +99,7 @@ export class IdempotencyService {
     for (let read = 0; read < MAX_READS; read++) {
       const row = await this.repository.claimOrRead(params);
       if (!row) continue;
-      if (row.claimed) return this.claimed(params, row, successStatus);
+      if (row.claimed) return this.claimed(params, row, answer);
       if (row.expired) {
         await this.repository.forgetExpired(merchantId, key);
         continue;
@@ -103,7 +112,7 @@ export class IdempotencyService {
       if (row.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError();
       if ((row.lock_left_ms ?? 0) > 0) throw new IdempotencyRequestInProgressError(retryAfterSeconds(row.lock_left_ms!));
       const taken = await this.repository.takeOver(params);
-      if (taken) return this.claimed(params, taken, successStatus);
+      if (taken) return this.claimed(params, taken, answer);
       // Another retry took it over first, or the holder finished: read again.
     }
     throw new IdempotencyRequestInProgressError(1);
@@ -183,14 +192,15 @@ export class IdempotencyService {
     return { kind: 'replay', answer: entry.answer };
   }
 
-  private claimed(params: ClaimParams, row: KeyRow, successStatus: number): BeginOutcome {
+  private claimed(params: ClaimParams, row: KeyRow, answer: { status: number; message: string }): BeginOutcome {
     return {
       kind: 'claimed',
       claim: {
         merchantId: params.merchantId,
         key: params.key,
         token: params.token,
-        successStatus,
+        successStatus: answer.status,
+        message: answer.message,
         recoveryPoint: row.recovery_point,
         resourceId: row.resource_id,
       },
@@ -209,5 +219,5 @@ function cacheKey(merchantId: string, key: string): string {
 
 /** The answer of an operation's success: its route's status and the result's JSON, the bytes every replay sends. */
 function answerOf(claim: IdempotencyClaim, result: unknown): StoredAnswer {
-  return { status: claim.successStatus, body: JSON.stringify(result) };
+  return { status: claim.successStatus, body: JSON.stringify(envelopeOf(claim.message, result)) };
 }

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { Answer } from '../../common/http/answer';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, sendPage } from '../../common/http/list.query';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
@@ -64,11 +64,12 @@ export class InternationalIntentsController {
     },
     errors: [...idempotencyErrors('required'), 'quote_not_found', 'quote_expired', 'quote_already_used', 'kyb_not_verified', 'insufficient_funds'],
   })
+  @Answer('International payment intent created')
   create(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Body() dto: CreateInternationalIntentDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
-  ): Promise<Envelope<InternationalIntentDto>> {
+  ): Promise<InternationalIntentDto> {
     return this.intents.create(merchant.merchantId, dto, claim);
   }
 
@@ -86,12 +87,13 @@ export class InternationalIntentsController {
     },
     errors: ['validation_failed', 'invalid_cursor'],
   })
+  @Answer('International payment intents retrieved')
   async list(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Query() query: ListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Envelope<InternationalIntentDto[]>> {
-    return envelope('International payment intents retrieved', sendPage(reply, await this.intents.list(merchant.merchantId, query)));
+  ): Promise<InternationalIntentDto[]> {
+    return sendPage(reply, await this.intents.list(merchant.merchantId, query));
   }
 
   @MerchantRoute()
@@ -107,7 +109,8 @@ export class InternationalIntentsController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('intentId') id: string): Promise<Envelope<InternationalIntentDto>> {
-    return envelope('International payment intent retrieved', await this.intents.get(merchant.merchantId, id));
+  @Answer('International payment intent retrieved')
+  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('intentId') id: string): Promise<InternationalIntentDto> {
+    return await this.intents.get(merchant.merchantId, id);
   }
 }

@@ -3,7 +3,6 @@ import { INTERNATIONAL_INTENTS_PATH } from './international-intents.routes';
 import { EntityManager } from 'typeorm';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
 import { SOURCE_CURRENCY } from './fx';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, listPage, Page } from '../../common/http/list.query';
 import { isId, newId, secureRandomBytes } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -48,14 +47,14 @@ export class InternationalIntentsService {
    * outbox and the Idempotency-Key's answer stored. A refusal (any of the checks, or insufficient
    * funds) rolls all of it back: nothing is reserved and the quote stays usable.
    */
-  create(merchantId: string, dto: CreateInternationalIntentDto, claim: IdempotencyClaim | undefined): Promise<Envelope<InternationalIntentDto>> {
+  create(merchantId: string, dto: CreateInternationalIntentDto, claim: IdempotencyClaim | undefined): Promise<InternationalIntentDto> {
     const id = claim?.resourceId ?? newId('ipi');
     return this.reservations.run(merchantId, () =>
       this.idempotency.commit(claim, async (manager) => {
         const intent = await this.insert(manager, id, merchantId, dto);
         await this.ledger.post(manager, reservationPosting(intent));
         await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.advance, { intentId: id, from: 'pending' });
-        return envelope('International payment intent created', mapInternationalIntent(intent, this.config.publicBaseUrl));
+        return mapInternationalIntent(intent, this.config.publicBaseUrl);
       }),
     );
   }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post } from '@nestjs/common';
+import { Answer } from '../../common/http/answer';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiMerchantOperation } from '../../common/http/api-docs';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { CreateQuoteDto } from './dto/create-quote.dto';
@@ -33,11 +33,12 @@ export class QuotesController {
     body: { type: CreateQuoteDto, example: { poboUserId: 'pobo_3f9a1c2b4d5e6f708192a3b4', destinationCountry: 'US', currency: 'USD', amount: 1000 } },
     errors: ['unsupported_corridor', 'resource_not_found', ...idempotencyErrors('optional')],
   })
+  @Answer('Quote created')
   create(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Body() dto: CreateQuoteDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
-  ): Promise<Envelope<QuoteDto>> {
+  ): Promise<QuoteDto> {
     return this.quotes.create(merchant.merchantId, dto, claim);
   }
 
@@ -49,7 +50,8 @@ export class QuotesController {
     success: { status: 200, type: QuoteEnvelopeDto, description: 'The quote', example: { message: 'Quote retrieved', response: QUOTE_EXAMPLE } },
     errors: ['quote_not_found', 'uri_too_long'],
   })
-  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('quoteId') id: string): Promise<Envelope<QuoteDto>> {
-    return envelope('Quote retrieved', await this.quotes.get(merchant.merchantId, id));
+  @Answer('Quote retrieved')
+  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('quoteId') id: string): Promise<QuoteDto> {
+    return await this.quotes.get(merchant.merchantId, id);
   }
 }

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ServiceUnavailableError, ValidationFailedError } from '../../common/errors/app-error';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { isId, newId } from '../../common/ids/ids';
 import { quoteSourceAmount } from './fx';
 import { toMinorUnits } from '../../common/money/money';
@@ -33,7 +32,7 @@ export class QuotesService {
   ) {}
 
   /** Prices every route of the corridor from the rate provider's current rates; one insert (with the key's answer, when one was sent). */
-  async create(merchantId: string, dto: CreateQuoteDto, claim?: IdempotencyClaim): Promise<Envelope<QuoteDto>> {
+  async create(merchantId: string, dto: CreateQuoteDto, claim?: IdempotencyClaim): Promise<QuoteDto> {
     await this.businesses.findOwned(merchantId, dto.poboUserId);
     const amount = toMinorUnits(dto.amount, dto.currency)!;
     const options = (await this.corridorRates(dto.destinationCountry, dto.currency)).map((rate): StoredQuoteOption => {
@@ -69,7 +68,7 @@ export class QuotesService {
     };
     const insert = async (manager: EntityManager) => {
       await manager.insert(QuoteEntity, quote);
-      return envelope('Quote created', mapQuote(quote));
+      return mapQuote(quote);
     };
     return claim ? this.idempotency.commit(claim, insert) : this.dataSource.transaction(insert);
   }

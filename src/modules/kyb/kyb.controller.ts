@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Answer } from '../../common/http/answer';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiMerchantOperation } from '../../common/http/api-docs';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { POBO_BUSINESS_EXAMPLE, PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses';
@@ -42,8 +42,9 @@ export class KybController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('poboUserId') poboUserId: string): Promise<Envelope<PoboBusinessDto>> {
-    return envelope('KYB status retrieved', await this.kyb.getOnboarding(merchant.merchantId, poboUserId));
+  @Answer('KYB status retrieved')
+  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('poboUserId') poboUserId: string): Promise<PoboBusinessDto> {
+    return await this.kyb.getOnboarding(merchant.merchantId, poboUserId);
   }
 
   @MerchantRoute()
@@ -66,13 +67,14 @@ export class KybController {
     errors: ['resource_not_found', 'uri_too_long', 'agreement_not_accepted', 'kyb_state_conflict', ...idempotencyErrors('optional')],
     body: { type: KybApplicationDto, example: KYB_APPLICATION_EXAMPLE },
   })
+  @Answer('KYB application submitted')
   async submit(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('poboUserId') poboUserId: string,
     @Body() application: KybApplicationDto,
     @SubmittedDocuments() documents: ReceivedDocuments,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
-  ): Promise<Envelope<PoboBusinessDto>> {
+  ): Promise<PoboBusinessDto> {
     return this.kyb.submit(merchant.merchantId, poboUserId, application, documents, claim);
   }
 
@@ -96,12 +98,13 @@ export class KybController {
     errors: ['resource_not_found', 'uri_too_long', 'agreement_not_accepted', 'kyb_state_conflict'],
     body: { type: KybApplicationPatchDto, example: { company: { ...KYB_APPLICATION_EXAMPLE.company, url: 'https://www.acme.example' } } },
   })
+  @Answer('KYB application corrected and resubmitted')
   async correct(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('poboUserId') poboUserId: string,
     @Body() patch: KybApplicationPatchDto,
     @SubmittedDocuments() documents: ReceivedDocuments,
-  ): Promise<Envelope<PoboBusinessDto>> {
+  ): Promise<PoboBusinessDto> {
     return this.kyb.correct(merchant.merchantId, poboUserId, patch, documents);
   }
 }

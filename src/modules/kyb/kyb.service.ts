@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { ErrorDetail, ValidationFailedError } from '../../common/errors/app-error';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { newId } from '../../common/ids/ids';
 import { createValidationPipe } from '../../common/validation/validation.pipe';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -100,11 +99,11 @@ export class KybService {
     application: KybApplicationDto,
     received: ReceivedDocuments,
     claim?: IdempotencyClaim,
-  ): Promise<Envelope<PoboBusinessDto>> {
+  ): Promise<PoboBusinessDto> {
     const owned = await this.businesses.findOwned(merchantId, businessId);
     assertSubmittable(owned);
     const documents = checkApplication(application, received);
-    return this.store('KYB application submitted', owned.id, application, documents, new Map(), assertSubmittable, claim);
+    return this.store(owned.id, application, documents, new Map(), assertSubmittable, claim);
   }
 
   /**
@@ -115,7 +114,7 @@ export class KybService {
    * are neither sent again by the merchant nor uploaded again, and retention may already have
    * deleted their bytes.
    */
-  async correct(merchantId: string, businessId: string, patch: KybApplicationPatchDto, received: ReceivedDocuments): Promise<Envelope<PoboBusinessDto>> {
+  async correct(merchantId: string, businessId: string, patch: KybApplicationPatchDto, received: ReceivedDocuments): Promise<PoboBusinessDto> {
     const owned = await this.businesses.findOwned(merchantId, businessId);
     assertCorrectable(owned);
     const given = APPLICATION_SECTIONS.filter((section) => isRecordLike(patch) && patch[section] !== undefined);
@@ -140,7 +139,7 @@ export class KybService {
     })) as KybApplicationDto;
     const documents = checkApplication(application, received, carried);
 
-    return this.store('KYB application corrected and resubmitted', owned.id, application, documents, carried, async (business, manager) => {
+    return this.store(owned.id, application, documents, carried, async (business, manager) => {
       assertCorrectable(business);
       const latest = await manager.findOne(KybApplicationEntity, { where: { businessId: business.id }, order: { createdAt: 'DESC' }, select: { id: true } });
       if (latest?.id !== last.id) throw new KybApplicationChangedError();
@@ -171,14 +170,13 @@ export class KybService {
    * processing, and the answer of an Idempotency-Key when one was sent.
    */
   private async store(
-    message: string,
     businessId: string,
     application: KybApplicationDto,
     documents: SubmittedDocument[],
     carried: ReadonlyMap<string, CarriedDocument>,
     recheck: (business: BusinessState & { id: string }, manager: EntityManager) => void | Promise<void>,
     claim?: IdempotencyClaim,
-  ): Promise<Envelope<PoboBusinessDto>> {
+  ): Promise<PoboBusinessDto> {
     const applicationId = newId('kyba');
     const prepared = this.documents.prepare(documents);
     return this.idempotency.commit(claim, async (manager) => {
@@ -199,7 +197,7 @@ export class KybService {
       await this.documents.save(manager, applicationId, prepared);
       await this.outbox.enqueue(manager, KYB_JOBS.forward, { applicationId });
       const updated = await this.states.apply(manager, business, { kyb: 'processing' }, 'kyb_submitted', { kybPendingRequirements: [] });
-      return envelope(message, mapPoboBusiness(updated));
+      return mapPoboBusiness(updated);
     });
   }
 }

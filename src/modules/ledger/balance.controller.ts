@@ -1,9 +1,9 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
+import { Answer } from '../../common/http/answer';
 import { BALANCE_PATH, BALANCE_TRANSACTIONS_PATH } from './ledger.routes';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, sendPage } from '../../common/http/list.query';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { BalanceDto, BalanceEnvelopeDto, BalanceTransactionDto, BalanceTransactionListEnvelopeDto } from './dto/balance.response';
@@ -27,8 +27,9 @@ export class BalanceController {
       example: { message: 'Balance retrieved', response: [{ currency: 'NGN', available: 125000.5, reserved: 20000 }] },
     },
   })
-  async get(@CurrentMerchant() merchant: MerchantPrincipal): Promise<Envelope<BalanceDto[]>> {
-    return envelope('Balance retrieved', await this.balance.get(merchant.merchantId));
+  @Answer('Balance retrieved')
+  async get(@CurrentMerchant() merchant: MerchantPrincipal): Promise<BalanceDto[]> {
+    return await this.balance.get(merchant.merchantId);
   }
 
   @MerchantRoute()
@@ -58,11 +59,12 @@ export class BalanceController {
     },
     errors: ['validation_failed', 'invalid_cursor'],
   })
+  @Answer('Balance transactions retrieved')
   async list(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Query() query: ListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Envelope<BalanceTransactionDto[]>> {
-    return envelope('Balance transactions retrieved', sendPage(reply, await this.balance.transactions(merchant.merchantId, query)));
+  ): Promise<BalanceTransactionDto[]> {
+    return sendPage(reply, await this.balance.transactions(merchant.merchantId, query));
   }
 }

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { Answer } from '../../common/http/answer';
 import { COLLECTIONS_PATH, NAIRA_TEST_HELPERS_PATH } from './naira.routes';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { sendPage } from '../../common/http/list.query';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal, TestModeOnly } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
@@ -54,13 +54,14 @@ export class CollectionsController {
     },
     errors: ['validation_failed', 'invalid_cursor', 'resource_not_found', 'uri_too_long'],
   })
+  @Answer('Collections retrieved')
   async list(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('poboUserId') poboUserId: string,
     @Query() query: CollectionListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Envelope<CollectionDto[]>> {
-    return envelope('Collections retrieved', sendPage(reply, await this.collections.list(merchant.merchantId, poboUserId, query)));
+  ): Promise<CollectionDto[]> {
+    return sendPage(reply, await this.collections.list(merchant.merchantId, poboUserId, query));
   }
 
   @MerchantRoute()
@@ -76,8 +77,9 @@ export class CollectionsController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('collectionId') id: string): Promise<Envelope<CollectionDto>> {
-    return envelope('Collection retrieved', await this.collections.get(merchant.merchantId, id));
+  @Answer('Collection retrieved')
+  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('collectionId') id: string): Promise<CollectionDto> {
+    return await this.collections.get(merchant.merchantId, id);
   }
 }
 
@@ -118,12 +120,13 @@ export class NairaTestHelpersController {
     },
     errors: ['resource_not_found', 'route_not_found', 'uri_too_long', 'naira_account_not_active', ...idempotencyErrors('optional')],
   })
+  @Answer('Test transfer sent')
   send(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('poboUserId') poboUserId: string,
     @Body() dto: SendNairaTransferDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
-  ): Promise<Envelope<NairaTransferSentDto>> {
+  ): Promise<NairaTransferSentDto> {
     return this.collections.sendTestTransfer(merchant.merchantId, poboUserId, dto, claim);
   }
 }

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { listPage, Page } from '../../common/http/list.query';
 import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
@@ -177,7 +176,7 @@ export class NairaCollectionsService {
     poboUserId: string,
     dto: SendNairaTransferDto,
     claim: IdempotencyClaim | undefined,
-  ): Promise<Envelope<NairaTransferSentDto>> {
+  ): Promise<NairaTransferSentDto> {
     const business = await this.businesses.findOwned(merchantId, poboUserId);
     const account = business.nairaCollectionStatus === 'active' ? business.nairaAccountNumber : null;
     if (!account) throw new NairaAccountNotActiveError();
@@ -199,7 +198,7 @@ export class NairaCollectionsService {
       ),
     );
     return this.idempotency.commit(claim, () =>
-      Promise.resolve(envelope('Test transfer sent', { transferId: transfer.id, poboUserId, accountNumber: account, amount: toMajorUnits(amount, CURRENCY) })),
+      Promise.resolve({ transferId: transfer.id, poboUserId, accountNumber: account, amount: toMajorUnits(amount, CURRENCY) }),
     );
   }
 

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { Answer } from '../../common/http/answer';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, sendPage } from '../../common/http/list.query';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
@@ -54,11 +54,12 @@ export class PaymentIntentsController {
     body: { type: CreatePaymentIntentDto, example: { merchantReference: 'order-10045', amount: 50000, expiresInMinutes: 30 } },
     errors: [...idempotencyErrors('required'), 'merchant_reference_in_use'],
   })
+  @Answer('Payment intent created')
   create(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Body() dto: CreatePaymentIntentDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
-  ): Promise<Envelope<PaymentIntentDto>> {
+  ): Promise<PaymentIntentDto> {
     return this.intents.create(merchant, dto, claim);
   }
 
@@ -76,12 +77,13 @@ export class PaymentIntentsController {
     },
     errors: ['validation_failed', 'invalid_cursor'],
   })
+  @Answer('Payment intents retrieved')
   async list(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Query() query: ListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Envelope<PaymentIntentDto[]>> {
-    return envelope('Payment intents retrieved', sendPage(reply, await this.intents.list(merchant.merchantId, query)));
+  ): Promise<PaymentIntentDto[]> {
+    return sendPage(reply, await this.intents.list(merchant.merchantId, query));
   }
 
   @MerchantRoute()
@@ -97,8 +99,9 @@ export class PaymentIntentsController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('paymentIntentId') id: string): Promise<Envelope<PaymentIntentDto>> {
-    return envelope('Payment intent retrieved', await this.intents.get(merchant.merchantId, id));
+  @Answer('Payment intent retrieved')
+  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('paymentIntentId') id: string): Promise<PaymentIntentDto> {
+    return await this.intents.get(merchant.merchantId, id);
   }
 
   @MerchantRoute()
@@ -125,12 +128,13 @@ export class PaymentIntentsController {
       'payment_intent_already_confirmed',
     ],
   })
+  @Answer('Payment intent confirmed')
   confirm(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('paymentIntentId') id: string,
     @Body() _body: ConfirmPaymentIntentDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
-  ): Promise<Envelope<PaymentIntentDto>> {
+  ): Promise<PaymentIntentDto> {
     return this.intents.confirm(merchant.merchantId, id, claim);
   }
 }

@@ -40,7 +40,7 @@ describe('Payment intents (medium)', () => {
       { merchantReference: `medium-${++n}`, amount },
       undefined,
     );
-    return { id: created.response.paymentIntentId, accountNumber: created.response.virtualAccount.accountNumber };
+    return { id: created.paymentIntentId, accountNumber: created.virtualAccount.accountNumber };
   }
 
   async function transferInto(accountNumber: string, kobo: number): Promise<RailTransfer> {

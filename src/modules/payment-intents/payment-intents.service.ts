@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 import { Inject, Injectable } from '@nestjs/common';
 import { DatabaseError } from 'pg';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, listPage, Page } from '../../common/http/list.query';
 import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
@@ -45,7 +44,7 @@ export class PaymentIntentsService {
    * account (with that id as the rail's idempotency key): a retry after a crash gets the same
    * account. The intent and the key's answer are then one statement.
    */
-  async create(merchant: MerchantPrincipal, dto: CreatePaymentIntentDto, claim: IdempotencyClaim | undefined): Promise<Envelope<PaymentIntentDto>> {
+  async create(merchant: MerchantPrincipal, dto: CreatePaymentIntentDto, claim: IdempotencyClaim | undefined): Promise<PaymentIntentDto> {
     const id = claim?.resourceId ?? newId('pi');
     const amount = toMinorUnits(dto.amount, CURRENCY)!;
     const createdAt = new Date();
@@ -69,7 +68,7 @@ export class PaymentIntentsService {
       expiresAt,
       createdAt,
     };
-    const result = envelope('Payment intent created', mapNewPaymentIntent(intent));
+    const result = mapNewPaymentIntent(intent);
     const answer = claim && this.idempotency.answerPart(claim, result, INSERT_PARAMS + 1);
     try {
       const written = await this.repository.insert(intent, answer?.part);
@@ -97,7 +96,7 @@ export class PaymentIntentsService {
   }
 
   /** `funds_received → succeeded` and the merchant's balance credited, with the answer, in one transaction. */
-  async confirm(merchantId: string, id: string, claim: IdempotencyClaim | undefined): Promise<Envelope<PaymentIntentDto>> {
+  async confirm(merchantId: string, id: string, claim: IdempotencyClaim | undefined): Promise<PaymentIntentDto> {
     return this.idempotency.commit(claim, async (manager) => {
       const intent = isId('pi', id) ? await this.states.lock(manager, id) : null;
       if (!intent || intent.merchantId !== merchantId) throw new PaymentIntentNotFoundError();
@@ -117,7 +116,7 @@ export class PaymentIntentsService {
         ],
         balanceTransactions: [{ merchantId, type: 'payment', amount }],
       });
-      return envelope('Payment intent confirmed', mapPaymentIntent(await this.repository.read(manager, id)));
+      return mapPaymentIntent(await this.repository.read(manager, id));
     });
   }
 
@@ -126,7 +125,7 @@ export class PaymentIntentsService {
    * rail would (a signed callback). The rail's idempotency key is derived from the merchant's, so
    * a retried request never sends a second transfer.
    */
-  async fund(merchantId: string, id: string, dto: FundPaymentIntentDto, claim: IdempotencyClaim | undefined): Promise<Envelope<FundPaymentIntentResultDto>> {
+  async fund(merchantId: string, id: string, dto: FundPaymentIntentDto, claim: IdempotencyClaim | undefined): Promise<FundPaymentIntentResultDto> {
     const intent = await this.findOwned(merchantId, id);
     // `null` is absent, as validation (IsOptional) reads it.
     const amount = dto.amount == null ? minorFromColumn(intent.amount) : toMinorUnits(dto.amount, CURRENCY)!;
@@ -144,7 +143,7 @@ export class PaymentIntentsService {
       ),
     );
     return this.idempotency.commit(claim, () =>
-      Promise.resolve(envelope('Test transfer sent', { transferId: transfer.id, paymentIntentId: intent.id, amount: toMajorUnits(amount, CURRENCY) })),
+      Promise.resolve({ transferId: transfer.id, paymentIntentId: intent.id, amount: toMajorUnits(amount, CURRENCY) }),
     );
   }
 

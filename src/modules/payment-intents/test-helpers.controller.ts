@@ -1,8 +1,8 @@
 import { Body, Controller, Param, Post } from '@nestjs/common';
+import { Answer } from '../../common/http/answer';
 import { PAYMENT_INTENT_TEST_HELPERS_PATH } from './payment-intents.routes';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiMerchantOperation } from '../../common/http/api-docs';
-import { Envelope } from '../../common/http/envelope';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal, TestModeOnly } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { FundPaymentIntentDto } from './dto/create-payment-intent.dto';
@@ -37,12 +37,13 @@ export class TestHelpersController {
     body: { type: FundPaymentIntentDto, example: { amount: 50000, senderBankName: 'Guaranty Trust Bank', senderAccountNumber: '0123456789' } },
     errors: ['resource_not_found', 'route_not_found', 'uri_too_long', ...idempotencyErrors('optional')],
   })
+  @Answer('Test transfer sent')
   fund(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('paymentIntentId') id: string,
     @Body() dto: FundPaymentIntentDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
-  ): Promise<Envelope<FundPaymentIntentResultDto>> {
+  ): Promise<FundPaymentIntentResultDto> {
     return this.intents.fund(merchant.merchantId, id, dto, claim);
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { AcceptanceEvidence, AgreementAlreadyAcceptedError, AgreementLinkEntity, AgreementsService, LinkGoneReason, TERMS_VERSION } from '../agreements';
 import { PoboBusinessDto } from './dto/pobo-business.response';
@@ -35,13 +34,13 @@ export class PoboBusinessAgreementService {
   ) {}
 
   /** Voids the business's earlier links and answers with a fresh one (409 once accepted). */
-  async issueLink(merchantId: string, businessId: string, claim?: IdempotencyClaim): Promise<Envelope<PoboBusinessDto>> {
+  async issueLink(merchantId: string, businessId: string, claim?: IdempotencyClaim): Promise<PoboBusinessDto> {
     const owned = await this.businesses.findOwned(merchantId, businessId);
     return this.idempotency.commit(claim, async (manager) => {
       const business = (await this.states.lock(manager, owned.id))!;
       if (business.agreementStatus === 'accepted') throw new AgreementAlreadyAcceptedError();
       const url = await this.agreements.replaceLinks(manager, business.id);
-      return envelope('Agreement link issued', mapPoboBusiness(business, url));
+      return mapPoboBusiness(business, url);
     });
   }
 

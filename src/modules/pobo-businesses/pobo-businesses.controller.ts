@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { Answer } from '../../common/http/answer';
 import { ApiTags } from '@nestjs/swagger';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
@@ -44,11 +44,12 @@ export class PoboBusinessesController {
     },
     errors: idempotencyErrors('optional'),
   })
+  @Answer('Business created')
   create(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Body() dto: CreatePoboBusinessDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
-  ): Promise<Envelope<PoboBusinessDto>> {
+  ): Promise<PoboBusinessDto> {
     return this.businesses.create(merchant.merchantId, dto, claim);
   }
 
@@ -67,12 +68,13 @@ export class PoboBusinessesController {
     },
     errors: ['validation_failed', 'invalid_cursor'],
   })
+  @Answer('Businesses retrieved')
   async list(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Query() query: ListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Envelope<PoboBusinessDto[]>> {
-    return envelope('Businesses retrieved', sendPage(reply, await this.businesses.list(merchant.merchantId, query)));
+  ): Promise<PoboBusinessDto[]> {
+    return sendPage(reply, await this.businesses.list(merchant.merchantId, query));
   }
 
   @MerchantRoute()
@@ -90,8 +92,9 @@ export class PoboBusinessesController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('poboUserId') poboUserId: string): Promise<Envelope<PoboBusinessDto>> {
-    return envelope('Business retrieved', await this.businesses.get(merchant.merchantId, poboUserId));
+  @Answer('Business retrieved')
+  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('poboUserId') poboUserId: string): Promise<PoboBusinessDto> {
+    return await this.businesses.get(merchant.merchantId, poboUserId);
   }
 
   @MerchantRoute()
@@ -110,11 +113,12 @@ export class PoboBusinessesController {
     },
     errors: ['resource_not_found', 'uri_too_long', 'agreement_already_accepted', ...idempotencyErrors('optional')],
   })
+  @Answer('Agreement link issued')
   issueAgreementLink(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Param('poboUserId') poboUserId: string,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
-  ): Promise<Envelope<PoboBusinessDto>> {
+  ): Promise<PoboBusinessDto> {
     return this.agreement.issueLink(merchant.merchantId, poboUserId, claim);
   }
 }

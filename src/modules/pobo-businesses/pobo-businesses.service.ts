@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { POBO_USERS_PATH } from './pobo-businesses.routes';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { isId, newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { AgreementsService } from '../agreements';
@@ -28,7 +27,7 @@ export class PoboBusinessesService {
   ) {}
 
   /** One statement; with an Idempotency-Key, run in the transaction that stores its answer. */
-  async create(merchantId: string, dto: CreatePoboBusinessDto, claim?: IdempotencyClaim): Promise<Envelope<PoboBusinessDto>> {
+  async create(merchantId: string, dto: CreatePoboBusinessDto, claim?: IdempotencyClaim): Promise<PoboBusinessDto> {
     const wallet = await this.wallets.next();
     const id = newId('pobo');
     const link = this.agreements.firstLink(id, AFTER_BUSINESS_PARAMS);
@@ -44,8 +43,7 @@ export class PoboBusinessesService {
       evmAddress: wallet.evm,
       svmAddress: wallet.svm,
     };
-    const insert = async (manager?: EntityManager) =>
-      envelope('Business created', mapPoboBusiness(await this.repository.insert(business, link.insert, manager), link.url));
+    const insert = async (manager?: EntityManager) => mapPoboBusiness(await this.repository.insert(business, link.insert, manager), link.url);
     return claim ? this.idempotency.commit(claim, insert) : insert();
   }
 

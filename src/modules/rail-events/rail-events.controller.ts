@@ -1,8 +1,8 @@
 import { applyDecorators, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Answer } from '../../common/http/answer';
 import { ApiExtraModels, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiPublicOperation } from '../../common/http/api-docs';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { RailCallbackRoute, SignedRail } from '../auth';
 import { RailCallbackAckDto, RailCallbackAckEnvelopeDto, RailEventDto } from './rail-events.dto';
 import { RailEventsService } from './rail-events.service';
@@ -17,6 +17,7 @@ function RailCallback(
   return applyDecorators(
     Post(path),
     RailCallbackRoute(rail),
+    Answer('Event received'),
     HttpCode(200),
     ApiHeader({
       name: 'X-Rail-Signature',
@@ -52,7 +53,7 @@ export class RailEventsController {
     description: 'A signed event of the bank rail. Acknowledged (200) only once its effects are committed; a repeated event id is acknowledged without effect.',
     example: { id: 'evt_0a1b2c3d4e5f60718293a4b5', type: 'transfer.received', created_at: '2026-11-20T09:45:12.000Z' },
   })
-  async receiveBank(@Req() request: FastifyRequest): Promise<Envelope<RailCallbackAckDto>> {
+  async receiveBank(@Req() request: FastifyRequest): Promise<RailCallbackAckDto> {
     return ack(await this.events.receive('bank_rail', request.rawBody ?? ''));
   }
 
@@ -63,7 +64,7 @@ export class RailEventsController {
       "A signed event of the bridge rail (`transfer.completed`, `transfer.rejected`): moves the international payment intent's bridge leg. Acknowledged once committed.",
     example: { id: 'evt_1b2c3d4e5f60718293a4b5c6', type: 'transfer.completed', created_at: '2026-11-20T09:52:02.000Z' },
   })
-  async receiveBridge(@Req() request: FastifyRequest): Promise<Envelope<RailCallbackAckDto>> {
+  async receiveBridge(@Req() request: FastifyRequest): Promise<RailCallbackAckDto> {
     return ack(await this.events.receive('bridge_rail', request.rawBody ?? ''));
   }
 
@@ -74,11 +75,11 @@ export class RailEventsController {
       "A signed event of the payout rail (`payout.completed`, `payout.failed`): moves the international payment intent's payout leg. Acknowledged once committed.",
     example: { id: 'evt_2c3d4e5f60718293a4b5c6d7', type: 'payout.completed', created_at: '2026-11-20T09:52:03.000Z' },
   })
-  async receivePayout(@Req() request: FastifyRequest): Promise<Envelope<RailCallbackAckDto>> {
+  async receivePayout(@Req() request: FastifyRequest): Promise<RailCallbackAckDto> {
     return ack(await this.events.receive('payout_rail', request.rawBody ?? ''));
   }
 }
 
-function ack(processed: boolean): Envelope<RailCallbackAckDto> {
-  return envelope('Event received', { received: true, duplicate: !processed });
+function ack(processed: boolean): RailCallbackAckDto {
+  return { received: true, duplicate: !processed };
 }

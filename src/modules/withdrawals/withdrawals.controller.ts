@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { Answer } from '../../common/http/answer';
 import { BANKS_PATH } from './withdrawals.routes';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, sendPage } from '../../common/http/list.query';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
@@ -40,11 +40,12 @@ export class WithdrawalsController {
     },
     errors: ['account_number_invalid', ...idempotencyErrors('required'), 'merchant_reference_in_use', 'insufficient_funds'],
   })
+  @Answer('Withdrawal created')
   create(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Body() dto: CreateWithdrawalDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
-  ): Promise<Envelope<WithdrawalDto>> {
+  ): Promise<WithdrawalDto> {
     return this.withdrawals.create(merchant.merchantId, dto, claim);
   }
 
@@ -62,12 +63,13 @@ export class WithdrawalsController {
     },
     errors: ['validation_failed', 'invalid_cursor'],
   })
+  @Answer('Withdrawals retrieved')
   async list(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Query() query: ListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Envelope<WithdrawalDto[]>> {
-    return envelope('Withdrawals retrieved', sendPage(reply, await this.withdrawals.list(merchant.merchantId, query)));
+  ): Promise<WithdrawalDto[]> {
+    return sendPage(reply, await this.withdrawals.list(merchant.merchantId, query));
   }
 
   @MerchantRoute()
@@ -83,8 +85,9 @@ export class WithdrawalsController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('withdrawalId') id: string): Promise<Envelope<WithdrawalDto>> {
-    return envelope('Withdrawal retrieved', await this.withdrawals.get(merchant.merchantId, id));
+  @Answer('Withdrawal retrieved')
+  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('withdrawalId') id: string): Promise<WithdrawalDto> {
+    return await this.withdrawals.get(merchant.merchantId, id);
   }
 
   @MerchantRoute()
@@ -99,7 +102,8 @@ export class WithdrawalsController {
       example: { message: 'Banks retrieved', response: [{ bankCode: '058', name: 'Guaranty Trust Bank' }] },
     },
   })
-  banks(): Envelope<BankDto[]> {
-    return envelope('Banks retrieved', this.withdrawals.banks());
+  @Answer('Banks retrieved')
+  banks(): BankDto[] {
+    return this.withdrawals.banks();
   }
 }

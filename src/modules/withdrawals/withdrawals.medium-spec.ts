@@ -59,7 +59,7 @@ describe('Withdrawals (medium)', () => {
 
   it('reserves amount and fee atomically, pays out once, and books the payout when the rail says it succeeded', async () => {
     const before = await balance();
-    const created = (await withdrawals.create(merchantId, body(100), undefined)).response;
+    const created = await withdrawals.create(merchantId, body(100), undefined);
     expect(created).toMatchObject({ status: 'processing', amount: 100, fee: 10 });
     expect(await balance()).toEqual({ currency: 'NGN', available: before.available - 110, reserved: before.reserved + 110 });
     // The rail's outcome, as its callback brings it.
@@ -76,7 +76,7 @@ describe('Withdrawals (medium)', () => {
 
   it('gives amount and fee back once when the payout fails', async () => {
     const before = await balance();
-    const created = (await withdrawals.create(merchantId, body(50, PAYOUT_ACCOUNT_NOT_FOUND, MAGIC_PAYOUT_BANK_CODE), undefined)).response;
+    const created = await withdrawals.create(merchantId, body(50, PAYOUT_ACCOUNT_NOT_FOUND, MAGIC_PAYOUT_BANK_CODE), undefined);
     for (let i = 0; i < 2; i++) {
       await m.dataSource.transaction((manager) =>
         m.app

@@ -4,7 +4,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { isValidNuban } from '../../common/banking/nuban';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
-import { Envelope, envelope } from '../../common/http/envelope';
 import { ListQuery, listPage, Page } from '../../common/http/list.query';
 import { isId, newId } from '../../common/ids/ids';
 import { toMinorUnits } from '../../common/money/money';
@@ -43,7 +42,7 @@ export class WithdrawalsService {
    * (3) its outcome and the answer commit together. A retry that takes over after a crash starts
    * after the last committed step.
    */
-  async create(merchantId: string, dto: CreateWithdrawalDto, claim: IdempotencyClaim | undefined): Promise<Envelope<WithdrawalDto>> {
+  async create(merchantId: string, dto: CreateWithdrawalDto, claim: IdempotencyClaim | undefined): Promise<WithdrawalDto> {
     if (!isValidNuban(dto.bankCode, dto.accountNumber)) throw new AccountNumberInvalidError();
     const id = claim?.resourceId ?? newId('wd');
     if (claim?.recoveryPoint !== 'funds_reserved') await this.reservations.run(merchantId, () => this.reserve(id, merchantId, dto, claim));
@@ -51,7 +50,7 @@ export class WithdrawalsService {
     return this.idempotency.commit(claim, async (manager) => {
       await this.payouts.record(manager, id, attempt);
       const withdrawal = (await manager.findOneBy(WithdrawalEntity, { id }))!;
-      return envelope('Withdrawal created', mapWithdrawal(withdrawal));
+      return mapWithdrawal(withdrawal);
     });
   }
 
