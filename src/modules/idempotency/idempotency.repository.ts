@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
 import { PG_POOL } from '../../database/database.module';
-import type { StatementPart } from '../../database/statement-part';
 
 export interface KeyRow {
   fingerprint: string;
@@ -98,22 +97,14 @@ export class IdempotencyRepository {
 
   /** Stores the answer and ends the lock; false when the lock was lost. */
   async complete(manager: EntityManager, merchantId: string, key: string, token: string, status: number, body: string): Promise<boolean> {
-    const part = this.completePart(merchantId, key, token, status, body, 1);
     // TypeORM answers an UPDATE with [rows, affected].
-    const [, affected] = await manager.query<[unknown[], number]>(part.text, part.values);
+    const [, affected] = await manager.query<[unknown[], number]>(
+      `UPDATE idempotency_keys SET status = 'completed', response_status = $4::int, response_body = $5, recovery_point = 'finished',
+              lock_token = NULL, locked_until = NULL
+        WHERE merchant_id = $1 AND key = $2 AND lock_token = $3::uuid AND status = 'in_progress'`,
+      [merchantId, key, token, status, body],
+    );
     return affected === 1;
-  }
-
-  /** `complete` as a part of another module's statement: it returns a row only while the lock is held. */
-  completePart(merchantId: string, key: string, token: string, status: number, body: string, firstParam: number): StatementPart {
-    const $ = (i: number) => `$${firstParam + i}`;
-    return {
-      text: `UPDATE idempotency_keys SET status = 'completed', response_status = ${$(3)}::int, response_body = ${$(4)}, recovery_point = 'finished',
-                    lock_token = NULL, locked_until = NULL
-              WHERE merchant_id = ${$(0)} AND key = ${$(1)} AND lock_token = ${$(2)}::uuid AND status = 'in_progress'
-             RETURNING 1`,
-      values: [merchantId, key, token, status, body],
-    };
   }
 
   /**

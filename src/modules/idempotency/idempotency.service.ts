@@ -9,7 +9,6 @@ import { JobHandler } from '../../jobs';
 import { IdempotencyKeyReusedError, IdempotencyLockLostError, IdempotencyRequestInProgressError } from './idempotency.errors';
 import { IDEMPOTENCY_JOBS } from './idempotency.jobs';
 import { ClaimParams, IdempotencyRepository, KeyRow } from './idempotency.repository';
-import type { StatementPart } from '../../database/statement-part';
 
 /** Where an operation stands with its key; handed to the service that runs it. */
 export interface IdempotencyClaim {
@@ -144,22 +143,6 @@ export class IdempotencyService {
     // Only once committed: the request then sends it.
     if (claim && answer) claim.answer = answer;
     return result;
-  }
-
-  /**
-   * The statement that stores `result` as the key's answer, for an operation whose last write is
-   * one statement of its owner's (run it as a CTE that returns a row only while the lock is held:
-   * both commit, or neither). Call `stored` once it ran.
-   */
-  answerPart(claim: IdempotencyClaim, result: unknown, firstParam: number): { part: StatementPart; answer: StoredAnswer } {
-    const answer = answerOf(claim, result);
-    return { part: this.repository.completePart(claim.merchantId, claim.key, claim.token, answer.status, answer.body, firstParam), answer };
-  }
-
-  /** After the statement with `answerPart` ran: `held` is whether its part matched (the lock was still ours). */
-  stored(claim: IdempotencyClaim, answer: StoredAnswer, held: boolean): void {
-    if (!held) throw new IdempotencyLockLostError();
-    claim.answer = answer;
   }
 
   /** Stores a refusal the operation answered (a business error), replayed from then on. */

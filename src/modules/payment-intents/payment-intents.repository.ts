@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
 import { PG_POOL } from '../../database/database.module';
-import type { StatementPart } from '../../database/statement-part';
 import { KeysetList } from '../../database/keyset-list';
 import type { ReturnReason } from './inbound-payment.entity';
 import { NewPaymentIntent, PAYMENT_INTENT_COLUMNS, PaymentIntentRecord } from './payment-intent.mapper';
@@ -27,8 +26,6 @@ export interface PendingReturn {
 }
 
 export const MERCHANT_REFERENCE_UNIQUE = 'uq_payment_intents_merchant_reference';
-/** Parameters of the intent in `insert`; the key's answer part numbers its own from the next. */
-export const INSERT_PARAMS = 14;
 
 /**
  * SQL of payment intents and their inbound payments. Reads are scoped to the merchant in the
@@ -42,46 +39,29 @@ export class PaymentIntentsRepository {
     this.pages = new KeysetList(pool, 'pi', { table: 'payment_intents', alias: 'pi' }, PAYMENT_INTENT_COLUMNS);
   }
 
-  /**
-   * Inserts the intent in one statement, with `answer` (its Idempotency-Key's answer, built by the
-   * idempotency module) as a CTE: the intent is written only if the key's answer is, so both
-   * commit or neither. False when the answer's part matched nothing (the key's lock was lost).
-   */
-  async insert(intent: NewPaymentIntent, answer?: StatementPart): Promise<boolean> {
-    const values = [
-      intent.id,
-      intent.merchantId,
-      intent.merchantReference,
-      intent.amount,
-      intent.currency,
-      intent.expectedSenderBankName,
-      intent.expectedSenderAccountNumber,
-      intent.virtualAccountId,
-      intent.accountNumber,
-      intent.accountName,
-      intent.bankName,
-      intent.bankCode,
-      intent.expiresAt,
-      intent.createdAt,
-    ];
-    const insert = `INSERT INTO payment_intents (id, merchant_id, merchant_reference, amount, currency, status, expected_sender_bank_name,
-                                                 expected_sender_account_number, virtual_account_id, account_number, account_name, bank_name,
-                                                 bank_code, expires_at, created_at, updated_at)
-                    SELECT $1::text, $2::text, $3::text, $4::bigint, $5::text, 'awaiting_payment', $6::text, $7::text, $8::text, $9::text, $10::text,
-                           $11::text, $12::text, $13::timestamptz, $14::timestamptz, $14::timestamptz`;
-    const { rows } = answer
-      ? await this.pool.query<{ inserted: number }>({
-          name: 'pi_insert_answered',
-          text: `WITH answered AS (${answer.text}), inserted AS (${insert} WHERE EXISTS (SELECT 1 FROM answered) RETURNING 1)
-                 SELECT count(*)::int AS inserted FROM inserted`,
-          values: [...values, ...answer.values],
-        })
-      : await this.pool.query<{ inserted: number }>({
-          name: 'pi_insert',
-          text: `WITH inserted AS (${insert} RETURNING 1) SELECT count(*)::int AS inserted FROM inserted`,
-          values,
-        });
-    return rows[0].inserted === 1;
+  /** Inserts a new intent in the caller's transaction (with the Idempotency-Key's answer, when there is one). */
+  async insert(manager: EntityManager, intent: NewPaymentIntent): Promise<void> {
+    await manager.query(
+      `INSERT INTO payment_intents (id, merchant_id, merchant_reference, amount, currency, status, expected_sender_bank_name, expected_sender_account_number,
+                                    virtual_account_id, account_number, account_name, bank_name, bank_code, expires_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, 'awaiting_payment', $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
+      [
+        intent.id,
+        intent.merchantId,
+        intent.merchantReference,
+        intent.amount,
+        intent.currency,
+        intent.expectedSenderBankName,
+        intent.expectedSenderAccountNumber,
+        intent.virtualAccountId,
+        intent.accountNumber,
+        intent.accountName,
+        intent.bankName,
+        intent.bankCode,
+        intent.expiresAt,
+        intent.createdAt,
+      ],
+    );
   }
 
   async findOwned(merchantId: string, id: string): Promise<PaymentIntentRecord | undefined> {

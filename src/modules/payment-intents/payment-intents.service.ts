@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 import { Inject, Injectable } from '@nestjs/common';
-import { DatabaseError } from 'pg';
+import { QueryFailedError } from 'typeorm';
 import { ListQuery, listPage, Page } from '../../common/http/list.query';
 import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
@@ -21,7 +21,7 @@ import {
   PaymentIntentNotFoundError,
   PaymentNotReceivedError,
 } from './payment-intents.errors';
-import { INSERT_PARAMS, MERCHANT_REFERENCE_UNIQUE, PaymentIntentsRepository } from './payment-intents.repository';
+import { MERCHANT_REFERENCE_UNIQUE, PaymentIntentsRepository } from './payment-intents.repository';
 
 export const CURRENCY = 'NGN';
 
@@ -42,7 +42,7 @@ export class PaymentIntentsService {
   /**
    * The intent's id is fixed with the Idempotency-Key's claim, before the rail is asked for its
    * account (with that id as the rail's idempotency key): a retry after a crash gets the same
-   * account. The intent and the key's answer are then one statement.
+   * account. The intent and the key's answer are then written in one transaction.
    */
   async create(merchant: MerchantPrincipal, dto: CreatePaymentIntentDto, claim: IdempotencyClaim | undefined): Promise<PaymentIntentDto> {
     const id = claim?.resourceId ?? newId('pi');
@@ -68,16 +68,17 @@ export class PaymentIntentsService {
       expiresAt,
       createdAt,
     };
-    const result = mapNewPaymentIntent(intent);
-    const answer = claim && this.idempotency.answerPart(claim, result, INSERT_PARAMS + 1);
     try {
-      const written = await this.repository.insert(intent, answer?.part);
-      if (claim && answer) this.idempotency.stored(claim, answer.answer, written);
+      // The intent and the key's answer commit together.
+      return await this.idempotency.commit(claim, async (manager) => {
+        await this.repository.insert(manager, intent);
+        return mapNewPaymentIntent(intent);
+      });
     } catch (err) {
-      if (err instanceof DatabaseError && err.constraint === MERCHANT_REFERENCE_UNIQUE) throw new MerchantReferenceInUseError();
+      if (err instanceof QueryFailedError && (err.driverError as { constraint?: string }).constraint === MERCHANT_REFERENCE_UNIQUE)
+        throw new MerchantReferenceInUseError();
       throw err;
     }
-    return result;
   }
 
   async get(merchantId: string, id: string): Promise<PaymentIntentDto> {
