@@ -25,6 +25,16 @@ const MODULE_INTERNALS_COMMENT =
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    // ---- 0. services speak in results, not HTTP --------------------------------------------
+    {
+      name: 'no-http-in-services',
+      comment:
+        'A service returns results; controllers and the HTTP layer (common/http: envelopes, route config, query DTOs) make answers of them. ' +
+        'The idempotency module stores HTTP answers by design and is exempt.',
+      severity: 'error',
+      from: { path: '^src/modules/[^/]+/[^/]+\\.service\\.ts$', pathNot: ['^src/modules/idempotency/', SPEC] },
+      to: { path: '^src/common/http/' },
+    },
     // ---- 1. no-module-internals -------------------------------------------------------------
     {
       name: 'no-module-internals',

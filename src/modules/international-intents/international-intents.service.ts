@@ -3,7 +3,7 @@ import { INTERNATIONAL_INTENTS_PATH } from './international-intents.routes';
 import { EntityManager } from 'typeorm';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
 import { SOURCE_CURRENCY } from './fx';
-import { ListQuery, listPage, Page } from '../../common/http/list.query';
+import { listPage, Page, PageRequest } from '../../common/paging';
 import { isId, newId, secureRandomBytes } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { Outbox } from '../../jobs';
@@ -65,7 +65,7 @@ export class InternationalIntentsService {
     return mapInternationalIntent(row, this.config.publicBaseUrl);
   }
 
-  list(merchantId: string, query: ListQuery): Promise<Page<InternationalIntentDto>> {
+  list(merchantId: string, query: PageRequest): Promise<Page<InternationalIntentDto>> {
     return listPage(
       query,
       'ipi',

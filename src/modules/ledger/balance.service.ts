@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ListQuery, listPage, Page } from '../../common/http/list.query';
+import { listPage, Page, PageRequest } from '../../common/paging';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { BalanceTransactionView, LedgerService, MerchantBalance } from './ledger.service';
 
@@ -18,7 +18,7 @@ export class BalanceService {
     return Promise.all(BALANCE_CURRENCIES.map((currency) => this.ledger.balance(merchantId, currency)));
   }
 
-  transactions(merchantId: string, query: ListQuery): Promise<Page<BalanceTransactionView>> {
+  transactions(merchantId: string, query: PageRequest): Promise<Page<BalanceTransactionView>> {
     return listPage(
       query,
       'btx',

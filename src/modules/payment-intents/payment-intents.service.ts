@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { ListQuery, listPage, Page } from '../../common/http/list.query';
+import { listPage, Page, PageRequest } from '../../common/paging';
 import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -85,7 +85,7 @@ export class PaymentIntentsService {
     return mapPaymentIntent(await this.findOwned(merchantId, id));
   }
 
-  list(merchantId: string, query: ListQuery): Promise<Page<PaymentIntentDto>> {
+  list(merchantId: string, query: PageRequest): Promise<Page<PaymentIntentDto>> {
     return listPage(
       query,
       'pi',

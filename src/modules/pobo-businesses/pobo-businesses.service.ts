@@ -8,7 +8,7 @@ import { AgreementsService } from '../agreements';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { WalletAddressPool } from '../wallets';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
-import { ListQuery, listPage, Page } from '../../common/http/list.query';
+import { listPage, Page, PageRequest } from '../../common/paging';
 import { PoboBusinessDto } from './dto/pobo-business.response';
 import { PoboBusinessEntity } from './pobo-business.entity';
 import { mapPoboBusiness } from './pobo-business.mapper';
@@ -87,7 +87,7 @@ export class PoboBusinessesService {
    * does not already have, where the internal insertion order would tell how many businesses
    * every merchant together has created. It only resolves among the merchant's own businesses.
    */
-  list(merchantId: string, query: ListQuery): Promise<Page<PoboBusinessDto>> {
+  list(merchantId: string, query: PageRequest): Promise<Page<PoboBusinessDto>> {
     return listPage(
       query,
       'pobo',

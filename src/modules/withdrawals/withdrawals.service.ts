@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { isValidNuban } from '../../common/banking/nuban';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
-import { ListQuery, listPage, Page } from '../../common/http/list.query';
+import { listPage, Page, PageRequest } from '../../common/paging';
 import { isId, newId } from '../../common/ids/ids';
 import { toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -60,7 +60,7 @@ export class WithdrawalsService {
     return mapWithdrawal(row);
   }
 
-  list(merchantId: string, query: ListQuery): Promise<Page<WithdrawalDto>> {
+  list(merchantId: string, query: PageRequest): Promise<Page<WithdrawalDto>> {
     return listPage(
       query,
       'wd',
