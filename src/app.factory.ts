@@ -9,6 +9,7 @@ import { AppModule } from './app.module';
 import { buildOpenApiDocument } from './openapi';
 import { createRootLogger, RequestLogController } from './common/logging/logger.options';
 import { AppError } from './common/errors/app-error';
+import { installAnswers } from './common/http/answer';
 import { checkJsonBody } from './common/validation/json-body.guard';
 import { installBodyDeadline, installShutdownBudget } from './common/http/body-deadline';
 import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors';
@@ -106,6 +107,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     done(isApi && request.body !== undefined && !json ? new AppError('unsupported_media_type', 'Content-Type must be application/json') : undefined);
   });
 
+  installAnswers(fastify);
   installIdempotency(app, fastify);
   installKybUploadHooks(app, fastify, config.maxConcurrentKybUploads);
   installAgreementPageErrors(fastify);

@@ -1,9 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { AnswerInterceptor } from './common/http/answer';
 import { nestLoggerParams } from './common/logging/logger.options';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app.config';
@@ -53,7 +52,6 @@ export class AppModule {
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        { provide: APP_INTERCEPTOR, useClass: AnswerInterceptor },
       ],
     };
   }
