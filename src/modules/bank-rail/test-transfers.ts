@@ -1,9 +1,18 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { ServiceUnavailableError } from '../../common/errors/app-error';
 import { trimmed } from '../../common/validation/transforms';
 import { ProviderError } from '../../common/providers/provider-http-client';
+
+/**
+ * The rail's idempotency key of a test helper's transfer: derived from the merchant's
+ * Idempotency-Key when it sent one (a retry is the same transfer at the rail), else new each call.
+ */
+export function testTransferKey(merchantKey: { merchantId: string; key: string } | undefined): string {
+  return merchantKey ? createHash('sha256').update(`${merchantKey.merchantId}\n${merchantKey.key}`).digest('hex') : randomBytes(16).toString('hex');
+}
 
 /** The sender of a test helper's transfer when the merchant names none. */
 export const TEST_SENDER = { bankName: 'Sandbox Sender Bank', accountNumber: '0123456789' };

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -7,7 +6,7 @@ import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler, JobQueues, Outbox } from '../../jobs';
-import { BANK_RAIL, BankRail, callRailForRequest, RailTransfer, TEST_SENDER } from '../bank-rail';
+import { BANK_RAIL, BankRail, callRailForRequest, testTransferKey, RailTransfer, TEST_SENDER } from '../bank-rail';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService } from '../ledger';
 import { PoboBusinessesService, PoboBusinessStates } from '../pobo-businesses';
@@ -181,12 +180,10 @@ export class NairaCollectionsService {
     const account = business.nairaCollectionStatus === 'active' ? business.nairaAccountNumber : null;
     if (!account) throw new NairaAccountNotActiveError();
     const amount = toMinorUnits(dto.amount, CURRENCY)!;
-    // The merchant's key makes a retry the same transfer at the rail; without one, each call is new.
-    const railKey = claim ? createHash('sha256').update(`${claim.merchantId}\n${claim.key}`).digest('hex') : newId('col');
     const transfer = await callRailForRequest(() =>
       this.rail.simulateInboundTransfer(
         {
-          idempotencyKey: railKey,
+          idempotencyKey: testTransferKey(claim),
           accountNumber: account,
           amount,
           senderName: dto.senderName ?? null,

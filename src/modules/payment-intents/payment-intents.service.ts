@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
@@ -7,7 +6,7 @@ import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { MerchantPrincipal } from '../auth';
-import { BANK_RAIL, BankRail, callRailForRequest, TEST_SENDER } from '../bank-rail';
+import { BANK_RAIL, BankRail, callRailForRequest, testTransferKey, TEST_SENDER } from '../bank-rail';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService } from '../ledger';
 import { CreatePaymentIntentDto, DEFAULT_EXPIRES_IN_MINUTES, FundPaymentIntentDto } from './dto/create-payment-intent.dto';
@@ -130,11 +129,10 @@ export class PaymentIntentsService {
     const intent = await this.findOwned(merchantId, id);
     // `null` is absent, as validation (IsOptional) reads it.
     const amount = dto.amount == null ? minorFromColumn(intent.amount) : toMinorUnits(dto.amount, CURRENCY)!;
-    const railKey = claim ? createHash('sha256').update(`${claim.merchantId}\n${claim.key}`).digest('hex') : newId('pay');
     const transfer = await callRailForRequest(() =>
       this.rail.simulateInboundTransfer(
         {
-          idempotencyKey: railKey,
+          idempotencyKey: testTransferKey(claim),
           accountNumber: intent.account_number,
           amount,
           senderBankName: dto.senderBankName ?? intent.expected_sender_bank_name ?? TEST_SENDER.bankName,
