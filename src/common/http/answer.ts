@@ -11,9 +11,10 @@ export const ANSWER = 'answer';
  */
 export const Answer = (message: string): MethodDecorator => WithRouteConfig({ [ANSWER]: message });
 
-/** The message a route declared with `Answer`, if any. */
-export function answerMessage(request: FastifyRequest): string | undefined {
-  return (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[ANSWER] as string | undefined;
+/** The message a route declared with `Answer` (read from its route config), if any. */
+export function answerMessageOf(config: unknown): string | undefined {
+  const message = (config as Record<string, unknown> | undefined)?.[ANSWER];
+  return typeof message === 'string' ? message : undefined;
 }
 
 /** The envelope of a success answer, for a route that declared its message. */
@@ -29,8 +30,8 @@ export function envelopeOf(message: string, response: unknown): { message: strin
  */
 export function installAnswers(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {
-    const message = (route.config as unknown as Record<string, unknown> | undefined)?.[ANSWER];
-    if (typeof message !== 'string') return;
+    const message = answerMessageOf(route.config);
+    if (message === undefined) return;
     // Only a success: errors carry the error body, which the global filter sends as it is.
     const wrap = (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, value: unknown) => void) =>
       done(null, reply.statusCode < 400 ? envelopeOf(message, payload) : payload);

@@ -5,7 +5,7 @@ import { requestFingerprint } from './idempotency.fingerprint';
 import { idempotencyKeyHeader, parseIdempotencyKey } from './idempotency.key';
 import { newId } from '../../common/ids/ids';
 import { IdempotencyClaim, IdempotencyService } from './idempotency.service';
-import { answerMessage } from '../../common/http/answer';
+import { answerMessageOf } from '../../common/http/answer';
 import { IDEMPOTENCY_ROUTE, IdempotencyRoute } from './idempotent.decorator';
 
 declare module 'fastify' {
@@ -49,7 +49,7 @@ export function installIdempotency(app: INestApplication, fastify: FastifyInstan
   fastify.decorateRequest('idempotency', null);
   fastify.decorateRequest('idempotencyExtra', undefined);
 
-  const claimKey = (route: IdempotencyRoute) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const claimKey = (route: IdempotencyRoute, answer: { status: number; message: string }) => async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.merchant) return;
     const header = idempotencyKeyHeader(request.raw.rawHeaders);
     if (header === undefined) {
@@ -60,7 +60,6 @@ export function installIdempotency(app: INestApplication, fastify: FastifyInstan
     if (key === undefined) throw new IdempotencyKeyInvalidError();
     const body = request.idempotencyExtra === undefined ? request.body : { body: request.body, extra: request.idempotencyExtra };
     const fingerprint = requestFingerprint(request.method, request.routeOptions.url ?? '', request.params, body);
-    const answer = { status: route.successStatus, message: answerMessage(request) ?? '' };
     const outcome = await service.begin(request.merchant.merchantId, key, fingerprint, answer, route.creates ? newId(route.creates) : null);
     if (outcome.kind === 'replay') {
       return reply.code(outcome.answer.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(outcome.answer.body);
@@ -89,7 +88,10 @@ export function installIdempotency(app: INestApplication, fastify: FastifyInstan
   fastify.addHook('onRoute', (route) => {
     const spec = route.config?.[IDEMPOTENCY_ROUTE];
     if (!spec) return;
-    route.preHandler = [...hooks(route.preHandler), claimKey(spec)];
+    // The stored answer is the route's envelope: a route without its message could not build it.
+    const message = answerMessageOf(route.config);
+    if (message === undefined) throw new Error(`${[route.method].flat().join(',')} ${route.url} is @Idempotent but declares no @Answer message`);
+    route.preHandler = [...hooks(route.preHandler), claimKey(spec, { status: spec.successStatus, message })];
     route.onSend = [...hooks(route.onSend), settle];
   });
 }
