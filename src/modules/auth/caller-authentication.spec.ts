@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { fastify } from 'fastify';
 import { CALLER } from './caller.decorator';
-import { installCallerAuthentication } from './merchant-auth.hook';
+import { installCallerAuthentication } from './caller-auth.hook';
 
 /** The boot check: every route says how it is called, or the server does not start. */
 describe('caller declarations', () => {

@@ -6,5 +6,5 @@ export type { IssuedKey } from './merchants.service';
 export type { MerchantPrincipal } from './api-keys.service';
 export { CurrentMerchant, MerchantRoute, PublicRoute, RailCallbackRoute } from './caller.decorator';
 export type { SignedRail } from './caller.decorator';
-export { installCallerAuthentication, keepsRawBody } from './merchant-auth.hook';
+export { installCallerAuthentication, keepsRawBody } from './caller-auth.hook';
 export { TestModeOnly } from './test-mode.guard';
