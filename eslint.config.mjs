@@ -25,15 +25,28 @@ export default tseslint.config(
     },
   },
   {
-    // Data access: SQL text lives only in the owning module's *.repository.ts (and src/database/).
+    // Data access: a table is read and written only through its owner's *.repository.ts (and
+    // src/database/). Services open transactions and pass the manager down; they never use it.
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.repository.ts', 'src/database/**', 'src/**/*.spec.ts', 'src/**/*.medium-spec.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.property.name='query']",
-          message: "SQL lives in the owning module's *.repository.ts (see docs/architecture.md, Data access)",
+          selector: 'CallExpression[callee.property.name=/^(query|getRepository|createQueryBuilder)$/]',
+          message: "Data access lives in the owning module's *.repository.ts (see docs/architecture.md, Data access)",
+        },
+        {
+          selector: "CallExpression[callee.object.name='manager'], CallExpression[callee.object.property.name='manager']",
+          message: 'An EntityManager is a transaction handle outside repositories: pass it to a repository method',
+        },
+        {
+          selector: "MemberExpression[object.type='MemberExpression'][object.property.name='dataSource'][property.name='manager']",
+          message: 'Outside a transaction, repositories use their own connection: do not pass dataSource.manager',
+        },
+        {
+          selector: "Decorator[expression.callee.name='InjectRepository']",
+          message: "Data access lives in the owning module's *.repository.ts",
         },
       ],
     },

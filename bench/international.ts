@@ -747,7 +747,8 @@ function diffCounts(after: Record<string, number>, before: Record<string, number
 // ---------------------------------------------------------------------------------------------
 
 async function checkEquivalence(input: InternationalBenchInput, id: string): Promise<number> {
-  const sent = await statementSent((pool) => new InternationalIntentsRepository(pool).findOwned(input.merchantId, id));
+  // findOwned reads through the pool alone: the repository's DataSource is not needed here.
+  const sent = await statementSent((pool) => new InternationalIntentsRepository(pool, undefined as never).findOwned(input.merchantId, id));
   if (!isDeepStrictEqual(sent, intentFindOwnedQuery(input.merchantId, id))) {
     throw new Error('the reference server no longer sends the statement InternationalIntentsRepository.findOwned sends');
   }

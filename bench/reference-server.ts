@@ -12,12 +12,10 @@
 import fastify from 'fastify';
 import { Pool, QueryConfig } from 'pg';
 import { isId } from '../src/common/ids/ids';
-import {
-  INTERNATIONAL_INTENT_COLUMNS,
-  InternationalIntentRecord,
-  mapInternationalIntent,
-} from '../src/modules/international-intents/international-intent.mapper';
-import { mapPoboBusiness, POBO_BUSINESS_COLUMNS, PoboBusinessRecord } from '../src/modules/pobo-businesses/pobo-business.mapper';
+import { InternationalIntentRecord, mapInternationalIntent } from '../src/modules/international-intents/international-intent.mapper';
+import { INTERNATIONAL_INTENT_COLUMNS } from '../src/modules/international-intents/international-intents.repository';
+import { mapPoboBusiness, PoboBusinessRecord } from '../src/modules/pobo-businesses/pobo-business.mapper';
+import { POBO_BUSINESS_COLUMNS } from '../src/modules/pobo-businesses/pobo-businesses.repository';
 
 /** The statement `PoboBusinessesRepository.findOwned` sends (the bench checks they agree). */
 export function findOwnedQuery(merchantId: string, id: string): QueryConfig<string[]> {

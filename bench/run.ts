@@ -795,7 +795,8 @@ async function seed(databaseUrl: string, merchantId: string): Promise<string[]> 
 
 /** Fails the run unless the reference runs the API's exact statement and answers the same JSON. */
 async function checkEquivalence(apiUrl: string, refUrl: string, apiKey: string, merchantId: string, id: string): Promise<void> {
-  const sent = await statementSent((pool) => new PoboBusinessesRepository(pool).findOwned(merchantId, id));
+  // findOwned reads through the pool alone: the repository's DataSource is not needed here.
+  const sent = await statementSent((pool) => new PoboBusinessesRepository(pool, undefined as never).findOwned(merchantId, id));
   if (!isDeepStrictEqual(sent, findOwnedQuery(merchantId, id))) {
     throw new Error('the reference server no longer sends the statement PoboBusinessesRepository.findOwned sends');
   }

@@ -19,7 +19,7 @@ import { Outbox } from './outbox.service';
 @Module({})
 export class JobsModule {
   static forRoot(options: { worker: boolean }): DynamicModule {
-    const workerProviders = options.worker ? [JobRegistry, OutboxRelay, OutboxRepository] : [];
+    const workerProviders = options.worker ? [JobRegistry, OutboxRelay] : [];
     return {
       module: JobsModule,
       global: true,
@@ -34,7 +34,7 @@ export class JobsModule {
           }),
         }),
       ],
-      providers: [Outbox, JobQueues, ...workerProviders],
+      providers: [Outbox, OutboxRepository, JobQueues, ...workerProviders],
       exports: [Outbox, JobQueues],
     };
   }

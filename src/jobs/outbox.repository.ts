@@ -32,6 +32,11 @@ export class OutboxRepository {
     await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
   }
 
+  /** One job, in the transaction of the change that starts it. */
+  async insert(manager: EntityManager, job: { jobName: string; jobId: string; payload: JobPayload }): Promise<void> {
+    await manager.query('INSERT INTO outbox (job_name, job_id, payload) VALUES ($1, $2, $3::jsonb)', [job.jobName, job.jobId, JSON.stringify(job.payload)]);
+  }
+
   async remove(manager: EntityManager, ids: string[]): Promise<void> {
     await manager.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [ids]);
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { JobDefinition, JobPayload } from './job.definition';
-import { OutboxEntity } from './outbox.entity';
+import { OutboxRepository } from './outbox.repository';
 
 /**
  * The one way to start background work after a change: `enqueue` in the transaction that makes
@@ -10,7 +10,9 @@ import { OutboxEntity } from './outbox.entity';
  */
 @Injectable()
 export class Outbox {
+  constructor(private readonly repository: OutboxRepository) {}
+
   async enqueue<P extends JobPayload>(manager: EntityManager, job: JobDefinition<P>, payload: P): Promise<void> {
-    await manager.insert(OutboxEntity, { jobName: job.name, jobId: job.jobId(payload), payload });
+    await this.repository.insert(manager, { jobName: job.name, jobId: job.jobId(payload), payload });
   }
 }

@@ -1,10 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { newId, secureRandomBytes } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { AgreementAcceptanceEntity } from './agreement-acceptance.entity';
 import { AgreementLinkEntity } from './agreement-link.entity';
 import { AGREEMENT_PAGE_PATH, MAX_USER_AGENT_LENGTH, TOKEN_PATTERN } from './agreement.constants';
 import { TERMS_VERSION } from './agreement.terms';
@@ -28,7 +26,6 @@ export interface AcceptanceEvidence {
 export class AgreementsService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: AgreementsRepository,
   ) {}
 
@@ -37,27 +34,26 @@ export class AgreementsService {
    * `AgreementsRepository.linkInsertPart`) and the URL to give out. The token (256 random bits)
    * appears only in the URL; the row keeps its keyed hash.
    */
-  firstLink(businessId: string, firstParam: number): { insert: StatementPart; url: string } {
+  firstLink(businessId: string): { insert: StatementPart; url: string } {
     const { row, url } = this.newLink(businessId);
-    return { insert: this.repository.linkInsertPart(row, firstParam), url };
+    return { insert: this.repository.linkInsertPart(row), url };
   }
 
   /** Voids every unused link of the (locked) business and stores a fresh one; returns its URL. */
   async replaceLinks(manager: EntityManager, businessId: string): Promise<string> {
-    await manager.update(AgreementLinkEntity, { businessId, usedAt: IsNull(), voidedAt: IsNull() }, { voidedAt: () => 'now()' });
     const { row, url } = this.newLink(businessId);
-    await manager.insert(AgreementLinkEntity, row);
+    await this.repository.replaceLinks(manager, row);
     return url;
   }
 
   /** The link a token names, or null; read without a lock. */
   async findByToken(token: string): Promise<AgreementLinkEntity | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
-    return this.dataSource.getRepository(AgreementLinkEntity).findOneBy({ tokenHash: this.hashToken(token) });
+    return this.repository.findByTokenHash(this.hashToken(token));
   }
 
   lockLink(manager: EntityManager, linkId: string): Promise<AgreementLinkEntity | null> {
-    return manager.findOne(AgreementLinkEntity, { where: { id: linkId }, lock: { mode: 'pessimistic_write' } });
+    return this.repository.lock(manager, linkId);
   }
 
   /** Why the link cannot be used now, or null when it can. */
@@ -70,8 +66,7 @@ export class AgreementsService {
 
   /** Marks the (locked) link used and stores the evidence of acceptance, in the caller's transaction. */
   async recordAcceptance(manager: EntityManager, link: AgreementLinkEntity, evidence: AcceptanceEvidence, acceptedAt: Date): Promise<void> {
-    await manager.update(AgreementLinkEntity, { id: link.id }, { usedAt: acceptedAt });
-    await manager.insert(AgreementAcceptanceEntity, {
+    await this.repository.recordAcceptance(manager, {
       businessId: link.businessId,
       linkId: link.id,
       termsVersion: TERMS_VERSION,

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
+import { MerchantsRepository } from './merchants.repository';
 import { MerchantsService } from './merchants.service';
 
 /** Owns `merchants` and `api_keys`: what the operator CLI needs, and nothing that needs Redis. */
 @Module({
-  providers: [ApiKeysService, ApiKeysRepository, MerchantsService],
+  providers: [ApiKeysService, ApiKeysRepository, MerchantsRepository, MerchantsService],
   exports: [ApiKeysService, MerchantsService],
 })
 export class AuthModule {}

@@ -84,10 +84,10 @@ export class IdempotencyRepository {
     return rows[0];
   }
 
-  /** Records how far the operation got and renews the lock; false when the lock was lost. */
-  async checkpoint(manager: EntityManager, merchantId: string, key: string, token: string, point: string, lockMs: number): Promise<boolean> {
-    // TypeORM answers an UPDATE with [rows, affected].
-    const [, affected] = await manager.query<[unknown[], number]>(
+  /** Records how far the operation got and renews the lock; false when the lock was lost. In `manager`'s transaction when given. */
+  async checkpoint(manager: EntityManager | undefined, merchantId: string, key: string, token: string, point: string, lockMs: number): Promise<boolean> {
+    const affected = await this.update(
+      manager,
       `UPDATE idempotency_keys SET recovery_point = $4, locked_until = clock_timestamp() + make_interval(secs => $5 / 1000.0)
         WHERE merchant_id = $1 AND key = $2 AND lock_token = $3 AND status = 'in_progress'`,
       [merchantId, key, token, point, lockMs],
@@ -95,10 +95,10 @@ export class IdempotencyRepository {
     return affected === 1;
   }
 
-  /** Stores the answer and ends the lock; false when the lock was lost. */
-  async complete(manager: EntityManager, merchantId: string, key: string, token: string, status: number, body: string): Promise<boolean> {
-    // TypeORM answers an UPDATE with [rows, affected].
-    const [, affected] = await manager.query<[unknown[], number]>(
+  /** Stores the answer and ends the lock; false when the lock was lost. In `manager`'s transaction when given. */
+  async complete(manager: EntityManager | undefined, merchantId: string, key: string, token: string, status: number, body: string): Promise<boolean> {
+    const affected = await this.update(
+      manager,
       `UPDATE idempotency_keys SET status = 'completed', response_status = $4::int, response_body = $5, recovery_point = 'finished',
               lock_token = NULL, locked_until = NULL
         WHERE merchant_id = $1 AND key = $2 AND lock_token = $3::uuid AND status = 'in_progress'`,
@@ -135,5 +135,13 @@ export class IdempotencyRepository {
       [limit],
     );
     return rowCount ?? 0;
+  }
+
+  /** Rows an UPDATE changed, in `manager`'s transaction or on the pool. */
+  private async update(manager: EntityManager | undefined, text: string, values: unknown[]): Promise<number> {
+    if (!manager) return (await this.pool.query(text, values)).rowCount ?? 0;
+    // TypeORM answers an UPDATE with [rows, affected].
+    const [, affected] = await manager.query<[unknown[], number]>(text, values);
+    return affected;
   }
 }

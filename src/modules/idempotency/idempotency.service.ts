@@ -122,7 +122,7 @@ export class IdempotencyService {
    * and renews the lock. Call it before each external effect after the first (the claim itself
    * records the start, and the resource it fixed).
    */
-  async checkpoint(claim: IdempotencyClaim | undefined, point: string, manager: EntityManager = this.dataSource.manager): Promise<void> {
+  async checkpoint(claim: IdempotencyClaim | undefined, point: string, manager?: EntityManager): Promise<void> {
     if (!claim) return;
     const held = await this.repository.checkpoint(manager, claim.merchantId, claim.key, claim.token, point, this.config.idempotency.lockMs);
     if (!held) throw new IdempotencyLockLostError();
@@ -147,7 +147,7 @@ export class IdempotencyService {
 
   /** Stores a refusal the operation answered (a business error), replayed from then on. */
   async storeRefusal(claim: IdempotencyClaim, answer: StoredAnswer): Promise<void> {
-    await this.store(this.dataSource.manager, claim, answer);
+    await this.store(undefined, claim, answer);
     claim.answer = answer;
   }
 
@@ -161,7 +161,7 @@ export class IdempotencyService {
     while ((await this.repository.reap(REAP_BATCH)) === REAP_BATCH);
   }
 
-  private async store(manager: EntityManager, claim: IdempotencyClaim, answer: StoredAnswer): Promise<void> {
+  private async store(manager: EntityManager | undefined, claim: IdempotencyClaim, answer: StoredAnswer): Promise<void> {
     if (!(await this.repository.complete(manager, claim.merchantId, claim.key, claim.token, answer.status, answer.body))) throw new IdempotencyLockLostError();
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { StatusStates } from '../../common/state-machine/state-machine';
+import { StatusStates } from '../../common/state-machine/status-transitions.repository';
 import { LedgerService } from '../ledger';
 import { InternationalIntentStatusHistoryEntity } from './international-intent-status-history.entity';
 import { InternationalIntentEntity } from './international-intent.entity';

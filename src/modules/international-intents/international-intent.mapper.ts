@@ -9,15 +9,6 @@ export type InternationalIntentRecord = Omit<
   'merchant' | 'seq' | 'merchantId' | 'bridgeTransferId' | 'payoutId' | 'payoutConfirmation'
 >;
 
-/** The SQL select list producing an `InternationalIntentRecord`. */
-export const INTERNATIONAL_INTENT_COLUMNS = `id, pobo_user_id AS "poboUserId", quote_id AS "quoteId", quote_option_id AS "quoteOptionId", route_type AS "routeType",
-  destination_country AS "destinationCountry", amount, currency, source_amount AS "sourceAmount", source_currency AS "sourceCurrency",
-  converted_amount AS "convertedAmount", fee, exchange_rate AS "exchangeRate", quote_expires_at AS "quoteExpiresAt",
-  recipient_full_name AS "recipientFullName", recipient_email AS "recipientEmail", bank_code_type AS "bankCodeType", bank_code AS "bankCode",
-  account_number AS "accountNumber", purpose_of_transfer AS "purposeOfTransfer", payment_reference AS "paymentReference", status,
-  admin_note AS "adminNote", receipt_token AS "receiptToken", processed_at AS "processedAt", settled_at AS "settledAt",
-  created_at AS "createdAt", updated_at AS "updatedAt"`;
-
 /** The receipt exists once the money arrived. */
 export function hasReceipt(row: Pick<InternationalIntentRecord, 'status'>): boolean {
   return row.status === 'settled';

@@ -1,19 +1,34 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { PG_POOL } from '../../database/database.module';
 import { KeysetList } from '../../database/keyset-list';
-import type { InternationalIntentEntity } from './international-intent.entity';
-import { INTERNATIONAL_INTENT_COLUMNS, InternationalIntentRecord } from './international-intent.mapper';
+import { InternationalIntentEntity } from './international-intent.entity';
+import type { InternationalIntentRecord } from './international-intent.mapper';
 import type { InternationalIntentStatus } from './international-intent.states';
-import type { QuoteEntity } from './quote.entity';
+import { QuoteEntity } from './quote.entity';
 import type { QuoteRecord } from './quote.mapper';
+
+/** The SQL select list producing an `InternationalIntentRecord`. */
+export const INTERNATIONAL_INTENT_COLUMNS = `id, pobo_user_id AS "poboUserId", quote_id AS "quoteId", quote_option_id AS "quoteOptionId", route_type AS "routeType",
+  destination_country AS "destinationCountry", amount, currency, source_amount AS "sourceAmount", source_currency AS "sourceCurrency",
+  converted_amount AS "convertedAmount", fee, exchange_rate AS "exchangeRate", quote_expires_at AS "quoteExpiresAt",
+  recipient_full_name AS "recipientFullName", recipient_email AS "recipientEmail", bank_code_type AS "bankCodeType", bank_code AS "bankCode",
+  account_number AS "accountNumber", purpose_of_transfer AS "purposeOfTransfer", payment_reference AS "paymentReference", status,
+  admin_note AS "adminNote", receipt_token AS "receiptToken", processed_at AS "processedAt", settled_at AS "settledAt",
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 const QUOTE_COLUMNS = `id, pobo_user_id AS "poboUserId", destination_country AS "destinationCountry", currency, amount, options,
   expires_at AS "expiresAt", created_at AS "createdAt"`;
 
 /** A quote locked for the transaction that uses it. */
 export type LockedQuote = QuoteRecord & Pick<QuoteEntity, 'usedByIntentId'> & { expired: boolean };
+
+/** An intent as created: what the pipeline fills in later is still empty. */
+export type NewInternationalIntent = Omit<InternationalIntentEntity, 'merchant' | 'seq' | 'bridgeTransferId' | 'payoutId' | 'payoutConfirmation'>;
+
+export type NewQuote = Omit<QuoteEntity, 'merchant' | 'seq' | 'usedByIntentId'>;
 
 /** Everything a receipt or a telex shows. */
 export type ReceiptRecord = InternationalIntentRecord & Pick<InternationalIntentEntity, 'merchantId' | 'bridgeTransferId' | 'payoutId' | 'payoutConfirmation'>;
@@ -26,7 +41,10 @@ export type ReceiptRecord = InternationalIntentRecord & Pick<InternationalIntent
 export class InternationalIntentsRepository {
   private readonly pages: KeysetList<InternationalIntentRecord>;
 
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
     this.pages = new KeysetList(pool, 'ipi', { table: 'international_payment_intents', alias: 'i' }, INTERNATIONAL_INTENT_COLUMNS);
   }
 
@@ -37,6 +55,21 @@ export class InternationalIntentsRepository {
       values: [id, merchantId],
     });
     return rows[0];
+  }
+
+  /** An intent by id alone, for the worker, which acts for no merchant. */
+  findById(id: string): Promise<InternationalIntentEntity | null> {
+    return this.dataSource.getRepository(InternationalIntentEntity).findOneBy({ id });
+  }
+
+  /** Stores the intent and marks its quote used by it, in the caller's transaction. */
+  async insertIntent(manager: EntityManager, intent: NewInternationalIntent): Promise<void> {
+    await manager.insert(InternationalIntentEntity, intent);
+    await manager.update(QuoteEntity, { id: intent.quoteId }, { usedByIntentId: intent.id });
+  }
+
+  async insertQuote(manager: EntityManager, quote: NewQuote): Promise<void> {
+    await manager.insert(QuoteEntity, quote);
   }
 
   /** A page of the merchant's intents (see `KeysetList`). */

@@ -12,7 +12,6 @@ import { LedgerService } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { CreateInternationalIntentDto } from './dto/create-international-intent.dto';
 import { InternationalIntentDto } from './dto/international-intent.response';
-import { InternationalIntentEntity } from './international-intent.entity';
 import { mapInternationalIntent } from './international-intent.mapper';
 import { INTERNATIONAL_JOBS } from './international-intents.jobs';
 import {
@@ -22,9 +21,8 @@ import {
   QuoteExpiredError,
   QuoteNotFoundError,
 } from './international-intents.errors';
-import { InternationalIntentsRepository } from './international-intents.repository';
+import { InternationalIntentsRepository, NewInternationalIntent } from './international-intents.repository';
 import { reservationPosting } from './international-postings';
-import { QuoteEntity } from './quote.entity';
 
 @Injectable()
 export class InternationalIntentsService {
@@ -77,7 +75,7 @@ export class InternationalIntentsService {
   }
 
   /** The quote's checks, in the contract's order, then the intent at the chosen option's price. */
-  private async insert(manager: EntityManager, id: string, merchantId: string, dto: CreateInternationalIntentDto): Promise<InternationalIntentEntity> {
+  private async insert(manager: EntityManager, id: string, merchantId: string, dto: CreateInternationalIntentDto): Promise<NewInternationalIntent> {
     const quote = isId('qt', dto.quoteId) ? await this.repository.lockOwnedQuote(manager, merchantId, dto.quoteId) : undefined;
     const option = quote?.options.find((candidate) => candidate.id === dto.quoteOptionId);
     if (!quote || !option) throw new QuoteNotFoundError();
@@ -86,7 +84,8 @@ export class InternationalIntentsService {
     const business = await this.businesses.findOwnedForShare(manager, merchantId, quote.poboUserId);
     if (business.kybStatus !== 'verified') throw new KybNotVerifiedError();
 
-    const intent = manager.create(InternationalIntentEntity, {
+    const now = new Date();
+    const intent: NewInternationalIntent = {
       id,
       merchantId,
       poboUserId: quote.poboUserId,
@@ -114,11 +113,10 @@ export class InternationalIntentsService {
       receiptToken: secureRandomBytes(16).toString('base64url'),
       processedAt: null,
       settledAt: null,
-    });
-    const now = new Date();
-    Object.assign(intent, { createdAt: now, updatedAt: now });
-    await manager.insert(InternationalIntentEntity, intent);
-    await manager.update(QuoteEntity, { id: quote.id }, { usedByIntentId: id });
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.repository.insertIntent(manager, intent);
     return intent;
   }
 }

@@ -67,7 +67,7 @@ export class InternationalSettlementService {
     let polled = false;
     let seen: InternationalIntentStatus | undefined;
     for (;;) {
-      const intent = await this.dataSource.getRepository(InternationalIntentEntity).findOneBy({ id: intentId });
+      const intent = await this.repository.findById(intentId);
       if (!intent || intent.status === seen) return;
       seen = intent.status;
       if (WAITING.has(intent.status)) {

@@ -14,7 +14,7 @@ import { CreateQuoteDto } from './dto/create-quote.dto';
 import { QuoteDto } from './dto/quote.response';
 import { QuoteNotFoundError, UnsupportedCorridorError } from './international-intents.errors';
 import { InternationalIntentsRepository } from './international-intents.repository';
-import { QuoteEntity, StoredQuoteOption } from './quote.entity';
+import { StoredQuoteOption } from './quote.entity';
 import { mapQuote } from './quote.mapper';
 
 /** How long a quote's prices hold. */
@@ -67,7 +67,7 @@ export class QuotesService {
       createdAt,
     };
     const insert = async (manager: EntityManager) => {
-      await manager.insert(QuoteEntity, quote);
+      await this.repository.insertQuote(manager, quote);
       return mapQuote(quote);
     };
     return claim ? this.idempotency.commit(claim, insert) : this.dataSource.transaction(insert);

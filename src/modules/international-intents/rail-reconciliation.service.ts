@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { SOURCE_CURRENCY } from './fx';
 import { toMajorUnits } from '../../common/money/money';
 import { ProviderError } from '../../common/providers/provider-http-client';
@@ -37,7 +35,6 @@ export class RailReconciliationService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(BRIDGE_RAIL) bridge: BridgeRail,
     @Inject(PAYOUT_RAIL) payouts: PayoutRail,
     private readonly ledger: LedgerService,
@@ -67,7 +64,7 @@ export class RailReconciliationService {
       ...new Set([...(await this.ledger.sourcesOpenIn(OPEN_AT_RAILS, SOURCE_CURRENCY)), ...names.flatMap((rail) => [...open[rail].keys()])]),
     ].sort();
     const intents = new Map((await this.repository.findMany(references)).map((intent) => [intent.id, intent]));
-    const positions = await this.ledger.platformPositionsOf(this.dataSource.manager, references, SOURCE_CURRENCY);
+    const positions = await this.ledger.platformPositionsOf(undefined, references, SOURCE_CURRENCY);
     const since = now - this.config.reconcileGraceMs;
     let compared = 0;
     let recent = 0;

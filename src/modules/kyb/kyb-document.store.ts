@@ -5,16 +5,13 @@ import { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler } from '../../jobs';
-import { KybDocumentChunkEntity } from './kyb-document-chunk.entity';
 import { KybDocumentEntity } from './kyb-document.entity';
 import { SubmittedDocument } from './kyb-application.rules';
 import { KYB_JOBS } from './kyb.jobs';
-import { KybRepository } from './kyb.repository';
+import { KybDocumentChunk, KybRepository } from './kyb.repository';
 
 /** Size of one stored piece: what the worker holds of a document while sending it. */
 export const DOCUMENT_CHUNK_BYTES = 512 * 1024;
-/** Pieces per INSERT while storing (4 MB of parameters). */
-const CHUNKS_PER_INSERT = 8;
 const PURGE_BATCH = 200;
 
 export type StoredDocument = Pick<KybDocumentEntity, 'id' | 'path' | 'fileType' | 'sha256' | 'sizeBytes'>;
@@ -50,12 +47,11 @@ export class KybDocumentStore {
   /** Stores prepared documents and their bytes in the caller's transaction. */
   async save(manager: EntityManager, applicationId: string, documents: PreparedDocument[]): Promise<void> {
     for (const { content, ...document } of documents) {
-      await manager.insert(KybDocumentEntity, { ...document, applicationId, uploadedAt: null, deletedAt: null });
-      const chunks: Pick<KybDocumentChunkEntity, 'documentId' | 'seq' | 'data'>[] = [];
+      const chunks: KybDocumentChunk[] = [];
       for (let offset = 0, seq = 0; offset < content.length; offset += DOCUMENT_CHUNK_BYTES, seq++) {
         chunks.push({ documentId: document.id, seq, data: content.subarray(offset, offset + DOCUMENT_CHUNK_BYTES) });
       }
-      for (let i = 0; i < chunks.length; i += CHUNKS_PER_INSERT) await manager.insert(KybDocumentChunkEntity, chunks.slice(i, i + CHUNKS_PER_INSERT));
+      await this.repository.insertDocument(manager, { ...document, applicationId, uploadedAt: null, deletedAt: null }, chunks);
     }
   }
 

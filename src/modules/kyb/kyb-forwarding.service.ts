@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ProviderError } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler, JobQueues } from '../../jobs';
@@ -37,20 +37,19 @@ export class KybForwardingService {
   /** Retryable failures are thrown, so the job is retried with backoff. */
   @JobHandler(KYB_JOBS.forward)
   async forward({ applicationId }: { applicationId: string }): Promise<void> {
-    const applications = this.dataSource.getRepository(KybApplicationEntity);
-    const application = await applications.findOneBy({ id: applicationId });
+    const application = await this.repository.findApplication(applicationId);
     if (application?.status !== 'queued') return;
-    await applications.increment({ id: applicationId }, 'forwardAttempts', 1);
+    await this.repository.countForwardAttempt(applicationId);
 
     // Those its payload names: a correction's kept documents were stored with an earlier
     // application, and the provider has them already (`uploadedAt`), their bytes perhaps deleted.
     const ids = [...new Set(documentIdsByPath(application.payload).values())];
-    const documents = ids.length === 0 ? [] : await this.dataSource.getRepository(KybDocumentEntity).find({ where: { id: In(ids) }, order: { path: 'ASC' } });
+    const documents = await this.repository.documents(ids);
     const options = { timeoutMs: this.config.providerTimeoutMs, retries: 2 };
     try {
       for (const document of documents.filter((d) => !d.uploadedAt)) {
         await this.provider.uploadDocument(providerDocument(document), () => this.documents.read(document), options);
-        await this.dataSource.getRepository(KybDocumentEntity).update({ id: document.id }, { uploadedAt: new Date() });
+        await this.repository.markUploaded(document.id);
       }
       const remote = await this.provider.createApplication(
         {
@@ -61,14 +60,16 @@ export class KybForwardingService {
         },
         options,
       );
-      await applications.update(
-        { id: applicationId, status: 'queued' },
-        { status: 'submitted', providerReference: remote.id, submittedAt: new Date(), lastError: null },
-      );
+      await this.repository.updateApplication(applicationId, 'queued', {
+        status: 'submitted',
+        providerReference: remote.id,
+        submittedAt: new Date(),
+        lastError: null,
+      });
       this.logger.log(`application ${applicationId} is with the provider as ${remote.id}`);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      await applications.update({ id: applicationId }, { lastError: message.slice(0, 500) });
+      await this.repository.updateApplication(applicationId, undefined, { lastError: message.slice(0, 500) });
       if (err instanceof ProviderError && !err.retryable) return this.rejectedByProvider(application, message);
       throw err;
     }
@@ -87,7 +88,7 @@ export class KybForwardingService {
     const requirements = [{ code: 'application_rejected', field: 'company', message: `The verification provider refused the application: ${reason}` }];
     await this.dataSource.transaction(async (manager) => {
       const business = await this.states.lock(manager, application.businessId);
-      await manager.update(KybApplicationEntity, { id: application.id, status: 'queued' }, { status: 'reviewed', outcome: 'rejected', requirements });
+      await this.repository.updateApplication(application.id, 'queued', { status: 'reviewed', outcome: 'rejected', requirements }, manager);
       if (business?.kybStatus === 'processing') {
         await this.states.apply(manager, business, { kyb: 'action_required' }, 'provider_rejected', { kybPendingRequirements: requirements });
       }

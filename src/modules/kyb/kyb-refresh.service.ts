@@ -9,7 +9,6 @@ import { JobHandler, JobQueues } from '../../jobs';
 import { REDIS } from '../../redis/redis.module';
 import { NairaService } from '../naira';
 import { PoboBusinessStates } from '../pobo-businesses';
-import { KybApplicationEntity } from './kyb-application.entity';
 import { KYB_JOBS } from './kyb.jobs';
 import { KybRepository } from './kyb.repository';
 import { VERIFICATION_PROVIDER, VerificationProvider } from './verification-provider';
@@ -49,10 +48,7 @@ export class KybRefreshService {
 
   /** Returns false when there was nothing to ask, or another refresh of this business is running. */
   async refresh(businessId: string, options: CallOptions): Promise<boolean> {
-    const application = await this.dataSource.getRepository(KybApplicationEntity).findOne({
-      where: { businessId, status: 'submitted' },
-      order: { createdAt: 'DESC' },
-    });
+    const application = await this.repository.latestApplication(businessId, { status: 'submitted' });
     if (!application?.providerReference) return false;
 
     const lockKey = `${this.config.queuePrefix}:kyb-refresh-lock:${businessId}`;
@@ -63,7 +59,7 @@ export class KybRefreshService {
       const remote = await this.provider.fetchApplication(application.providerReference, options);
       await this.dataSource.transaction(async (manager) => {
         const business = await this.states.lock(manager, businessId);
-        const current = await manager.findOneBy(KybApplicationEntity, { id: application.id });
+        const current = await this.repository.findApplication(application.id, manager);
         if (!business || current?.status !== 'submitted' || business.kybStatus !== 'processing') return;
         const now = new Date();
         if (remote.status === 'processing') {
@@ -71,7 +67,7 @@ export class KybRefreshService {
           return;
         }
         const requirements = remote.status === 'action_required' ? remote.requirements : [];
-        await manager.update(KybApplicationEntity, { id: application.id, status: 'submitted' }, { status: 'reviewed', outcome: remote.status, requirements });
+        await this.repository.updateApplication(application.id, 'submitted', { status: 'reviewed', outcome: remote.status, requirements }, manager);
         await this.states.apply(manager, business, { kyb: remote.status }, `provider_${remote.status}`, {
           kybLastSyncedAt: now,
           kybPendingRequirements: requirements,

@@ -1,16 +1,77 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { PG_POOL } from '../../database/database.module';
+import { KybApplicationEntity } from './kyb-application.entity';
+import { KybDocumentChunkEntity } from './kyb-document-chunk.entity';
+import { KybDocumentEntity } from './kyb-document.entity';
 
-/** SQL of the KYB tables beyond TypeORM's plain reads and writes. */
+export type NewKybApplication = Omit<KybApplicationEntity, 'createdAt' | 'updatedAt' | 'forwardAttempts' | 'business'>;
+export type NewKybDocument = Omit<KybDocumentEntity, 'createdAt' | 'application'>;
+export type KybDocumentChunk = Pick<KybDocumentChunkEntity, 'documentId' | 'seq' | 'data'>;
+
+/** Pieces per INSERT while storing (4 MB of parameters). */
+const CHUNKS_PER_INSERT = 8;
+
+/** The only reader and writer of the KYB tables (applications, documents and their bytes). */
 @Injectable()
 export class KybRepository {
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
+
+  findApplication(id: string, manager: EntityManager = this.dataSource.manager): Promise<KybApplicationEntity | null> {
+    return manager.findOneBy(KybApplicationEntity, { id });
+  }
+
+  /** The business's latest application, in `manager`'s transaction when given; of those in `status` when given. */
+  latestApplication(
+    businessId: string,
+    options: { status?: KybApplicationEntity['status']; manager?: EntityManager } = {},
+  ): Promise<KybApplicationEntity | null> {
+    const where = options.status ? { businessId, status: options.status } : { businessId };
+    return (options.manager ?? this.dataSource.manager).findOne(KybApplicationEntity, { where, order: { createdAt: 'DESC' } });
+  }
+
+  async insertApplication(manager: EntityManager, application: NewKybApplication): Promise<void> {
+    await manager.insert(KybApplicationEntity, application);
+  }
+
+  async countForwardAttempt(applicationId: string): Promise<void> {
+    await this.dataSource.manager.increment(KybApplicationEntity, { id: applicationId }, 'forwardAttempts', 1);
+  }
+
+  /**
+   * Changes the application only while it is still in `from` (a concurrent change wins); in
+   * `manager`'s transaction when given. False when it was no longer there.
+   */
+  async updateApplication(
+    id: string,
+    from: KybApplicationEntity['status'] | undefined,
+    change: Partial<Pick<KybApplicationEntity, 'status' | 'outcome' | 'requirements' | 'providerReference' | 'submittedAt' | 'lastError'>>,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const result = await manager.update(KybApplicationEntity, from ? { id, status: from } : { id }, change);
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Documents by id, in path order. */
+  documents(ids: string[]): Promise<KybDocumentEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.dataSource.manager.find(KybDocumentEntity, { where: { id: In(ids) }, order: { path: 'ASC' } });
+  }
+
+  async markUploaded(documentId: string): Promise<void> {
+    await this.dataSource.manager.update(KybDocumentEntity, { id: documentId }, { uploadedAt: new Date() });
+  }
+
+  /** Stores a document and its bytes, in the caller's transaction. */
+  async insertDocument(manager: EntityManager, document: NewKybDocument, chunks: KybDocumentChunk[]): Promise<void> {
+    await manager.insert(KybDocumentEntity, document);
+    for (let i = 0; i < chunks.length; i += CHUNKS_PER_INSERT) await manager.insert(KybDocumentChunkEntity, chunks.slice(i, i + CHUNKS_PER_INSERT));
+  }
 
   /** One piece of a document's bytes. */
   async chunk(documentId: string, seq: number): Promise<Buffer> {

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ErrorDetail, ValidationFailedError } from '../../common/errors/app-error';
 import { newId } from '../../common/ids/ids';
 import { createValidationPipe } from '../../common/validation/validation.pipe';
@@ -11,8 +10,7 @@ import { KYB_STATES, mapPoboBusiness, PoboBusinessDto, PoboBusinessesService, Po
 import type { KybStatus, PoboBusinessRow } from '../pobo-businesses';
 import { KybApplicationDto, KybApplicationPatchDto } from './dto/kyb-application.dto';
 import { CarriedDocument, checkApplication, SubmittedDocument } from './kyb-application.rules';
-import { documentIdsByPath, KybApplicationEntity, StoredApplication } from './kyb-application.entity';
-import { KybDocumentEntity } from './kyb-document.entity';
+import { documentIdsByPath, StoredApplication } from './kyb-application.entity';
 import { KybDocumentStore, StoredDocument } from './kyb-document.store';
 import { ReceivedDocuments } from './kyb-documents.extractor';
 import { KybRefreshService } from './kyb-refresh.service';
@@ -25,6 +23,7 @@ import {
   KybNotSubmittableError,
 } from './kyb.errors';
 import { KYB_JOBS } from './kyb.jobs';
+import { KybRepository } from './kyb.repository';
 
 type BusinessState = Pick<PoboBusinessRow, 'agreementStatus' | 'kybStatus'>;
 
@@ -46,7 +45,7 @@ export class KybService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: KybRepository,
     private readonly businesses: PoboBusinessesService,
     private readonly states: PoboBusinessStates,
     private readonly documents: KybDocumentStore,
@@ -124,7 +123,7 @@ export class KybService {
     }
     const kept = APPLICATION_SECTIONS.filter((section) => !given.includes(section));
 
-    const last = await this.dataSource.getRepository(KybApplicationEntity).findOne({ where: { businessId: owned.id }, order: { createdAt: 'DESC' } });
+    const last = await this.repository.latestApplication(owned.id);
     if (!last) throw new KybNotCorrectableError(owned.kybStatus);
     const carried = await this.carriedDocuments(last.payload, kept);
 
@@ -141,7 +140,7 @@ export class KybService {
 
     return this.store(owned.id, application, documents, carried, async (business, manager) => {
       assertCorrectable(business);
-      const latest = await manager.findOne(KybApplicationEntity, { where: { businessId: business.id }, order: { createdAt: 'DESC' }, select: { id: true } });
+      const latest = await this.repository.latestApplication(business.id, { manager });
       if (latest?.id !== last.id) throw new KybApplicationChangedError();
     });
   }
@@ -150,7 +149,7 @@ export class KybService {
   private async carriedDocuments(payload: StoredApplication, sections: ApplicationSection[]): Promise<Map<string, CarriedDocument>> {
     const ids = documentIdsByPath(payload, sections);
     if (ids.size === 0) return new Map();
-    const rows = await this.dataSource.getRepository(KybDocumentEntity).find({ where: { id: In([...new Set(ids.values())]) } });
+    const rows = await this.repository.documents([...new Set(ids.values())]);
     const byId = new Map(rows.map((row) => [row.id, row]));
     const carried = new Map<string, CarriedDocument>();
     const missing: ErrorDetail[] = [];
@@ -183,7 +182,7 @@ export class KybService {
       // Re-checked under the row lock: of two concurrent submissions, one wins.
       const business = (await this.states.lock(manager, businessId))!;
       await recheck(business, manager);
-      await manager.insert(KybApplicationEntity, {
+      await this.repository.insertApplication(manager, {
         id: applicationId,
         businessId: business.id,
         status: 'queued',

@@ -78,6 +78,13 @@ const POST_SQL = `WITH present AS (
   )
   SELECT (SELECT n FROM present) AS present, (SELECT count(*)::int FROM moved) AS moved`;
 
+/** One payment's sum in one platform account. */
+export interface PositionRow {
+  source_id: string;
+  kind: string;
+  amount: string;
+}
+
 /** SQL of the ledger's tables. */
 @Injectable()
 export class LedgerRepository {
@@ -173,16 +180,15 @@ export class LedgerRepository {
   }
 
   /** The platform accounts' sums over each payment's postings in `currency`, in the caller's transaction: where their money is. */
-  async platformPositions(manager: EntityManager, sourceIds: string[], currency: string): Promise<{ source_id: string; kind: string; amount: string }[]> {
-    return manager.query(
-      `SELECT t.source_id, a.kind, sum(e.amount)::text AS amount
+  async platformPositions(manager: EntityManager | undefined, sourceIds: string[], currency: string): Promise<PositionRow[]> {
+    const text = `SELECT t.source_id, a.kind, sum(e.amount)::text AS amount
          FROM ledger_transactions t
          JOIN ledger_entries e ON e.transaction_id = t.id
          JOIN ledger_accounts a ON a.id = e.account_id
         WHERE t.source_id = ANY($1) AND a.merchant_id IS NULL AND a.currency = $2
-        GROUP BY t.source_id, a.kind HAVING sum(e.amount) <> 0`,
-      [sourceIds, currency],
-    );
+        GROUP BY t.source_id, a.kind HAVING sum(e.amount) <> 0`;
+    if (manager) return manager.query<PositionRow[]>(text, [sourceIds, currency]);
+    return (await this.pool.query<PositionRow>(text, [sourceIds, currency])).rows;
   }
 
   /** The payments whose postings leave a sum other than zero in one of the platform accounts `kinds`. */

@@ -157,8 +157,12 @@ export class LedgerService {
     return (await this.platformPositionsOf(manager, [sourceId], currency)).get(sourceId) ?? {};
   }
 
-  /** `platformPositions` of many payments at once; a payment with none is absent. */
-  async platformPositionsOf(manager: EntityManager, sourceIds: string[], currency: string): Promise<Map<string, Partial<Record<PlatformAccount, number>>>> {
+  /** `platformPositions` of many payments at once (in `manager`'s transaction when given); a payment with none is absent. */
+  async platformPositionsOf(
+    manager: EntityManager | undefined,
+    sourceIds: string[],
+    currency: string,
+  ): Promise<Map<string, Partial<Record<PlatformAccount, number>>>> {
     const positions = new Map<string, Partial<Record<PlatformAccount, number>>>();
     for (const row of await this.repository.platformPositions(manager, sourceIds, currency)) {
       const of = positions.get(row.source_id) ?? {};

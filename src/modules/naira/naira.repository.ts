@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { NairaAccountEntity } from './naira-account.entity';
 
-/** SQL of `naira_accounts` beyond TypeORM's plain writes. */
+export type OpenedAccount = Pick<NairaAccountEntity, 'providerReference' | 'accountNumber' | 'accountName' | 'bankName' | 'bankCode'>;
+
+/** The only reader and writer of `naira_accounts`. */
 @Injectable()
 export class NairaRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -34,5 +37,15 @@ export class NairaRepository {
       [limit],
     );
     return rows.map((row) => ({ businessId: row.business_id, round: row.attempts }));
+  }
+
+  /** Records the account the rail opened, in the caller's transaction. */
+  async recordOpened(manager: EntityManager, businessId: string, account: OpenedAccount): Promise<void> {
+    await manager.update(NairaAccountEntity, { businessId }, { ...account, lastError: null });
+  }
+
+  /** Records a failed round, in the caller's transaction. */
+  async recordFailed(manager: EntityManager, businessId: string, reason: string): Promise<void> {
+    await manager.update(NairaAccountEntity, { businessId }, { lastError: reason.slice(0, 500), failedAt: new Date() });
   }
 }

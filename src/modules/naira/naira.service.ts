@@ -5,7 +5,6 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobContext, JobHandler, JobQueues, Outbox } from '../../jobs';
 import { PoboBusinessEntity, PoboBusinessesService, PoboBusinessStates } from '../pobo-businesses';
 import { BANK_RAIL, BankRail } from '../bank-rail';
-import { NairaAccountEntity } from './naira-account.entity';
 import { NAIRA_JOBS } from './naira.jobs';
 import { NairaRepository } from './naira.repository';
 
@@ -71,18 +70,13 @@ export class NairaService {
     await this.dataSource.transaction(async (manager) => {
       const locked = await this.states.lock(manager, businessId);
       if (locked?.nairaCollectionStatus !== 'pending') return;
-      await manager.update(
-        NairaAccountEntity,
-        { businessId },
-        {
-          providerReference: account.id,
-          accountNumber: account.accountNumber,
-          accountName: account.accountName,
-          bankName: account.bankName,
-          bankCode: account.bankCode,
-          lastError: null,
-        },
-      );
+      await this.repository.recordOpened(manager, businessId, {
+        providerReference: account.id,
+        accountNumber: account.accountNumber,
+        accountName: account.accountName,
+        bankName: account.bankName,
+        bankCode: account.bankCode,
+      });
       await this.states.apply(manager, locked, { naira_collection: 'active' }, 'bank_rail_account_opened', {
         nairaAccountNumber: account.accountNumber,
         nairaAccountName: account.accountName,
@@ -96,7 +90,7 @@ export class NairaService {
     await this.dataSource.transaction(async (manager) => {
       const locked = await this.states.lock(manager, businessId);
       if (locked?.nairaCollectionStatus !== 'pending') return;
-      await manager.update(NairaAccountEntity, { businessId }, { lastError: reason.slice(0, 500), failedAt: new Date() });
+      await this.repository.recordFailed(manager, businessId, reason);
       await this.states.apply(manager, locked, { naira_collection: 'failed' }, 'bank_rail_failed');
     });
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { StatusStates } from '../../common/state-machine/state-machine';
+import { StatusStates } from '../../common/state-machine/status-transitions.repository';
 import { PaymentIntentStatusHistoryEntity } from './payment-intent-status-history.entity';
 import { PaymentIntentEntity } from './payment-intent.entity';
 import { PAYMENT_INTENT_STATES, PaymentIntentStatus } from './payment-intent.states';

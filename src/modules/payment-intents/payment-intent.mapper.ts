@@ -36,14 +36,6 @@ export interface PaymentIntentRecord {
   payments: PaymentRecord[];
 }
 
-export const PAYMENT_INTENT_COLUMNS = `pi.id, pi.merchant_reference, pi.amount, pi.currency, pi.status, pi.amount_received,
-  pi.expected_sender_bank_name, pi.expected_sender_account_number, pi.account_number, pi.account_name, pi.bank_name, pi.bank_code,
-  pi.expires_at, pi.funded_at, pi.confirmed_at, pi.created_at, pi.updated_at,
-  COALESCE((SELECT json_agg(json_build_object('id', p.id, 'amount', p.amount, 'sender_bank_name', p.sender_bank_name,
-                                              'sender_account_number', p.sender_account_number, 'status', p.status,
-                                              'return_reason', p.return_reason, 'received_at', p.received_at) ORDER BY p.received_at, p.id)
-              FROM inbound_payments p WHERE p.payment_intent_id = pi.id), '[]'::json) AS payments`;
-
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 
 function mapPayment(payment: PaymentRecord, currency: string): InboundPaymentDto {

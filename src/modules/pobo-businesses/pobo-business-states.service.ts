@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Transitions } from '../../common/state-machine/state-machine';
+import { Transitions } from '../../common/state-machine/status-transitions.repository';
 import { BusinessStatusHistoryEntity } from './business-status-history.entity';
 import { PoboBusinessEntity } from './pobo-business.entity';
 import { AGREEMENT_STATES, AgreementStatus, KYB_STATES, KybStatus, NAIRA_COLLECTION_STATES, NairaCollectionStatus } from './pobo-business.states';

@@ -1,11 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { PG_POOL } from '../../database/database.module';
 import { KeysetList } from '../../database/keyset-list';
-import type { StatementPart } from '../../database/statement-part';
-import { POBO_BUSINESS_COLUMNS, PoboBusinessRecord } from './pobo-business.mapper';
+import { placeAfter, StatementPart } from '../../database/statement-part';
+import type { PoboBusinessRecord } from './pobo-business.mapper';
 import { PoboBusinessEntity } from './pobo-business.entity';
+
+const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The SQL select list producing a `PoboBusinessRecord`. */
+export const POBO_BUSINESS_COLUMNS = `id, business_name AS "businessName", country,
+  allow_naira_collection AS "allowNairaCollection", naira_collection_status AS "nairaCollectionStatus",
+  naira_account_number AS "nairaAccountNumber", naira_account_name AS "nairaAccountName", naira_bank_name AS "nairaBankName", naira_bank_code AS "nairaBankCode",
+  evm_address AS "evmAddress", svm_address AS "svmAddress", agreement_status AS "agreementStatus",
+  kyb_status AS "kybStatus", kyb_pending_requirements AS "kybPendingRequirements",
+  ${isoText('kyb_last_synced_at')} AS "kybLastSyncedAt", ${isoText('created_at')} AS "createdAt",
+  ${isoText('updated_at')} AS "updatedAt"`;
 
 export type PoboBusinessRow = PoboBusinessRecord;
 
@@ -13,9 +25,6 @@ export type NewPoboBusiness = Pick<
   PoboBusinessEntity,
   'id' | 'merchantId' | 'businessName' | 'email' | 'phoneNumber' | 'country' | 'allowNairaCollection' | 'walletIndex' | 'evmAddress' | 'svmAddress'
 >;
-
-/** Parameters of the business INSERT in `insert`; a part composed after them starts here. */
-export const AFTER_BUSINESS_PARAMS = 11;
 
 /**
  * The hot paths of POBO businesses: one named prepared statement per request. Reads are scoped
@@ -26,7 +35,10 @@ export const AFTER_BUSINESS_PARAMS = 11;
 export class PoboBusinessesRepository {
   private readonly pages: KeysetList<PoboBusinessRow>;
 
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
     this.pages = new KeysetList(pool, 'pobo', { table: 'pobo_businesses', alias: 'b' }, POBO_BUSINESS_COLUMNS);
   }
 
@@ -55,6 +67,19 @@ export class PoboBusinessesRepository {
    * statement of its own.
    */
   async insert(business: NewPoboBusiness, withPart: StatementPart, manager?: EntityManager): Promise<PoboBusinessRow> {
+    const own = [
+      business.id,
+      business.merchantId,
+      business.businessName,
+      business.email,
+      business.phoneNumber,
+      business.country,
+      business.allowNairaCollection,
+      business.walletIndex,
+      business.evmAddress,
+      business.svmAddress,
+    ];
+    const linked = placeAfter(withPart, own.length);
     const statement = {
       name: 'pobo_insert_with_link',
       text: `WITH business AS (
@@ -62,24 +87,17 @@ export class PoboBusinessesRepository {
                                             allow_naira_collection, wallet_index, evm_address, svm_address)
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
                RETURNING ${POBO_BUSINESS_COLUMNS}
-             ), linked AS (${withPart.text})
+             ), linked AS (${linked.text})
              SELECT * FROM business`,
-      values: [
-        business.id,
-        business.merchantId,
-        business.businessName,
-        business.email,
-        business.phoneNumber,
-        business.country,
-        business.allowNairaCollection,
-        business.walletIndex,
-        business.evmAddress,
-        business.svmAddress,
-        ...withPart.values,
-      ],
+      values: [...own, ...linked.values],
     };
     if (manager) return (await manager.query<PoboBusinessRow[]>(statement.text, statement.values))[0];
     return (await this.pool.query<PoboBusinessRow>(statement)).rows[0];
+  }
+
+  /** A business by id alone; in `manager`'s transaction when given. */
+  findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<PoboBusinessEntity | null> {
+    return manager.findOneBy(PoboBusinessEntity, { id });
   }
 
   /** A page of the merchant's businesses (see `KeysetList`). */

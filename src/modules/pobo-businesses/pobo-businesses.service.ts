@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { POBO_USERS_PATH } from './pobo-businesses.routes';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { isId, newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { AgreementsService } from '../agreements';
@@ -13,7 +12,7 @@ import { PoboBusinessDto } from './dto/pobo-business.response';
 import { PoboBusinessEntity } from './pobo-business.entity';
 import { mapPoboBusiness } from './pobo-business.mapper';
 import { PoboBusinessNotFoundError } from './pobo-businesses.errors';
-import { AFTER_BUSINESS_PARAMS, PoboBusinessesRepository, PoboBusinessRow } from './pobo-businesses.repository';
+import { PoboBusinessesRepository, PoboBusinessRow } from './pobo-businesses.repository';
 
 @Injectable()
 export class PoboBusinessesService {
@@ -23,14 +22,13 @@ export class PoboBusinessesService {
     private readonly agreements: AgreementsService,
     private readonly wallets: WalletAddressPool,
     private readonly idempotency: IdempotencyService,
-    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /** One statement; with an Idempotency-Key, run in the transaction that stores its answer. */
   async create(merchantId: string, dto: CreatePoboBusinessDto, claim?: IdempotencyClaim): Promise<PoboBusinessDto> {
     const wallet = await this.wallets.next();
     const id = newId('pobo');
-    const link = this.agreements.firstLink(id, AFTER_BUSINESS_PARAMS);
+    const link = this.agreements.firstLink(id);
     const business = {
       id,
       merchantId,
@@ -77,8 +75,8 @@ export class PoboBusinessesService {
    * never for a merchant's request. In `manager`'s transaction when given: a transaction that
    * already holds a connection must not wait for a second one from the pool.
    */
-  findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<PoboBusinessEntity | null> {
-    return manager.findOneBy(PoboBusinessEntity, { id });
+  findById(id: string, manager?: EntityManager): Promise<PoboBusinessEntity | null> {
+    return this.repository.findById(id, manager);
   }
 
   /**

@@ -38,7 +38,7 @@ export class WithdrawalPayoutsService {
 
   /** Sends the payout of a `pending` withdrawal; records nothing (see `record`). */
   async send(id: string, budget: CallOptions): Promise<PayoutAttempt> {
-    const withdrawal = await this.dataSource.getRepository(WithdrawalEntity).findOneBy({ id });
+    const withdrawal = await this.repository.findById(id);
     if (withdrawal?.status !== 'pending') return { kind: 'not_pending' };
     try {
       const payout = await this.rail.sendPayout(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { StatusStates } from '../../common/state-machine/state-machine';
+import { StatusStates } from '../../common/state-machine/status-transitions.repository';
 import { WithdrawalStatusHistoryEntity } from './withdrawal-status-history.entity';
 import { WithdrawalEntity } from './withdrawal.entity';
 import { WITHDRAWAL_STATES, WithdrawalStatus } from './withdrawal.states';

@@ -1,8 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
+import { DataSource, EntityManager } from 'typeorm';
 import { PG_POOL } from '../../database/database.module';
 import { KeysetList } from '../../database/keyset-list';
 import type { WithdrawalRecord } from './withdrawal.mapper';
+import { WithdrawalEntity } from './withdrawal.entity';
+
+export type NewWithdrawal = Omit<
+  WithdrawalEntity,
+  'merchant' | 'seq' | 'railPayoutId' | 'failureCode' | 'failureMessage' | 'createdAt' | 'updatedAt' | 'completedAt'
+>;
 
 const COLUMNS = `id, merchant_reference AS "merchantReference", amount, fee, currency, status, bank_code AS "bankCode",
   account_number AS "accountNumber", account_name AS "accountName", narration, failure_code AS "failureCode",
@@ -10,12 +18,15 @@ const COLUMNS = `id, merchant_reference AS "merchantReference", amount, fee, cur
 
 export const WITHDRAWAL_REFERENCE_UNIQUE = 'uq_withdrawals_merchant_reference';
 
-/** The read paths of withdrawals, scoped to the merchant in the WHERE clause. */
+/** The only reader and writer of `withdrawals`; merchant reads are scoped to the merchant in the WHERE clause. */
 @Injectable()
 export class WithdrawalsRepository {
   private readonly pages: KeysetList<WithdrawalRecord>;
 
-  constructor(@Inject(PG_POOL) private readonly pool: Pool) {
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {
     this.pages = new KeysetList(pool, 'wd', { table: 'withdrawals', alias: 'w' }, COLUMNS);
   }
 
@@ -26,6 +37,15 @@ export class WithdrawalsRepository {
       values: [id, merchantId],
     });
     return rows[0];
+  }
+
+  /** A withdrawal by id alone (the worker and the rail's callbacks act for no merchant); in `manager`'s transaction when given. */
+  findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<WithdrawalEntity | null> {
+    return manager.findOneBy(WithdrawalEntity, { id });
+  }
+
+  async insert(manager: EntityManager, withdrawal: NewWithdrawal): Promise<void> {
+    await manager.insert(WithdrawalEntity, withdrawal);
   }
 
   /** A page of the merchant's withdrawals (see `KeysetList`). */

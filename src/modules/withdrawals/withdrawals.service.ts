@@ -13,7 +13,6 @@ import { LedgerService } from '../ledger';
 import { BANKS } from './banks';
 import { CreateWithdrawalDto } from './dto/create-withdrawal.dto';
 import { BankDto, WithdrawalDto } from './dto/withdrawal.response';
-import { WithdrawalEntity } from './withdrawal.entity';
 import { mapWithdrawal } from './withdrawal.mapper';
 import { WithdrawalPayoutsService } from './withdrawal-payouts.service';
 import { AccountNumberInvalidError, WithdrawalNotFoundError, WithdrawalReferenceInUseError } from './withdrawals.errors';
@@ -49,7 +48,7 @@ export class WithdrawalsService {
     const attempt = await this.payouts.send(id, { timeoutMs: this.config.providerTimeoutMs, retries: 1 });
     return this.idempotency.commit(claim, async (manager) => {
       await this.payouts.record(manager, id, attempt);
-      const withdrawal = (await manager.findOneBy(WithdrawalEntity, { id }))!;
+      const withdrawal = (await this.repository.findById(id, manager))!;
       return mapWithdrawal(withdrawal);
     });
   }
@@ -81,7 +80,7 @@ export class WithdrawalsService {
     const fee = this.config.withdrawalFeeMinor;
     try {
       await this.dataSource.transaction(async (manager) => {
-        await manager.insert(WithdrawalEntity, {
+        await this.repository.insert(manager, {
           id,
           merchantId,
           merchantReference: dto.merchantReference,

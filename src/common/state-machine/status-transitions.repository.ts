@@ -1,0 +1,99 @@
+import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { AppError } from '../errors/app-error';
+import type { StateMachine } from './state-machine';
+
+// The one piece of generic data access: each resource's states service (in its owner's module)
+// is the only caller for its table and its history table.
+
+/** The shape every status history table shares: append-only, one row per move, with its cause. */
+export interface StatusHistoryRow {
+  resourceId: string;
+  field: string;
+  fromStatus: string;
+  toStatus: string;
+  cause: string;
+}
+
+export interface StatusResource {
+  id: string;
+  updatedAt: Date;
+}
+
+export interface TransitionsOptions<E extends StatusResource, F extends string> {
+  entity: EntityTarget<E>;
+  /** The resource's history entity; rows are built by `historyRow`. */
+  history: EntityTarget<ObjectLiteral>;
+  historyRow: (row: StatusHistoryRow) => ObjectLiteral;
+  /** Each status field: the entity property that holds it and its machine. */
+  fields: { readonly [K in F]: { property: keyof E & string; machine: StateMachine<string> } };
+  /** The module error an illegal move is refused with. */
+  refuse: (field: F, from: string, to: string) => AppError;
+}
+
+/**
+ * Applies status moves to one resource inside the caller's transaction: the row is locked first
+ * (`lock`), every move is checked against its machine, the row is updated and each move appended
+ * to the history with its cause. A business (several status fields) has one directly; the
+ * resources with one `status` field have theirs through `StatusStates`.
+ */
+export class Transitions<E extends StatusResource, F extends string> {
+  constructor(private readonly options: TransitionsOptions<E, F>) {}
+
+  /** `SELECT … FOR UPDATE`: concurrent moves of one resource run one after another. */
+  lock(manager: EntityManager, id: string): Promise<E | null> {
+    return manager.getRepository(this.options.entity).findOne({ where: { id } as never, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /**
+   * Moves `resource` (locked by `lock` in this transaction) as `change` says and writes `extra`
+   * with it. A move to the current status is no move; an illegal one throws `refuse(…)` and
+   * writes nothing.
+   */
+  async apply(manager: EntityManager, resource: E, change: Partial<Record<F, string>>, cause: string, extra: Partial<E> = {}): Promise<E> {
+    const history: ObjectLiteral[] = [];
+    const update: Partial<E> = { ...extra };
+    for (const field of Object.keys(change) as F[]) {
+      const { property, machine } = this.options.fields[field];
+      const to = change[field] as string;
+      const from = resource[property] as string;
+      if (from === to) continue;
+      if (!machine.can(from, to)) throw this.options.refuse(field, from, to);
+      Object.assign(update, { [property]: to });
+      history.push(this.options.historyRow({ resourceId: resource.id, field, fromStatus: from, toStatus: to, cause }));
+    }
+    if (Object.keys(update).length === 0) return resource;
+    update.updatedAt = new Date();
+    await manager.update(this.options.entity, { id: resource.id }, update as never);
+    if (history.length > 0) await manager.insert(this.options.history, history);
+    return Object.assign(resource, update);
+  }
+}
+
+/**
+ * The states service of a resource with one `status` field (a payment intent, a withdrawal, an
+ * international payment intent): the only code that changes its status, `lock` in the caller's
+ * transaction, then `apply`. Each module's service extends it with its entity, machine, history
+ * and refusal.
+ */
+export abstract class StatusStates<E extends StatusResource & { status: S }, S extends string, X extends Partial<E>> {
+  private readonly transitions: Transitions<E, 'status'>;
+
+  protected constructor(
+    options: Omit<TransitionsOptions<E, 'status'>, 'fields' | 'refuse'> & { machine: StateMachine<S>; refuse: (from: string, to: string) => AppError },
+  ) {
+    const { machine, refuse, ...rest } = options;
+    this.transitions = new Transitions<E, 'status'>({
+      ...rest,
+      fields: { status: { property: 'status', machine } },
+      refuse: (_field, from, to) => refuse(from, to),
+    });
+  }
+
+  lock(manager: EntityManager, id: string): Promise<E | null> {
+    return this.transitions.lock(manager, id);
+  }
+
+  apply(manager: EntityManager, resource: E, status: S, cause: string, extra: X = {} as X): Promise<E> {
+    return this.transitions.apply(manager, resource, { status }, cause, extra);
+  }
+}
