@@ -1,34 +1,30 @@
 import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { TERMS_VERSION } from '../../src/modules/agreements/agreement.terms';
 import { Browser, launchBrowser, startAppAtPublicUrl } from '../support/browser';
 import { createBusiness, http, TestApp } from '../support/test-app';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { startStack, Stack } from '../support/stack';
 
 /** Screenshots for a human look; never committed. */
 const SCREENSHOT_DIR = process.env.AGREEMENT_SCREENSHOT_DIR ?? tmpdir();
 
 /** The agreement page in a real headless Chromium: what a business owner sees and does. */
 describe('Agreement page in a real browser', () => {
-  let db: TestDatabase;
+  let stack: Stack;
   let t: TestApp;
   let pg: Client;
   let apiKey: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startAppAtPublicUrl(db.url);
-    pg = new Client({ connectionString: db.url });
-    await pg.connect();
-    apiKey = (await t.createMerchant('Browser Merchant')).apiKey;
+    stack = await startStack({ name: 'agreement-browser', startApp: startAppAtPublicUrl, merchants: ['Browser Merchant'] });
+    ({ t, pg } = stack);
+    [apiKey] = stack.merchants.map((merchant) => merchant.apiKey);
   });
 
   afterAll(async () => {
-    await pg?.end();
-    await t?.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   const createNamedBusiness = (businessName: string) => createBusiness(t, apiKey, { businessName });

@@ -1,10 +1,10 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { csrfFieldValue } from '../../src/modules/agreement-page/agreement-page.csrf';
 import { TERMS_VERSION } from '../../src/modules/agreements/agreement.terms';
 import { startAppAtPublicUrl } from '../support/browser';
 import { expectEnvelope, expectErrorBody, expectPoboBusiness } from '../support/contract';
 import { createBusiness, http, TestApp } from '../support/test-app';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { startStack, Stack } from '../support/stack';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const UA = 'Mozilla/5.0 (Linux; Android 14) AgreementE2E/1.0';
@@ -23,25 +23,20 @@ const hidden = (html: string, name: string) => new RegExp(`<input type="hidden" 
 
 /** Agreement page over plain HTTP, as a browser without JavaScript would use it. */
 describe('Agreement page and fresh links', () => {
-  let db: TestDatabase;
+  let stack: Stack;
   let t: TestApp;
   let pg: Client;
   let keyA: string;
   let keyB: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startAppAtPublicUrl(db.url);
-    pg = new Client({ connectionString: db.url });
-    await pg.connect();
-    keyA = (await t.createMerchant('Merchant A')).apiKey;
-    keyB = (await t.createMerchant('Merchant B')).apiKey;
+    stack = await startStack({ name: 'agreement', startApp: startAppAtPublicUrl, merchants: ['Merchant A', 'Merchant B'] });
+    ({ t, pg } = stack);
+    [keyA, keyB] = stack.merchants.map((merchant) => merchant.apiKey);
   });
 
   afterAll(async () => {
-    await pg?.end();
-    await t?.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   const createNamedBusiness = (businessName = 'Acme Trading Ltd', apiKey = keyA) => createBusiness(t, apiKey, { businessName });

@@ -4,27 +4,23 @@ import { PG_POOL } from '../../src/database/database.module';
 import { REDACTION_MARKER } from '../../src/common/logging/logger.options';
 import { MerchantsService } from '../../src/modules/auth/merchants.service';
 import { expectErrorBody } from '../support/contract';
-import { http, startTestApp, TestApp } from '../support/test-app';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { http, TestApp } from '../support/test-app';
+import { startStack, Stack } from '../support/stack';
 
 const CACHE_TTL_MS = 400;
 
 describe('Merchant authentication', () => {
-  let db: TestDatabase;
+  let stack: Stack;
   let t: TestApp;
   let pg: Client;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db.url, { API_KEY_CACHE_TTL_MS: String(CACHE_TTL_MS) });
-    pg = new Client({ connectionString: db.url });
-    await pg.connect();
+    stack = await startStack({ name: 'auth', env: { API_KEY_CACHE_TTL_MS: String(CACHE_TTL_MS) } });
+    ({ t, pg } = stack);
   });
 
   afterAll(async () => {
-    await pg?.end();
-    await t?.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   const list = (headers: Record<string, string>) => http(t.baseUrl, 'GET', '/api/merchant/pobo/users', { headers });

@@ -1,29 +1,28 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { http, startTestApp, TestApp } from '../support/test-app';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { http, TestApp } from '../support/test-app';
+import { startStack, Stack } from '../support/stack';
 
 const run = promisify(execFile);
 
 /** The operator CLI exactly as the README and docs/operations.md document it: `npm run --silent merchant:… -- …`. */
 describe('Operator CLI', () => {
-  let db: TestDatabase;
+  let stack: Stack;
   let t: TestApp;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db.url, { API_KEY_CACHE_TTL_MS: '0' });
+    stack = await startStack({ name: 'cli', env: { API_KEY_CACHE_TTL_MS: '0' } });
+    ({ t } = stack);
   });
 
   afterAll(async () => {
-    await t?.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   const cli = async (script: string, ...args: string[]) => {
     const { stdout, stderr } = await run('npm', ['run', '--silent', script, '--', ...args], {
       cwd: `${__dirname}/../..`,
-      env: { ...process.env, DATABASE_URL: db.url, NODE_ENV: 'test' },
+      env: { ...process.env, DATABASE_URL: stack.db.url, NODE_ENV: 'test' },
     });
     return { stdout, stderr };
   };

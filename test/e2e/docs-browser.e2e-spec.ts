@@ -1,23 +1,22 @@
 import { Browser, launchBrowser } from '../support/browser';
-import { startTestApp, TestApp } from '../support/test-app';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { TestApp } from '../support/test-app';
+import { startStack, Stack } from '../support/stack';
 
 /** The API docs page works in a real browser under its own content security policy. */
 describe('API docs in a real browser', () => {
-  let db: TestDatabase;
+  let stack: Stack;
   let t: TestApp;
   let browser: Browser;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db.url);
+    stack = await startStack({ name: 'docs-browser' });
+    ({ t } = stack);
     browser = await launchBrowser();
   });
 
   afterAll(async () => {
     await browser?.close();
-    await t?.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   it('renders every operation with no content-security-policy violation', async () => {

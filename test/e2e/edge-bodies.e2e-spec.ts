@@ -1,9 +1,9 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { expectErrorBody } from '../support/contract';
 import { acceptAgreementDirectly, documentOfSize, kybApplication } from '../support/kyb-fixtures';
 import { asResult, RawConnection, requestHead } from '../support/raw-http';
-import { createBusiness, http, startTestApp, TestApp } from '../support/test-app';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { createBusiness, http, TestApp } from '../support/test-app';
+import { startStack, Stack } from '../support/stack';
 
 const MiB = 1024 * 1024;
 const IDLE_TIMEOUT_MS = 1_000;
@@ -13,7 +13,7 @@ const IDLE_TIMEOUT_MS = 1_000;
  * instance. Every test runs against the real server on a real socket.
  */
 describe('The request edge: authentication before the body, and bodies that end', () => {
-  let db: TestDatabase;
+  let stack: Stack;
   let t: TestApp;
   let pg: Client;
   let apiKey: string;
@@ -21,23 +21,18 @@ describe('The request edge: authentication before the body, and bodies that end'
   let port: number;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db.url, {
-      MAX_CONCURRENT_KYB_UPLOADS: '2',
-      BODY_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
-      BODY_MIN_BYTES_PER_SECOND: '10240',
+    stack = await startStack({
+      name: 'edge-bodies',
+      env: { MAX_CONCURRENT_KYB_UPLOADS: '2', BODY_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), BODY_MIN_BYTES_PER_SECOND: '10240' },
+      merchants: ['Edge merchant', 'Other merchant'],
     });
+    ({ t, pg } = stack);
+    [apiKey, otherKey] = stack.merchants.map((merchant) => merchant.apiKey);
     port = Number(new URL(t.baseUrl).port);
-    pg = new Client({ connectionString: db.url });
-    await pg.connect();
-    apiKey = (await t.createMerchant('Edge merchant')).apiKey;
-    otherKey = (await t.createMerchant('Other merchant')).apiKey;
   });
 
   afterAll(async () => {
-    await pg?.end();
-    await t?.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   async function submittableBusiness(key = apiKey): Promise<string> {

@@ -6,7 +6,7 @@ import { sleep } from '../support/poll';
 import { asResult, RawConnection, requestHead } from '../support/raw-http';
 import { TcpProxy } from '../support/tcp-proxy';
 import { createBusiness, http, HttpResult, startTestApp, TestApp } from '../support/test-app';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { startStack, Stack } from '../support/stack';
 import { BRIDGE_RAIL_CALLBACK_PATH } from '../../src/modules/rail-events/rail-events.routes';
 
 const LIST = '/api/merchant/pobo/users';
@@ -24,16 +24,14 @@ function expectRateLimited(result: HttpResult, limit: number): void {
 
 /** Rate limits, credentials, logs, and the answers Fastify and Node give before any hook. */
 describe('The request edge: limits, credentials, logs and framework answers', () => {
-  let db: TestDatabase;
+  let stack: Stack;
   let a: TestApp;
   let b: TestApp;
   let port: number;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     // Two API processes' worth of limiters over one Redis namespace, with the contract's shape at small numbers.
     const env = {
-      QUEUE_PREFIX: `edge-limits-${process.pid}-${Date.now()}`,
       RATE_LIMIT_PER_SECOND: String(PER_SECOND),
       RATE_LIMIT_BURST: String(BURST),
       AUTH_FAILURE_LIMIT_PER_SECOND: String(AUTH_FAILURES_PER_SECOND),
@@ -44,8 +42,9 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
       // count to each app's in-process fallback, which is what the outage test below is for.
       RATE_LIMIT_REDIS_TIMEOUT_MS: '2000',
     };
-    a = await startTestApp(db.url, env);
-    b = await startTestApp(db.url, env);
+    stack = await startStack({ name: 'edge-limits', env });
+    a = stack.t;
+    b = await startTestApp(stack.db.url, stack.env);
     port = Number(new URL(a.baseUrl).port);
   });
 
@@ -70,9 +69,8 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
   }
 
   afterAll(async () => {
-    await a?.close();
     await b?.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   describe('rate limits', () => {
@@ -180,7 +178,7 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
 
     it('keeps serving when Redis is down, limiting per process until it is back', async () => {
       const redisProxy = await new TcpProxy('127.0.0.1', 6379).start();
-      const c = await startTestApp(db.url, {
+      const c = await startTestApp(stack.db.url, {
         REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`,
         QUEUE_PREFIX: `edge-limits-outage-${process.pid}-${Date.now()}`,
         RATE_LIMIT_PER_SECOND: String(PER_SECOND),

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import {
   MAGIC_PAYOUT_BANK_CODE,
   PAYOUT_ACCOUNT_NOT_FOUND,
@@ -75,7 +75,7 @@ import { createIntent, fundedMerchant, fundIntent, ledgerVerify, MoneyStack, pos
 import { eventually, sleep } from '../support/poll';
 import { RawConnection, requestHead } from '../support/raw-http';
 import { createBusiness, http, startTestApp, TestApp } from '../support/test-app';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { startStack, Stack } from '../support/stack';
 import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../src/modules/rail-events/rail-events.routes';
 
 /**
@@ -191,7 +191,7 @@ const formPlan: fc.Arbitrary<FormPlan> = fc.record({
 });
 
 describe('Fuzz: hostile requests never get a 5xx, and every refusal has the contract shape', () => {
-  let db: TestDatabase;
+  let stack: Stack;
   let t: TestApp;
   let pg: Client;
   let apiKey: string;
@@ -206,12 +206,9 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
   const sent: Record<string, { requests: number; ms: number; statuses: Record<number, number> }> = {};
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db.url);
-    pg = new Client({ connectionString: db.url });
-    await pg.connect();
-    apiKey = (await t.createMerchant('Fuzzed')).apiKey;
-    otherKey = (await t.createMerchant('Other')).apiKey;
+    stack = await startStack({ name: 'fuzz', merchants: ['Fuzzed', 'Other'] });
+    ({ t, pg } = stack);
+    [apiKey, otherKey] = stack.merchants.map((merchant) => merchant.apiKey);
     linkBusiness = (await createBusiness(t, apiKey)).poboUserId;
     kybBusiness = (await createBusiness(t, apiKey)).poboUserId;
     await acceptAgreementDirectly(pg, kybBusiness);
@@ -231,9 +228,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       ([route, s]) => `${route}: ${s.requests} requests in ${(s.ms / 1000).toFixed(1)} s, by status ${JSON.stringify(s.statuses)}`,
     );
     console.log(`Fuzzed ${total} requests\n${lines.join('\n')}`);
-    await pg?.end();
-    await t?.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   async function newPageBusiness(): Promise<void> {
@@ -451,7 +446,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
    */
   it('any route and method: bodies on every method, duplicate headers, and clients leaving at any point', async () => {
     const idleMs = 300;
-    const edge = await startTestApp(db.url, { BODY_IDLE_TIMEOUT_MS: String(idleMs) });
+    const edge = await startTestApp(stack.db.url, { BODY_IDLE_TIMEOUT_MS: String(idleMs) });
     try {
       const document = (await (await fetch(`${edge.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
       const paths = Object.keys(document.paths).map((path) => path.replace(/\{[^}]+\}/g, linkBusiness));

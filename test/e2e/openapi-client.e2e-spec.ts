@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { acceptAgreementDirectly, kybApplication } from '../support/kyb-fixtures';
-import { startTestApp, TestApp } from '../support/test-app';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { TestApp } from '../support/test-app';
+import { startStack, Stack } from '../support/stack';
 
 const ROOT = join(__dirname, '..', '..');
 const CLIENT_DIR = join(ROOT, 'test', 'client');
@@ -32,21 +32,17 @@ interface ExampleModule {
  * code against the types (strict), and drive the API with it.
  */
 describe('A client generated from the served OpenAPI document', () => {
-  let db: TestDatabase;
+  let stack: Stack;
   let t: TestApp;
   let pg: Client;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db.url);
-    pg = new Client({ connectionString: db.url });
-    await pg.connect();
+    stack = await startStack({ name: 'openapi-client' });
+    ({ t, pg } = stack);
   });
 
   afterAll(async () => {
-    await pg?.end();
-    await t?.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   it('generates, compiles against the types, and onboards a business: create → list via Link → get → onboarding', async () => {

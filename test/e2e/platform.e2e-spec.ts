@@ -2,29 +2,30 @@ import { expectErrorBody } from '../support/contract';
 import { eventually, sleep } from '../support/poll';
 import { TcpProxy } from '../support/tcp-proxy';
 import { http, startTestApp, TestApp } from '../support/test-app';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { startStack, Stack } from '../support/stack';
 
 describe('Platform: request ids, errors, OpenAPI, health and dependency outages', () => {
-  let db: TestDatabase;
+  let stack: Stack;
   let t: TestApp;
   let pgProxy: TcpProxy;
   let redisProxy: TcpProxy;
   let apiKey: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     pgProxy = await new TcpProxy('127.0.0.1', 5432).start();
     redisProxy = await new TcpProxy('127.0.0.1', 6379).start();
-    const proxiedUrl = db.url.replace('127.0.0.1:5432', `127.0.0.1:${pgProxy.port}`);
-    t = await startTestApp(proxiedUrl, { REDIS_URL: `redis://127.0.0.1:${redisProxy.port}` });
-    apiKey = (await t.createMerchant()).apiKey;
+    // The app reaches PostgreSQL and Redis only through the proxies, which the outage tests cut.
+    const throughProxies = (databaseUrl: string, env: Record<string, string>) =>
+      startTestApp(databaseUrl.replace('127.0.0.1:5432', `127.0.0.1:${pgProxy.port}`), { ...env, REDIS_URL: `redis://127.0.0.1:${redisProxy.port}` });
+    stack = await startStack({ name: 'platform', startApp: throughProxies, merchants: ['Test Merchant'] });
+    ({ t } = stack);
+    apiKey = stack.merchants[0].apiKey;
   });
 
   afterAll(async () => {
-    await t?.close();
+    await stack?.close();
     await pgProxy?.cut();
     await redisProxy?.cut();
-    await db?.drop();
   });
 
   it('gives every response its own X-Request-Id, also success bodies', async () => {

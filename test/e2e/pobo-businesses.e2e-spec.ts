@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { expectEnvelope, expectErrorBody, expectPoboBusiness } from '../support/contract';
-import { http, startTestApp, TestApp } from '../support/test-app';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { http, TestApp } from '../support/test-app';
+import { startStack, Stack } from '../support/stack';
 
 const validBody = (overrides: Record<string, unknown> = {}) => ({
   businessName: 'Acme Trading Ltd',
@@ -13,25 +13,20 @@ const validBody = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('POBO businesses (endpoints 1–3)', () => {
-  let db: TestDatabase;
+  let stack: Stack;
   let t: TestApp;
   let pg: Client;
   let keyA: string;
   let keyB: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp(db.url);
-    pg = new Client({ connectionString: db.url });
-    await pg.connect();
-    keyA = (await t.createMerchant('Merchant A')).apiKey;
-    keyB = (await t.createMerchant('Merchant B')).apiKey;
+    stack = await startStack({ name: 'pobo-businesses', merchants: ['Merchant A', 'Merchant B'] });
+    ({ t, pg } = stack);
+    [keyA, keyB] = stack.merchants.map((merchant) => merchant.apiKey);
   });
 
   afterAll(async () => {
-    await pg?.end();
-    await t?.close();
-    await db?.drop();
+    await stack?.close();
   });
 
   const count = async () => Number((await pg.query('SELECT count(*) FROM pobo_businesses')).rows[0].count);

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Resources } from './resources';
 import { acceptAgreementDirectly, kybApplication } from './kyb-fixtures';
-import { MoneyStack, MoneyStackOptions, post, startMoneyStack } from './money-stack';
+import { MoneyStack, MoneyStackOptions, post } from './money-stack';
 import { eventually } from './poll';
-import { CrossBorderSandbox, startCrossBorderSandboxes } from './sandboxes';
+import { CrossBorderSandbox } from './sandboxes';
+import { startStack } from './stack';
 import { createBusiness, http, TestApp } from './test-app';
-import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../src/modules/rail-events/rail-events.routes';
 
 export const QUOTES = '/api/merchant/quotes';
 export const INTENTS = '/api/merchant/international-payment-intents';
@@ -15,22 +14,17 @@ export const PIPELINE = ['pending', 'processing', 'bridge_initiated', 'bridge_co
 export interface InternationalStack extends MoneyStack {
   bridgeRail: CrossBorderSandbox;
   payoutRail: CrossBorderSandbox;
-  /** Points both cross-border rails' callbacks at an app (null: nowhere). */
-  railCallbacksTo(baseUrl: string | null): Promise<void>;
 }
 
 export async function startInternationalStack(options: MoneyStackOptions & { settlementStepMs?: number }): Promise<InternationalStack> {
-  const resources = new Resources();
-  return resources.build(async () => {
-    const rails = await resources.add(startCrossBorderSandboxes({ settlementStepMs: options.settlementStepMs ?? 20 }), (started) => started.close());
-    const stack = await resources.add(startMoneyStack({ ...options, env: { ...rails.env, ...options.env } }), (started) => started.close());
-    const railCallbacksTo = async (baseUrl: string | null) => {
-      await rails.bridgeRail.callbacksTo(baseUrl === null ? null : `${baseUrl}${BRIDGE_RAIL_CALLBACK_PATH}`);
-      await rails.payoutRail.callbacksTo(baseUrl === null ? null : `${baseUrl}${PAYOUT_RAIL_CALLBACK_PATH}`);
-    };
-    await railCallbacksTo(stack.t.baseUrl);
-    return { ...stack, bridgeRail: rails.bridgeRail, payoutRail: rails.payoutRail, railCallbacksTo, close: () => resources.close() };
+  const stack = await startStack({
+    name: options.name,
+    sandboxes: { payoutDelayMs: options.payoutDelayMs ?? 20 },
+    crossBorder: { settlementStepMs: options.settlementStepMs ?? 20 },
+    worker: options.worker ?? true,
+    env: { PERIODIC_JOB_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '2000', ...options.env },
   });
+  return { ...stack, bankRail: stack.bankRail!, bridgeRail: stack.bridgeRail!, payoutRail: stack.payoutRail! };
 }
 
 /** A business of the merchant (`overrides` of its creation), verified through KYB: terms accepted, the application submitted, the (sandbox) provider's verdict polled. */

@@ -16,6 +16,7 @@ import { ConfigModule } from '../../src/config/config.module';
 import { DatabaseModule } from '../../src/database/database.module';
 import { JobsModule } from '../../src/jobs';
 import { RedisModule } from '../../src/redis/redis.module';
+import { Resources } from './resources';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export { eventually, sleep } from './poll';
@@ -143,19 +144,13 @@ let nextWalletIndex = 1_000_000_000 + randomInt(0, 500_000_000);
  * lifecycle hooks ran). Whatever was started is stopped again if a later step fails.
  */
 export async function startMedium(options: MediumOptions): Promise<Medium> {
-  const cleanups: (() => Promise<void>)[] = [];
-  const close = async () => {
-    const errors: unknown[] = [];
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((err: unknown) => errors.push(err));
-    if (errors.length > 0) throw errors[0];
-  };
-  try {
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
+  const resources = new Resources();
+  return resources.build(async () => {
+    const db = await resources.add(createTestDatabase(), (created) => created.drop());
 
     const queuePrefix = `medium-${options.name}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', ...options.env, DATABASE_URL: db.url, QUEUE_PREFIX: queuePrefix });
-    cleanups.push(() => deleteRedisKeys(config.redisUrl, queuePrefix));
+    await resources.add(Promise.resolve(), () => deleteRedisKeys(config.redisUrl, queuePrefix));
 
     const logs: string[] = [];
     let builder = Test.createTestingModule({
@@ -163,13 +158,17 @@ export async function startMedium(options: MediumOptions): Promise<Medium> {
       providers: options.providers ?? [],
     }).setLogger(new RecordingLogger(logs, options.quiet ?? []));
     if (options.override) builder = options.override(builder);
-    const app = await builder.compile();
-    cleanups.push(() => app.close());
+    const app = await resources.add(builder.compile(), (compiled) => compiled.close());
     await app.init();
 
-    const pg = new Client({ connectionString: db.url });
-    await pg.connect();
-    cleanups.push(() => pg.end());
+    const pg = await resources.add(
+      (async () => {
+        const client = new Client({ connectionString: db.url });
+        await client.connect();
+        return client;
+      })(),
+      (client) => client.end(),
+    );
 
     const sql = async <R extends QueryResultRow>(text: string, values?: unknown[]) => (await pg.query<R>(text, values)).rows;
     let merchantId: string | undefined;
@@ -220,12 +219,9 @@ export async function startMedium(options: MediumOptions): Promise<Medium> {
       history: (businessId) =>
         sql<HistoryRow>('SELECT field, from_status, to_status, cause FROM business_status_history WHERE business_id = $1 ORDER BY id', [businessId]),
       outbox: () => sql<OutboxRow>('SELECT job_name, job_id, payload FROM outbox ORDER BY id'),
-      close,
+      close: () => resources.close(),
     };
-  } catch (err) {
-    await close().catch(() => undefined);
-    throw err;
-  }
+  });
 }
 
 /** Removes the spec's queues, locks and schedulers from Redis. */

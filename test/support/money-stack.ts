@@ -1,27 +1,14 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { INestApplicationContext } from '@nestjs/common';
-import { Client } from 'pg';
 import { eventually } from './poll';
-import { Resources } from './resources';
-import { Sandbox, startSandboxes } from './sandboxes';
-import { http, HttpResult, startTestApp, TestApp } from './test-app';
-import { createTestDatabase, TestDatabase } from './test-database';
-import { startTestWorker } from './test-worker';
-import { BANK_RAIL_CALLBACK_PATH } from '../../src/modules/rail-events/rail-events.routes';
+import { Sandbox } from './sandboxes';
+import { startStack, Stack } from './stack';
+import { http, HttpResult, TestApp } from './test-app';
 
-/** Everything a money suite runs against: its own database and queues, the sandbox rail calling the app back, a worker. */
-export interface MoneyStack {
-  db: TestDatabase;
-  t: TestApp;
+/** A stack for money suites: the sandboxes (the bank rail calling the app back) and, by default, a worker. */
+export interface MoneyStack extends Stack {
   bankRail: Sandbox;
-  pg: Client;
-  env: Record<string, string>;
-  worker?: INestApplicationContext;
-  /** Points the rail's callbacks at an app (another process, say). */
-  callbacksTo(baseUrl: string): Promise<void>;
-  close(): Promise<void>;
 }
 
 export interface MoneyStackOptions {
@@ -33,31 +20,13 @@ export interface MoneyStackOptions {
 }
 
 export async function startMoneyStack(options: MoneyStackOptions): Promise<MoneyStack> {
-  const resources = new Resources();
-  return resources.build(async () => {
-    const db = await resources.add(createTestDatabase(), (created) => created.drop());
-    const sandboxes = await resources.add(startSandboxes(0, { payoutDelayMs: options.payoutDelayMs ?? 20 }), (started) => started.close());
-    const env = {
-      ...sandboxes.env,
-      QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`,
-      PERIODIC_JOB_INTERVAL_MS: '300',
-      PROVIDER_TIMEOUT_MS: '2000',
-      ...options.env,
-    };
-    const t = await resources.add(startTestApp(db.url, env), (app) => app.close());
-    const callbacksTo = (baseUrl: string) => sandboxes.bankRail.control('webhook', { url: `${baseUrl}${BANK_RAIL_CALLBACK_PATH}` });
-    await callbacksTo(t.baseUrl);
-    const worker = options.worker === false ? undefined : await resources.add(startTestWorker(db.url, env), (started) => started.close());
-    const pg = await resources.add(
-      (async () => {
-        const client = new Client({ connectionString: db.url });
-        await client.connect();
-        return client;
-      })(),
-      (client) => client.end(),
-    );
-    return { db, t, bankRail: sandboxes.bankRail, pg, env, worker, callbacksTo, close: () => resources.close() };
+  const stack = await startStack({
+    name: options.name,
+    sandboxes: { payoutDelayMs: options.payoutDelayMs ?? 20 },
+    worker: options.worker ?? true,
+    env: { PERIODIC_JOB_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '2000', ...options.env },
   });
+  return { ...stack, bankRail: stack.bankRail! };
 }
 
 export const newKey = () => `key-${randomBytes(12).toString('hex')}`;
