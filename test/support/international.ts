@@ -27,7 +27,10 @@ export async function startInternationalStack(options: MoneyStackOptions & { set
   return { ...stack, bankRail: stack.bankRail!, bridgeRail: stack.bridgeRail!, payoutRail: stack.payoutRail! };
 }
 
-/** A business of the merchant (`overrides` of its creation), verified through KYB: terms accepted, the application submitted, the (sandbox) provider's verdict polled. */
+/**
+ * A business of the merchant (`overrides` of its creation), verified through KYB: terms accepted,
+ * the application submitted, the (sandbox) provider's verdict polled.
+ */
 export async function verifiedBusiness(stack: MoneyStack, apiKey: string, overrides: Record<string, unknown> = {}): Promise<string> {
   const { poboUserId } = await createBusiness(stack.t, apiKey, { businessName: 'Globex Exports Ltd', ...overrides });
   await acceptAgreementDirectly(stack.pg, poboUserId);

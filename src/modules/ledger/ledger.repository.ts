@@ -50,9 +50,10 @@ const BTX_COLUMNS = 'id, type, amount, currency, source_id, pobo_user_id, create
 
 /**
  * `LedgerRepository.post`'s statement. $5/$6: every account and its delta; $7–$10 and $13: the
- * balance transactions; $11: the merchant accounts among them, in id order; $12: the operator's note, if any. `locked` is materialised and sorted before it locks, so the
- * rows are locked in that order, each before the UPDATE reaches it (the UPDATE's balance check
- * then sees the latest committed balance). Nothing is written unless every account exists.
+ * balance transactions; $11: the merchant accounts among them, in id order; $12: the operator's
+ * note, if any. `locked` is materialised and sorted before it locks, so the rows are locked in
+ * that order, each before the UPDATE reaches it (the UPDATE's balance check then sees the latest
+ * committed balance). Nothing is written unless every account exists.
  */
 const POST_SQL = `WITH present AS (
     SELECT count(*)::int AS n FROM ledger_accounts WHERE id = ANY($5::text[])
