@@ -15,9 +15,10 @@ import { AppConfig, loadConfig } from '../../src/config/app.config';
 import { ConfigModule } from '../../src/config/config.module';
 import { DatabaseModule } from '../../src/database/database.module';
 import { JobsModule } from '../../src/jobs';
+import type { Posting } from '../../src/modules/ledger';
 import { RedisModule } from '../../src/redis/redis.module';
 import { Resources } from './resources';
-import { createTestDatabase, TestDatabase } from './test-database';
+import { connectTo, createTestDatabase, TestDatabase } from './test-database';
 
 export { eventually, sleep } from './poll';
 export { startSandboxes } from './sandboxes';
@@ -161,14 +162,7 @@ export async function startMedium(options: MediumOptions): Promise<Medium> {
     const app = await resources.add(builder.compile(), (compiled) => compiled.close());
     await app.init();
 
-    const pg = await resources.add(
-      (async () => {
-        const client = new Client({ connectionString: db.url });
-        await client.connect();
-        return client;
-      })(),
-      (client) => client.end(),
-    );
+    const pg = await resources.add(connectTo(db.url), (client) => client.end());
 
     const sql = async <R extends QueryResultRow>(text: string, values?: unknown[]) => (await pg.query<R>(text, values)).rows;
     let merchantId: string | undefined;
@@ -222,6 +216,20 @@ export async function startMedium(options: MediumOptions): Promise<Medium> {
       close: () => resources.close(),
     };
   });
+}
+
+/** A confirmed collection, as the ledger books one: the merchant's available balance goes up by `amount` kobo. */
+export function confirmedPayment(merchantId: string, amount: number): Posting {
+  return {
+    type: 'payment_confirmed',
+    sourceId: newId('pi'),
+    currency: 'NGN',
+    lines: [
+      { account: { platform: 'unconfirmed_collections' }, amount: -amount },
+      { account: { merchantId, kind: 'available' }, amount },
+    ],
+    balanceTransactions: [{ merchantId, type: 'payment', amount }],
+  };
 }
 
 /** Removes the spec's queues, locks and schedulers from Redis. */

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { Resources } from './resources';
 import { CrossBorderSandbox, Sandbox, startCrossBorderSandboxes, startSandboxes } from './sandboxes';
 import { startTestApp, TestApp } from './test-app';
-import { createTestDatabase, TestDatabase } from './test-database';
+import { connectTo, createTestDatabase, TestDatabase } from './test-database';
 import { startTestWorker } from './test-worker';
 import { BANK_RAIL_CALLBACK_PATH, BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../src/modules/rail-events/rail-events.routes';
 
@@ -73,14 +73,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await railCallbacksTo(t.baseUrl);
 
     const worker = options.worker ? await resources.add(startTestWorker(db.url, env), (started) => started.close()) : undefined;
-    const pg = await resources.add(
-      (async () => {
-        const client = new Client({ connectionString: db.url });
-        await client.connect();
-        return client;
-      })(),
-      (client) => client.end(),
-    );
+    const pg = await resources.add(connectTo(db.url), (client) => client.end());
     const merchants = [];
     for (const name of options.merchants ?? []) merchants.push(await t.createMerchant(name));
     return {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import { loadConfig } from '../../src/config/app.config';
 import { prepareDatabase } from '../../src/database/migrate';
 import { dropDatabase } from '../../src/database/ensure-database';
@@ -22,4 +23,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await dropDatabase(url);
     },
   };
+}
+
+/** A connection of the suite's own, outside the application's pool: set-up and assertions. */
+export async function connectTo(databaseUrl: string): Promise<Client> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  return client;
 }

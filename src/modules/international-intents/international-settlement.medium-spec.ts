@@ -1,7 +1,6 @@
 import { COMPLIANCE_REJECTED_SUFFIX } from '../../../sandbox/bridge-rail/bridge-rail.server';
-import { eventually, Medium, startMedium } from '../../../test/support/medium';
+import { confirmedPayment, eventually, Medium, startMedium } from '../../../test/support/medium';
 import { CrossBorderSandboxes, startCrossBorderSandboxes } from '../../../test/support/sandboxes';
-import { newId } from '../../common/ids/ids';
 import { LedgerService } from '../ledger';
 import type { InternationalIntentDto } from './dto/international-intent.response';
 import { InternationalIntentsModule } from './international-intents.module';
@@ -30,18 +29,7 @@ describe('International settlement (medium)', () => {
     merchantId = await m.merchant();
     businessId = await m.insertBusiness({ agreement_status: 'accepted', kyb_status: 'verified' });
     // ₦50,000 of confirmed money to pay abroad from, posted as a confirmed payment is.
-    await m.dataSource.transaction((manager) =>
-      ledger.post(manager, {
-        type: 'payment_confirmed',
-        sourceId: newId('pay'),
-        currency: 'NGN',
-        lines: [
-          { account: { platform: 'unconfirmed_collections' }, amount: -5_000_000 },
-          { account: { merchantId, kind: 'available' }, amount: 5_000_000 },
-        ],
-        balanceTransactions: [{ merchantId, type: 'payment', amount: 5_000_000 }],
-      }),
-    );
+    await m.dataSource.transaction((manager) => ledger.post(manager, confirmedPayment(merchantId, 5_000_000)));
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { newId } from '../../common/ids/ids';
 import { ledgerVerify } from '../../../test/support/money-stack';
-import { Medium, startMedium } from '../../../test/support/medium';
+import { confirmedPayment, Medium, startMedium } from '../../../test/support/medium';
 import { InsufficientFundsError } from './ledger.errors';
 import { LedgerModule } from './ledger.module';
 import { LedgerService, Posting } from './ledger.service';
@@ -22,17 +22,7 @@ describe('LedgerService (medium)', () => {
     await m.sql('INSERT INTO merchants (id, name) VALUES ($1, $2)', [id, 'Ledger Merchant']);
     return id;
   };
-  /** A confirmed collection: the merchant's available balance goes up by `amount` kobo. */
-  const credit = (merchantId: string, amount: number): Posting => ({
-    type: 'payment_confirmed',
-    sourceId: newId('pi'),
-    currency: 'NGN',
-    lines: [
-      { account: { platform: 'unconfirmed_collections' }, amount: -amount },
-      { account: { merchantId, kind: 'available' }, amount },
-    ],
-    balanceTransactions: [{ merchantId, type: 'payment', amount }],
-  });
+  const credit = confirmedPayment;
   const reserve = (merchantId: string, amount: number): Posting => ({
     type: 'withdrawal_reserved',
     sourceId: newId('wd'),

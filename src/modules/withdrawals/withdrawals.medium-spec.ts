@@ -1,7 +1,6 @@
 import { MAGIC_PAYOUT_BANK_CODE, PAYOUT_ACCOUNT_NOT_FOUND } from '../../../sandbox/bank-rail/bank-rail.server';
-import { Medium, startMedium, startSandboxes } from '../../../test/support/medium';
+import { confirmedPayment, Medium, startMedium, startSandboxes } from '../../../test/support/medium';
 import { nubanFor } from '../../common/banking/nuban';
-import { newId } from '../../common/ids/ids';
 import { LedgerService } from '../ledger';
 import { WithdrawalsModule } from './withdrawals.module';
 import { WithdrawalsService } from './withdrawals.service';
@@ -27,18 +26,7 @@ describe('Withdrawals (medium)', () => {
     ledger = m.app.get(LedgerService);
     merchantId = await m.merchant();
     // ₦1,000 of confirmed money to withdraw from, posted as a confirmed payment is.
-    await m.dataSource.transaction((manager) =>
-      ledger.post(manager, {
-        type: 'payment_confirmed',
-        sourceId: newId('pay'),
-        currency: 'NGN',
-        lines: [
-          { account: { platform: 'unconfirmed_collections' }, amount: -100_000 },
-          { account: { merchantId, kind: 'available' }, amount: 100_000 },
-        ],
-        balanceTransactions: [{ merchantId, type: 'payment', amount: 100_000 }],
-      }),
-    );
+    await m.dataSource.transaction((manager) => ledger.post(manager, confirmedPayment(merchantId, 100_000)));
   });
 
   afterAll(async () => {
