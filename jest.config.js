@@ -2,14 +2,11 @@
  * Three projects: fast unit specs next to the code; medium specs, also next to the code, that run
  * real services against a migrated PostgreSQL database, Redis and the sandboxes
  * (`*.medium-spec.ts`, helper in test/support/medium.ts); and black-box e2e suites against real services.
- * Specs are transpiled without type checking (`npm run typecheck` does that); a few dependencies
- * ship only as ES modules and are transpiled to CommonJS for jest.
+ * Specs are transpiled without type checking (`npm run typecheck` does that).
  */
-const ESM_ONLY = ['content-disposition'];
 const transform = {
   '^.+\\.[tj]s$': ['ts-jest', { tsconfig: { isolatedModules: true, allowJs: true } }],
 };
-const transformIgnorePatterns = [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`];
 
 module.exports = {
   testTimeout: 60000,
@@ -20,7 +17,6 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/sandbox/**/*.spec.ts'],
       transform,
-      transformIgnorePatterns,
     },
     {
       displayName: 'medium',
@@ -28,7 +24,6 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/src/**/*.medium-spec.ts'],
       transform,
-      transformIgnorePatterns,
     },
     {
       displayName: 'e2e',
@@ -36,7 +31,6 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       transform,
-      transformIgnorePatterns,
     },
   ],
 };

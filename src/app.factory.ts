@@ -6,7 +6,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
-import { buildOpenApiDocument } from './openapi';
+import { buildOpenApiDocuments } from './openapi';
 import { createRootLogger, RequestLogController } from './common/logging/logger.options';
 import { AppError } from './common/errors/app-error';
 import { installAnswers } from './common/http/answer';
@@ -48,6 +48,8 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     // Errors Fastify and Node answer before any hook runs get the contract's body too.
     frameworkErrors,
     clientErrorHandler,
+    // `/api/merchant/pobo/users/` is the same route as without the slash, as most clients expect.
+    routerOptions: { ignoreTrailingSlash: true },
     // No Nest middleware is mounted (see `nestLoggerParams`): without middie, no request pays for its hook.
     skipMiddie: true,
   });
@@ -119,5 +121,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
 }
 
 function setupOpenApi(app: NestFastifyApplication, config: AppConfig): void {
-  SwaggerModule.setup(DOCS_PATH, app, buildOpenApiDocument(app, config), { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  const documents = buildOpenApiDocuments(app, config);
+  SwaggerModule.setup(DOCS_PATH, app, documents.merchant, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  SwaggerModule.setup(`${DOCS_PATH}/rails`, app, documents.rails, { jsonDocumentUrl: 'openapi.rails.json', yamlDocumentUrl: 'openapi.rails.yaml' });
 }

@@ -19,7 +19,6 @@ const TAGS = [
     description: 'Quotes, payments to recipients abroad settled through the bridge and payout rails, and their receipts',
   },
   { name: 'Test helpers', description: 'Test keys only: make the sandbox third parties act, as real ones would' },
-  { name: 'Rail callbacks', description: 'Signed callbacks of the bank, bridge and payout rails; for the rails, not for merchants' },
   { name: 'Health', description: 'Liveness and readiness for orchestrators and load balancers; no key needed' },
 ];
 
@@ -37,6 +36,8 @@ const CONVERTERS: Converters = {
   isPhoneNumber: {},
   isDisplayText: { description: 'Needs a visible character; no bidirectional control characters' },
   isNotFutureDate: { description: 'Not in the future' },
+  // Its pattern is on the property already (see the KYB application's `OneOf`).
+  isOneOfAnyCase: {},
   isMoneyAmount: { type: 'number', description: 'A positive amount in major units, at most 2 decimal places for NGN' },
   isMoneyAmountIn: { type: 'number', description: "A positive amount in major units of the body's `currency`, at most 2 decimal places" },
   isISO4217CurrencyCode: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217' },
@@ -49,7 +50,7 @@ const CONVERTERS: Converters = {
 
 const DESCRIPTION = `Merchant API for POBO (pay-on-behalf-of) businesses (creation, the agreement link and KYB onboarding), for moving Naira (payment intents, the balance and withdrawals) and for paying recipients abroad on behalf of a verified business (quotes and international payment intents).
 
-**Authentication**: the API key in \`x-api-key\` or as \`Authorization: Bearer\` (one of them, once). Test keys start \`mk_test_\`, live keys \`mk_live_\`.
+**Authentication**: the API key in \`x-api-key\` or as \`Authorization: Bearer\` (both may carry the same key; two different keys are a 401 \`conflicting_credentials\`). Test keys start \`mk_test_\`, live keys \`mk_live_\`.
 
 **Errors**: every error body is \`{ message, error: { code, details }, requestId }\`; branch on \`error.code\` (each response lists its codes). Every answer carries \`X-Request-Id\`; merchant answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`.
 
@@ -79,8 +80,56 @@ In the sandbox each leg takes about a second; a recipient account number (or IBA
 /** Keywords of a validation rule, copied from the class-validator schema onto the document's property. */
 const RULE_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format', 'enum', 'minimum', 'maximum', 'minItems', 'maxItems', 'uniqueItems'] as const;
 
-/** The merchant API's OpenAPI document: served at /openapi.json, linted in CI, clients are generated from it. */
-export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
+/** The operations of the rails' document; every other one is the merchants'. */
+const RAIL_CALLBACKS_TAG = 'Rail callbacks';
+
+const RAILS_DESCRIPTION = `The callbacks the bank, bridge and payout rails send to the service. Each request is signed: \`X-Rail-Signature: t=<unix seconds>,v1=<hex>\`, the HMAC-SHA256 of \`"<t>.<raw body>"\` with the rail's webhook secret; a request more than five minutes old, or whose no \`v1\` value verifies, is refused with 401. An event is acknowledged (200) once its effects are committed; an event id seen before is acknowledged again without effect, so a rail may deliver at least once.
+
+This document is for the rails' operators. Merchants never call these operations; the merchant API's document is at \`/openapi.json\`.`;
+
+export interface OpenApiDocuments {
+  /** The merchant API: served at /openapi.json, linted in CI, merchants' clients are generated from it. */
+  merchant: OpenAPIObject;
+  /** The rails' callbacks, served apart at /openapi.rails.json so that no merchant SDK offers them. */
+  rails: OpenAPIObject;
+}
+
+/** Both documents, from one description of the application split by audience. */
+export function buildOpenApiDocuments(app: INestApplication, config: AppConfig): OpenApiDocuments {
+  const whole = buildOpenApiDocument(app, config);
+  const isRails = (item: object) => Object.values(item).some((operation: { tags?: string[] }) => operation.tags?.includes(RAIL_CALLBACKS_TAG));
+  const merchant = only(whole, (item) => !isRails(item));
+  const rails = only(whole, isRails);
+  rails.info = { ...rails.info, title: 'Merchant Payments API: rail callbacks', description: RAILS_DESCRIPTION };
+  rails.tags = [{ name: RAIL_CALLBACKS_TAG, description: 'Signed callbacks of the bank, bridge and payout rails' }];
+  delete rails.components?.securitySchemes;
+  return { merchant, rails };
+}
+
+/** `document` with the paths `keep` accepts and only the components those paths reach. */
+function only(document: OpenAPIObject, keep: (item: object) => boolean): OpenAPIObject {
+  const paths = Object.fromEntries(Object.entries(document.paths).filter(([, item]) => keep(item)));
+  const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
+  const reached = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/schemas/')) {
+        const name = child.slice('#/components/schemas/'.length);
+        if (!reached.has(name)) {
+          reached.add(name);
+          visit(schemas[name]);
+        }
+      } else visit(child);
+    }
+  };
+  visit(paths);
+  const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name)));
+  return { ...document, paths, components: { ...document.components, schemas: kept as never } };
+}
+
+function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

@@ -32,6 +32,19 @@ describe('Merchant authentication', () => {
     expect((await list({ authorization: `bearer ${apiKey}` })).status).toBe(200);
   });
 
+  it('accepts both headers carrying the same key (as generated clients send them) and names two different keys', async () => {
+    const a = await t.createMerchant();
+    const b = await t.createMerchant();
+    const both = await list({ 'x-api-key': a.apiKey, authorization: `Bearer ${a.apiKey}` });
+    expect(both.status).toBe(200);
+    for (const other of [b.apiKey, 'not-a-key']) {
+      const conflicting = await list({ 'x-api-key': a.apiKey, authorization: `Bearer ${other}` });
+      expectErrorBody(conflicting, 401, 'conflicting_credentials');
+      expect(conflicting.body.message).toMatch(/different keys/);
+      expect(conflicting.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    }
+  });
+
   it('answers every kind of failure with the same 401 body', async () => {
     const { apiKey, apiKeyId } = await t.createMerchant();
     const revoked = await t.createMerchant();

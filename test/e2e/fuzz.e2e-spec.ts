@@ -73,6 +73,7 @@ import {
 import { acceptAgreementDirectly, harborApplication, kybApplication } from '../support/kyb-fixtures';
 import { createIntent, fundedMerchant, fundIntent, ledgerVerify, MoneyStack, post, startMoneyStack } from '../support/money-stack';
 import { eventually, sleep } from '../support/poll';
+import { servedDocuments } from '../support/openapi-contract';
 import { RawConnection, requestHead } from '../support/raw-http';
 import { createBusiness, http, startTestApp, TestApp } from '../support/test-app';
 import { startStack, Stack } from '../support/stack';
@@ -448,8 +449,8 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
     const idleMs = 300;
     const edge = await startTestApp(stack.db.url, { BODY_IDLE_TIMEOUT_MS: String(idleMs) });
     try {
-      const document = (await (await fetch(`${edge.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
-      const paths = Object.keys(document.paths).map((path) => path.replace(/\{[^}]+\}/g, linkBusiness));
+      const { merchant, rails } = await servedDocuments(edge.baseUrl);
+      const paths = [...Object.keys(merchant.paths), ...Object.keys(rails.paths)].map((path) => path.replace(/\{[^}]+\}/g, linkBusiness));
       const framings: Array<{ headers: Array<[string, string]>; parts: [string, string] }> = [
         {
           headers: [

@@ -468,9 +468,20 @@ describe('International payment intents', () => {
       const other = await fundedMerchant(stack.t, 1_000_000);
       await expectRefused(intentBody(quote), 404, 'quote_not_found', other.apiKey);
 
+      // A business whose agreement is still pending gets no quote at all.
       const { poboUserId } = await createBusiness(stack.t, apiKey, { businessName: 'Unverified Ltd' });
-      const unverified = await createQuote(stack.t, apiKey, { poboUserId });
-      await expectRefused(intentBody(unverified), 409, 'kyb_not_verified');
+      const refused = await post(stack.t, apiKey, QUOTES, { poboUserId, destinationCountry: 'US', currency: 'USD', amount: 100 });
+      expectErrorBody(refused, 409, 'kyb_not_verified');
+      expect(Number((await stack.pg.query('SELECT count(*) FROM quotes WHERE pobo_user_id = $1', [poboUserId])).rows[0].count)).toBe(0);
+
+      // A quote priced while the business was verified is refused at the intent once it no longer is.
+      const priced = await createQuote(stack.t, apiKey, { poboUserId: business });
+      await stack.pg.query(`UPDATE pobo_businesses SET kyb_status = 'action_required' WHERE id = $1`, [business]);
+      try {
+        await expectRefused(intentBody(priced), 409, 'kyb_not_verified');
+      } finally {
+        await stack.pg.query(`UPDATE pobo_businesses SET kyb_status = 'verified' WHERE id = $1`, [business]);
+      }
     });
 
     it('a KYB rejection in flight while the intent is created: the creation waits for it and is refused', async () => {

@@ -53,6 +53,18 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
     expectErrorBody(await http(t.baseUrl, 'GET', '/api/merchant/nope'), 404, 'route_not_found');
   });
 
+  it('reaches the same route with a trailing slash, the key still checked first', async () => {
+    const withSlash = await http(t.baseUrl, 'GET', '/api/merchant/pobo/users/', { apiKey });
+    expect(withSlash.status).toBe(200);
+    expect(Array.isArray(withSlash.body.response)).toBe(true);
+    expectErrorBody(await http(t.baseUrl, 'GET', '/api/merchant/pobo/users/'), 401, 'unauthorized');
+    const created = await http(t.baseUrl, 'POST', '/api/merchant/pobo/users/', {
+      apiKey,
+      body: { businessName: 'Slash Ltd', email: 'a@slash.example', phoneNumber: '+2348012345678', country: 'NG' },
+    });
+    expect(created.status).toBe(201);
+  });
+
   it('answers an unsupported media type with 415 and the contract body', async () => {
     const result = await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', {
       apiKey,
@@ -91,6 +103,32 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
     const ui = await fetch(`${t.baseUrl}/docs`);
     expect(ui.status).toBe(200);
     expect(await ui.text()).toContain('swagger');
+  });
+
+  it("serves the rails' callbacks in a document of their own, absent from the merchant's", async () => {
+    const merchant = (await http(t.baseUrl, 'GET', '/openapi.json')).body;
+    const rails = (await http(t.baseUrl, 'GET', '/openapi.rails.json')).body;
+    const callbacks = ['/api/rails/bank/events', '/api/rails/bridge/events', '/api/rails/payout/events'];
+    expect(Object.keys(rails.paths).sort()).toEqual(callbacks.sort());
+    for (const path of callbacks) expect(merchant.paths[path]).toBeUndefined();
+    expect(merchant.tags.map((tag: { name: string }) => tag.name)).not.toContain('Rail callbacks');
+    // Each document carries only the schemas its operations reach.
+    expect(merchant.components.schemas.RailEventDto).toBeUndefined();
+    expect(rails.components.schemas.RailEventDto).toBeDefined();
+    expect(rails.components.schemas.PoboBusinessDto).toBeUndefined();
+    const ui = await fetch(`${t.baseUrl}/docs/rails`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toContain('swagger');
+  });
+
+  it('documents the confirm body as optional and the KYB enumerations in any case, as the service accepts them', async () => {
+    const document = (await http(t.baseUrl, 'GET', '/openapi.json')).body;
+    expect(document.paths['/api/merchant/payment-intents/{paymentIntentId}/confirm'].post.requestBody.required).toBe(false);
+    const part = new RegExp(document.components.schemas.IdentityFileDto.properties.part.pattern);
+    const idType = new RegExp(document.components.schemas.AssociatedPersonDto.properties.id_type.pattern);
+    expect(['FRONT', 'front', 'Back'].every((value) => part.test(value))).toBe(true);
+    expect(['PASSPORT', 'passport', 'National_ID'].every((value) => idType.test(value))).toBe(true);
+    expect(['FRONTS', 'side', 'passports'].some((value) => part.test(value) || idType.test(value))).toBe(false);
   });
 
   it('reports readiness of PostgreSQL and Redis', async () => {

@@ -2,6 +2,8 @@ import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
 interface Operation {
+  /** The registered document its `$ref`s resolve in. */
+  documentId: string;
   method: string;
   pattern: RegExp;
   path: string;
@@ -21,16 +23,20 @@ export class OpenApiContract {
   /** Answers checked so far, in this process. */
   checked = 0;
 
-  constructor(document: { paths: Record<string, Record<string, Operation['responses'] | object>> }) {
+  constructor(...documents: { paths: Record<string, Record<string, Operation['responses'] | object>> }[]) {
     addFormats(this.ajv);
-    // `$ref`s inside the document resolve against it as a whole.
-    this.ajv.addSchema({ ...document, $id: 'openapi' }, 'openapi');
-    for (const [path, item] of Object.entries(document.paths)) {
-      const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      for (const [method, operation] of Object.entries(item)) {
-        this.operations.push({ method: method.toUpperCase(), pattern, path, responses: (operation as { responses: Operation['responses'] }).responses });
+    documents.forEach((document, index) => {
+      // `$ref`s inside a document resolve against it as a whole.
+      const id = `openapi${index}`;
+      this.ajv.addSchema({ ...document, $id: id }, id);
+      for (const [path, item] of Object.entries(document.paths)) {
+        const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+        for (const [method, operation] of Object.entries(item)) {
+          const responses = (operation as { responses: Operation['responses'] }).responses;
+          this.operations.push({ method: method.toUpperCase(), pattern, path, responses, documentId: id });
+        }
       }
-    }
+    });
   }
 
   /** Problems with one answer; none when it is not a documented operation's. */
@@ -51,23 +57,23 @@ export class OpenApiContract {
       }
       const schema = header.schema as { type?: string } | undefined;
       if (!schema) continue;
-      const validate = this.validator(schema);
+      const validate = this.validator(schema, operation.documentId);
       if (!validate(schema.type === 'integer' ? Number(value) : value))
         problems.push(`${where}: header ${name}=${value}: ${this.ajv.errorsText(validate.errors)}`);
     }
     const schema = response.content?.['application/json']?.schema;
     if (schema) {
-      const validate = this.validator(schema);
+      const validate = this.validator(schema, operation.documentId);
       if (!validate(body)) problems.push(`${where}: body: ${this.ajv.errorsText(validate.errors)}`);
     }
     return problems;
   }
 
-  private validator(schema: object): ValidateFunction {
+  private validator(schema: object, documentId: string): ValidateFunction {
     let validate = this.validators.get(schema);
     if (!validate) {
       // Rewrite local refs to the registered document so nested $refs resolve.
-      validate = this.ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')) as object);
+      validate = this.ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${documentId}#/components/`)) as object);
       this.validators.set(schema, validate);
     }
     return validate;
@@ -76,11 +82,19 @@ export class OpenApiContract {
 
 const contracts = new Map<string, Promise<OpenApiContract>>();
 
-/** The contract of the app at `baseUrl`, fetched once per process. */
+type Document = ConstructorParameters<typeof OpenApiContract>[0];
+
+/** Both documents the app serves: the merchant API's and the rails' callbacks'. */
+export async function servedDocuments(baseUrl: string): Promise<{ merchant: Document; rails: Document }> {
+  const [merchant, rails] = await Promise.all(['/openapi.json', '/openapi.rails.json'].map(async (path) => (await fetch(`${baseUrl}${path}`)).json()));
+  return { merchant: merchant as Document, rails: rails as Document };
+}
+
+/** The contract of the app at `baseUrl` (both its documents), fetched once per process. */
 export function contractOf(baseUrl: string): Promise<OpenApiContract> {
   let contract = contracts.get(baseUrl);
   if (!contract) {
-    contract = fetch(`${baseUrl}/openapi.json`).then(async (r) => new OpenApiContract((await r.json()) as ConstructorParameters<typeof OpenApiContract>[0]));
+    contract = servedDocuments(baseUrl).then(({ merchant, rails }) => new OpenApiContract(merchant, rails));
     contracts.set(baseUrl, contract);
   }
   return contract;

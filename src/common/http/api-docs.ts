@@ -32,7 +32,7 @@ const RETRY_AFTER: HeadersObject = {
 /** What a status means, whatever the code. */
 const STATUS_MEANING: Record<number, string> = {
   400: 'The request is malformed or fails validation; `details` names each field',
-  401: 'Missing, unknown, revoked, malformed or conflicting credentials (always the same body)',
+  401: 'Missing, unknown, revoked or malformed key (always the same body), or `x-api-key` and `Authorization` carrying two different keys',
   404: 'Unknown id, or one of another merchant',
   408: 'The body stalled or arrived too slowly; the connection is closed',
   409: 'The resource is in a state that forbids the operation',
@@ -45,7 +45,7 @@ const STATUS_MEANING: Record<number, string> = {
 };
 
 /** Codes every merchant route may answer. */
-const MERCHANT_ROUTE_ERRORS: ErrorCode[] = ['unauthorized', 'rate_limited', 'service_unavailable'];
+const MERCHANT_ROUTE_ERRORS: ErrorCode[] = ['unauthorized', 'conflicting_credentials', 'rate_limited', 'service_unavailable'];
 /** Codes every route that reads a JSON body may answer. */
 export const JSON_BODY_ERRORS: ErrorCode[] = ['invalid_json', 'validation_failed', 'request_timeout', 'payload_too_large', 'unsupported_media_type'];
 
@@ -99,8 +99,8 @@ export interface ApiOperationSpec {
   success: { status: number; type?: Type<unknown>; description: string; headers?: HeadersObject; example?: unknown };
   /** Codes particular to this operation; those of every merchant route and of JSON bodies are added. */
   errors?: ErrorCode[];
-  /** The JSON body the operation reads, with an example of a whole request. */
-  body?: { type: Type<unknown>; example: object };
+  /** The JSON body the operation reads, with an example of a whole request; `optional` when it may be left out. */
+  body?: { type: Type<unknown>; example: object; optional?: boolean };
 }
 
 /**
@@ -129,7 +129,9 @@ function documentOperation(spec: ApiOperationSpec, merchantRoute: boolean): Meth
       headers: { ...REQUEST_ID_HEADER, ...(merchantRoute ? rateLimitHeaders(true) : {}), ...spec.success.headers },
       ...(spec.success.example === undefined ? {} : { example: spec.success.example }),
     }),
-    ...(spec.body ? [ApiBody({ type: spec.body.type, examples: { example: { summary: 'A whole request', value: spec.body.example } } })] : []),
+    ...(spec.body
+      ? [ApiBody({ type: spec.body.type, required: !spec.body.optional, examples: { example: { summary: 'A whole request', value: spec.body.example } } })]
+      : []),
     ...errorResponses(codes, merchantRoute),
   ];
 }

@@ -9,6 +9,16 @@ export class UnauthorizedError extends AppError {
   }
 }
 
+/** `x-api-key` and `Authorization: Bearer` carrying two different keys: which one acts is never guessed. */
+export class ConflictingCredentialsError extends AppError {
+  constructor(headers: Record<string, string> = {}) {
+    super('conflicting_credentials', 'x-api-key and Authorization carry different keys; send one key', [], {
+      ...headers,
+      'WWW-Authenticate': 'Bearer realm="merchant-api"',
+    });
+  }
+}
+
 /** A rail callback whose signature does not hold. */
 export class InvalidSignatureError extends AppError {
   constructor(headers: Record<string, string> = {}) {

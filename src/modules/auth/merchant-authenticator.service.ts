@@ -1,28 +1,34 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeysService, MerchantPrincipal } from './api-keys.service';
-import { UnauthorizedError } from './auth.errors';
+import { ConflictingCredentialsError, UnauthorizedError } from './auth.errors';
 import { LimitState, rateLimitHeaders } from './rate-limit-state';
 import { RateLimitsService } from './rate-limits.service';
 
 const CREDENTIAL_HEADERS = new Set(['x-api-key', 'authorization']);
 
+/** What a request's credential headers say: one key, two different ones, or none usable. */
+export type Credential = { key: string } | { conflict: true } | undefined;
+
 /**
- * The one credential of a request: `x-api-key: <key>` or `Authorization: Bearer <key>`. A request
- * carrying both, or either twice, is refused rather than resolved by precedence: which key acts
- * must never depend on a proxy or client library adding a header.
+ * The credential of a request: `x-api-key: <key>` or `Authorization: Bearer <key>`. Both may be
+ * sent when they carry the same key (generated clients apply every security scheme they are
+ * given); two different keys are a conflict, never resolved by precedence, since which key acts
+ * must not depend on a proxy or client library adding a header. Either header twice is unusable.
  */
-export function extractApiKey(rawHeaders: string[]): string | undefined {
-  let found: { name: string; value: string } | undefined;
+export function extractCredential(rawHeaders: string[]): Credential {
+  const values = new Map<string, string>();
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i].toLowerCase();
     if (!CREDENTIAL_HEADERS.has(name)) continue;
-    if (found) return undefined;
-    found = { name, value: rawHeaders[i + 1] };
+    if (values.has(name)) return undefined;
+    values.set(name, rawHeaders[i + 1]);
   }
-  if (!found) return undefined;
-  if (found.name === 'x-api-key') return found.value.trim() || undefined;
-  return /^Bearer\s+(\S+)\s*$/i.exec(found.value)?.[1];
+  const apiKey = values.has('x-api-key') ? values.get('x-api-key')!.trim() || null : undefined;
+  const bearer = values.has('authorization') ? (/^Bearer\s+(\S+)\s*$/i.exec(values.get('authorization')!)?.[1] ?? null) : undefined;
+  if (apiKey !== undefined && bearer !== undefined) return apiKey !== null && apiKey === bearer ? { key: apiKey } : { conflict: true };
+  const key = apiKey ?? bearer;
+  return key ? { key } : undefined;
 }
 
 export interface Authenticated {
@@ -43,7 +49,9 @@ export class MerchantAuthenticator {
   ) {}
 
   async authenticate(request: FastifyRequest): Promise<Authenticated> {
-    const rawKey = extractApiKey(request.raw.rawHeaders);
+    const credential = extractCredential(request.raw.rawHeaders);
+    if (credential && 'conflict' in credential) return this.refuseConflict(request.ip);
+    const rawKey = credential?.key;
     const principal = this.apiKeys.cached(rawKey) ?? (await this.lookUp(rawKey, request.ip));
     return { principal, limit: await this.limits.consumeForKey(principal.apiKeyId) };
   }
@@ -53,5 +61,11 @@ export class MerchantAuthenticator {
     const principal = await this.apiKeys.lookUp(rawKey);
     if (!principal) throw new UnauthorizedError(rateLimitHeaders(await this.limits.recordAuthFailure(ip)));
     return principal;
+  }
+
+  /** Two different keys: a failed authentication like any other, with its own code. */
+  private async refuseConflict(ip: string): Promise<never> {
+    await this.limits.assertAuthAttemptsLeft(ip);
+    throw new ConflictingCredentialsError(rateLimitHeaders(await this.limits.recordAuthFailure(ip)));
   }
 }

@@ -31,7 +31,7 @@ export class QuotesController {
       example: { message: 'Quote created', response: QUOTE_EXAMPLE },
     },
     body: { type: CreateQuoteDto, example: { poboUserId: 'pobo_3f9a1c2b4d5e6f708192a3b4', destinationCountry: 'US', currency: 'USD', amount: 1000 } },
-    errors: ['unsupported_corridor', 'resource_not_found', ...idempotencyErrors('optional')],
+    errors: ['unsupported_corridor', 'resource_not_found', 'kyb_not_verified', ...idempotencyErrors('optional')],
   })
   @Answer('Quote created')
   create(

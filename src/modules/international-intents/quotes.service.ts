@@ -12,7 +12,7 @@ import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { CreateQuoteDto } from './dto/create-quote.dto';
 import { QuoteDto } from './dto/quote.response';
-import { QuoteNotFoundError, UnsupportedCorridorError } from './international-intents.errors';
+import { KybNotVerifiedError, QuoteNotFoundError, UnsupportedCorridorError } from './international-intents.errors';
 import { InternationalIntentsRepository } from './international-intents.repository';
 import { StoredQuoteOption } from './quote.entity';
 import { mapQuote } from './quote.mapper';
@@ -33,7 +33,9 @@ export class QuotesService {
 
   /** Prices every route of the corridor from the rate provider's current rates; one insert (with the key's answer, when one was sent). */
   async create(merchantId: string, dto: CreateQuoteDto, claim?: IdempotencyClaim): Promise<QuoteDto> {
-    await this.businesses.findOwned(merchantId, dto.poboUserId);
+    const business = await this.businesses.findOwned(merchantId, dto.poboUserId);
+    // Refused here rather than only at the intent: a price for a business that cannot pay is of no use.
+    if (business.kybStatus !== 'verified') throw new KybNotVerifiedError();
     const amount = toMinorUnits(dto.amount, dto.currency)!;
     const options = (await this.corridorRates(dto.destinationCountry, dto.currency)).map((rate): StoredQuoteOption => {
       const price = quoteSourceAmount({

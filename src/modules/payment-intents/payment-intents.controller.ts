@@ -118,7 +118,7 @@ export class PaymentIntentsController {
       description: 'Confirmed, `succeeded`',
       example: { message: 'Payment intent confirmed', response: { ...FUNDED_EXAMPLE, status: 'succeeded', confirmedAt: '2026-11-20T09:46:00.000Z' } },
     },
-    body: { type: ConfirmPaymentIntentDto, example: {} },
+    body: { type: ConfirmPaymentIntentDto, example: {}, optional: true },
     errors: [
       'resource_not_found',
       'uri_too_long',

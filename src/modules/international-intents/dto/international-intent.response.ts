@@ -27,8 +27,8 @@ export class InternationalIntentDto {
   @ApiPropertyOptional({ example: 'INV-2026-0042' })
   paymentReference?: string;
 
-  @ApiPropertyOptional({ enum: ROUTE_TYPES })
-  routeType?: string;
+  @ApiProperty({ enum: ROUTE_TYPES })
+  routeType: string;
 
   @ApiProperty({ example: 'US' })
   destinationCountry: string;
@@ -45,35 +45,35 @@ export class InternationalIntentDto {
   @ApiProperty({ enum: ['NGN'] })
   sourceCurrency: string;
 
-  @ApiPropertyOptional({ example: 'Jane Doe' })
-  recipientFullName?: string;
+  @ApiProperty({ example: 'Jane Doe' })
+  recipientFullName: string;
 
   @ApiPropertyOptional({ example: 'jane@example.com', format: 'email' })
   recipientEmail?: string;
 
-  @ApiPropertyOptional({ example: 'CHASUS33' })
-  bankCode?: string;
+  @ApiProperty({ example: 'CHASUS33' })
+  bankCode: string;
 
-  @ApiPropertyOptional({ enum: BANK_CODE_TYPES })
-  bankCodeType?: string;
+  @ApiProperty({ enum: BANK_CODE_TYPES })
+  bankCodeType: string;
 
   @ApiPropertyOptional({ example: '000123456789' })
   accountNumber?: string;
 
-  @ApiPropertyOptional({ example: 'Information Service Charges' })
-  purposeOfTransfer?: string;
+  @ApiProperty({ example: 'Information Service Charges' })
+  purposeOfTransfer: string;
 
   @ApiPropertyOptional({ example: 'Rejected by compliance screening at the bridge rail', description: 'Why the intent was rejected; only on `rejected`' })
   adminNote?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', type: String, nullable: true, description: "The quote's expiry" })
-  quoteExpiresAt?: string | null;
+  @ApiProperty({ format: 'date-time', type: String, description: "The quote's expiry" })
+  quoteExpiresAt: string;
 
-  @ApiPropertyOptional({ format: 'date-time', type: String, nullable: true, description: 'When it left `processing`' })
-  processedAt?: string | null;
+  @ApiProperty({ format: 'date-time', type: String, nullable: true, description: 'When it left `processing`' })
+  processedAt: string | null;
 
-  @ApiPropertyOptional({ format: 'date-time', type: String, nullable: true })
-  settledAt?: string | null;
+  @ApiProperty({ format: 'date-time', type: String, nullable: true })
+  settledAt: string | null;
 
   @ApiPropertyOptional({ format: 'uri', description: 'A printable HTML receipt at an unguessable URL; from `settled` on' })
   receiptUrl?: string;

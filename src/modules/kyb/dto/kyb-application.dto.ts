@@ -8,7 +8,6 @@ import {
   IsArray,
   IsBoolean,
   IsEmail,
-  IsIn,
   IsInt,
   IsISO31661Alpha2,
   IsISO8601,
@@ -22,6 +21,7 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateBy,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
@@ -75,17 +75,41 @@ const Given = () => ValidateIf((_object: object, value: unknown) => value !== un
 const dateMessage = { message: '$property must be a date in YYYY-MM-DD format' };
 
 /**
- * One of `values`, matched without regard to case and stored (and forwarded) in its listed form,
- * so the rules that count values (one representative) see one spelling. Anything else is left as
- * sent for `@IsIn` to refuse.
+ * One of `values`, matched without regard to (ASCII) case and stored (and forwarded) in its listed
+ * form, so the rules that count values (one representative) see one spelling. Anything else is left
+ * as sent for `@IsIn` to refuse. The document says the same: JSON Schema has no case-insensitive
+ * enum, so the property is a string whose pattern admits exactly the values in any case.
  */
-function OneOf(values: readonly string[], each = false): PropertyDecorator {
+function OneOf(values: readonly string[], options: { optional?: boolean } = {}): PropertyDecorator {
   const canonical = new Map(values.map((value) => [value.toLowerCase(), value]));
-  const normalise = (value: unknown) => (typeof value === 'string' ? (canonical.get(value.toLowerCase()) ?? value) : value);
+  const normalise = (value: unknown) => (typeof value === 'string' && ASCII.test(value) ? (canonical.get(value.toLowerCase()) ?? value) : value);
   return applyDecorators(
-    Transform(({ value }: { value: unknown }) => (each && Array.isArray(value) ? value.map(normalise) : normalise(value))),
-    IsIn(values, { each, message: `$property must be one of: ${values.join(', ')} (in any case)` }),
+    ApiProperty({
+      type: String,
+      required: !options.optional,
+      pattern: anyCasePattern(values),
+      example: values[0],
+      description: `One of ${values.map((value) => `\`${value}\``).join(', ')}, in any case`,
+    }),
+    Transform(({ value }: { value: unknown }) => normalise(value)),
+    // Not `@IsIn`, whose JSON Schema is a case-sensitive enum: the pattern above is the document's rule.
+    ValidateBy({
+      name: 'isOneOfAnyCase',
+      constraints: [values],
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && values.includes(value),
+        defaultMessage: () => `$property must be one of: ${values.join(', ')} (in any case)`,
+      },
+    }),
   );
+}
+
+const ASCII = /^[\x20-\x7e]*$/;
+
+/** `^(?:[pP][aA]…|…)$`: each value with its letters in either case. */
+function anyCasePattern(values: readonly string[]): string {
+  const either = (char: string) => (/[a-z]/i.test(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'));
+  return `^(?:${values.map((value) => [...value].map(either).join('')).join('|')})$`;
 }
 
 /** ISO 3166-1 alpha-2 in any case, kept upper-case like every country code of the API. */
@@ -146,7 +170,7 @@ export class CompanyDto {
   @Matches(PHONE_NUMBER, { message: '$property must be a phone number: digits, optionally with spaces, dashes, dots, brackets or a leading +' })
   phone_number?: string | null;
   @ApiPropertyOptional() @Given() @IsBoolean() has_bearer_shares?: boolean;
-  @ApiPropertyOptional({ enum: PURPOSES_OF_REGISTRATION }) @Given() @OneOf(PURPOSES_OF_REGISTRATION) purpose_of_registration?: string;
+  @Given() @OneOf(PURPOSES_OF_REGISTRATION, { optional: true }) purpose_of_registration?: string;
   @ApiPropertyOptional({ minimum: 0 }) @Given() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) estimated_number_of_transactions?: number;
   @ApiPropertyOptional({ minimum: 0 }) @Given() @IsInt() @Min(0) @Max(Number.MAX_SAFE_INTEGER) estimated_amount_of_transactions?: number;
   @ApiPropertyOptional({ type: [String], example: ['NG', 'GH'], description: 'ISO 3166-1 alpha-2 codes, at least one' })
@@ -158,7 +182,7 @@ export class CompanyDto {
   @ArrayUnique()
   country_of_operation?: string[];
   @ApiPropertyOptional() @Given() @IsBoolean() has_vasp_relationship?: boolean;
-  @ApiPropertyOptional({ enum: SOURCES_OF_FUNDS }) @Given() @OneOf(SOURCES_OF_FUNDS) source_of_funds?: string;
+  @Given() @OneOf(SOURCES_OF_FUNDS, { optional: true }) source_of_funds?: string;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Required when source_of_funds is OTHER' })
   @ValidateIf(
     (company: CompanyDto) => company.source_of_funds === 'OTHER' || (company.source_of_funds_other !== undefined && company.source_of_funds_other !== null),
@@ -176,19 +200,19 @@ export class CompanyDto {
 }
 
 class IdentityFileDto {
-  @ApiProperty({ enum: IDENTITY_FILE_TYPES, description: 'Any case' }) @OneOf(IDENTITY_FILE_TYPES) file_type: string;
-  @ApiProperty({ enum: IDENTITY_FILE_PARTS, description: 'Any case' }) @OneOf(IDENTITY_FILE_PARTS) part: string;
+  @OneOf(IDENTITY_FILE_TYPES) file_type: string;
+  @OneOf(IDENTITY_FILE_PARTS) part: string;
   @ApiProperty({ example: 'NG', description: 'Issuing country' }) @Country() country: string;
   @ApiProperty({ description: 'Standard base64 of the file (a data: URL prefix is accepted)' }) @IsString() file: string;
 }
 
 export class AssociatedPersonDto {
-  @ApiProperty({ enum: PERSON_TYPES, description: 'Any case' }) @OneOf(PERSON_TYPES) type: (typeof PERSON_TYPES)[number];
+  @OneOf(PERSON_TYPES) type: (typeof PERSON_TYPES)[number];
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(255) first_name: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) middle_name?: string;
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(255) last_name: string;
   @ApiProperty({ example: '1985-02-17' }) @Matches(DATE, dateMessage) @IsISO8601({ strict: true }) @IsNotFutureDate() birthday: string;
-  @ApiPropertyOptional({ enum: GENDERS, description: 'Any case' }) @Given() @OneOf(GENDERS) gender?: string;
+  @Given() @OneOf(GENDERS, { optional: true }) gender?: string;
   @ApiProperty({ example: 'NG' }) @Country() nationality: string;
   @ApiProperty() @IsEmail() @MaxLength(254) email: string;
   @ApiPropertyOptional({ example: 'director', description: "A job-title value of Harbor's job-titles list" })
@@ -210,7 +234,7 @@ export class AssociatedPersonDto {
   @IsNotFutureDate()
   relationship_established_at?: string;
   @ApiPropertyOptional({ example: 'NG' }) @Given() @Country() tax_jurisdiction_country?: string;
-  @ApiProperty({ enum: ID_TYPES, description: 'Any case' }) @OneOf(ID_TYPES) id_type: string;
+  @OneOf(ID_TYPES) id_type: string;
   @ApiProperty() @IsString() @IsNotEmpty() @MaxLength(255) id_number: string;
   @ApiProperty({ type: AddressDto }) @RequiredObject(AddressDto) residential_address: AddressDto;
   @ApiPropertyOptional({ type: AddressDto }) @Given() @RequiredObject(AddressDto) permanent_address?: AddressDto;
@@ -221,7 +245,7 @@ export class AssociatedPersonDto {
 }
 
 export class CompanyFileDto {
-  @ApiProperty({ enum: COMPANY_FILE_TYPES, description: 'Any case' }) @OneOf(COMPANY_FILE_TYPES) file_type: string;
+  @OneOf(COMPANY_FILE_TYPES) file_type: string;
   @ApiProperty({ type: [String], description: 'Standard base64 of each document (a data: URL prefix is accepted)' })
   @IsArray()
   @ArrayMinSize(1)
