@@ -910,14 +910,18 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
         { destinationCountry: 'KE', currency: 'KES', amount: 12_000 },
       ];
       const quote = (apiKey: string, body: Record<string, unknown>): Promise<Quote> => createQuote(app, apiKey, { poboUserId: business, ...body });
-      const [fresh, [swift, iban, rejected, expired, unverifiedQuote, dear, foreignPaid]] = await Promise.all([
+      // A quote of a business that is not verified: priced while it was, then its KYB moved on.
+      const setKyb = (status: string) => stack.pg.query('UPDATE pobo_businesses SET kyb_status = $2 WHERE id = $1', [unverified, status]);
+      await setKyb('verified');
+      const unverifiedQuote = await quote(keys.own, { poboUserId: unverified });
+      await setKyb('agreement_pending');
+      const [fresh, [swift, iban, rejected, expired, dear, foreignPaid]] = await Promise.all([
         Promise.all(Array.from({ length: 24 }, (_, i) => quote(keys.own, corridors[i % corridors.length]))),
         Promise.all([
           quote(keys.own, {}),
           quote(keys.own, corridors[2]),
           quote(keys.own, {}),
           quote(keys.own, {}),
-          quote(keys.own, { poboUserId: unverified }),
           quote(keys.own, { amount: 10_000_000 }),
           quote(keys.other, { poboUserId: foreign }),
         ]),
