@@ -23,6 +23,7 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/src/**/*.medium-spec.ts'],
+      globalSetup: '<rootDir>/test/support/build.global-setup.ts',
       transform,
     },
     {
@@ -30,6 +31,7 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/build.global-setup.ts',
       transform,
     },
   ],
