@@ -84,7 +84,12 @@ const TARGETS = {
   listP99Ms: 50,
   createP99Ms: 50,
   rssMb: 250,
+  /** The whole `npm run ledger:verify`, start to exit, on the bench database. */
+  ledgerVerifyS: 3,
 };
+
+/** How long each `ledger:verify` of the run took, start to exit. */
+const verifyMs: number[] = [];
 
 const DIST_DIR = resolve(__dirname, '..');
 const ROOT_DIR = resolve(DIST_DIR, '..');
@@ -635,6 +640,16 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   }
 
   // 12. Report.
+  if (verifyMs.length > 0) {
+    const slowest = Math.max(...verifyMs);
+    targets.push({
+      name: `ledger:verify wall time (whole command, ${BUSINESSES.toLocaleString('en')} businesses)`,
+      target: `< ${TARGETS.ledgerVerifyS} s`,
+      measured: verifyMs.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', '),
+      pass: slowest < TARGETS.ledgerVerifyS * 1000,
+    });
+    results.ledgerVerify = { wallMs: verifyMs };
+  }
   const summaries = summarise(runs);
   printReport(summaries, targets, runs);
 
@@ -717,6 +732,7 @@ async function createMerchant(databaseUrl: string): Promise<IssuedKey> {
  * and its JSON line.
  */
 async function verifyLedger(databaseUrl: string, railsEnv: Record<string, string>): Promise<{ code: number | null; report: unknown }> {
+  const began = performance.now();
   return new Promise((resolvePromise) => {
     execFile(
       process.execPath,
@@ -735,6 +751,7 @@ async function verifyLedger(databaseUrl: string, railsEnv: Record<string, string
         } catch {
           report = `${out}${errOut}`.trim() || err?.message;
         }
+        verifyMs.push(performance.now() - began);
         resolvePromise({ code, report });
       },
     );
