@@ -125,7 +125,7 @@ describe('A client generated from the served OpenAPI document', () => {
       '@hey-api/client-fetch',
     ]);
 
-    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(CLIENT_DIR, 'tsconfig.json')]).catch(
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(CLIENT_DIR, 'tsconfig.hey-api.json')]).catch(
       (err: { stdout: string }) => err,
     );
     expect('stdout' in tsc ? tsc.stdout : '').toBe('');
