@@ -3,3 +3,4 @@ export { LedgerModule } from './ledger.module';
 export { LedgerService } from './ledger.service';
 export type { AccountRef, Posting, MerchantBalance, OpenReceivable, PlatformAccount } from './ledger.service';
 export { InsufficientFundsError } from './ledger.errors';
+export { transferReturn } from './return-postings';

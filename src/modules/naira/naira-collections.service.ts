@@ -8,7 +8,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler, JobQueues, Outbox } from '../../jobs';
 import { BANK_RAIL, BankRail, callRailForRequest, testTransferKey, RailTransfer, TEST_SENDER } from '../bank-rail';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
-import { LedgerService } from '../ledger';
+import { LedgerService, transferReturn } from '../ledger';
 import { PoboBusinessesService, PoboBusinessStates } from '../pobo-businesses';
 import { CollectionReturnReason } from './collection.entity';
 import { CollectionRecord, CollectionsRepository } from './collections.repository';
@@ -101,15 +101,7 @@ export class NairaCollectionsService {
       });
       return true;
     }
-    await this.ledger.post(manager, {
-      type: 'collection_received_for_return',
-      sourceId: collectionId,
-      currency: CURRENCY,
-      lines: [
-        { account: { platform: 'bank_rail' }, amount: -transfer.amount },
-        { account: { platform: 'returns_payable' }, amount: transfer.amount },
-      ],
-    });
+    await this.ledger.post(manager, transferReturn.held('collection_received_for_return', collectionId, CURRENCY, transfer.amount));
     await this.outbox.enqueue(manager, NAIRA_JOBS.returnCollection, { collectionId });
     return true;
   }
@@ -123,15 +115,7 @@ export class NairaCollectionsService {
     const amount = minorFromColumn(pending.amount);
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.repository.markReturned(manager, collectionId, sent.id))) return;
-      await this.ledger.post(manager, {
-        type: 'collection_returned',
-        sourceId: collectionId,
-        currency: CURRENCY,
-        lines: [
-          { account: { platform: 'returns_payable' }, amount: -amount },
-          { account: { platform: 'bank_rail' }, amount },
-        ],
-      });
+      await this.ledger.post(manager, transferReturn.sent('collection_returned', collectionId, CURRENCY, amount));
     });
   }
 

@@ -6,7 +6,7 @@ import { minorFromColumn } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler, JobQueues, Outbox } from '../../jobs';
 import { BANK_RAIL, BankRail, RailTransfer } from '../bank-rail';
-import { LedgerService } from '../ledger';
+import { LedgerService, transferReturn } from '../ledger';
 import { ReturnReason } from './inbound-payment.entity';
 import { PaymentIntentEntity } from './payment-intent.entity';
 import { PaymentIntentStates } from './payment-intent-states.service';
@@ -91,15 +91,7 @@ export class PaymentIntentCollectionsService {
       });
       return;
     }
-    await this.ledger.post(manager, {
-      type: 'payment_received_for_return',
-      sourceId: paymentId,
-      currency: intent.currency,
-      lines: [
-        { account: { platform: 'bank_rail' }, amount: -transfer.amount },
-        { account: { platform: 'returns_payable' }, amount: transfer.amount },
-      ],
-    });
+    await this.ledger.post(manager, transferReturn.held('payment_received_for_return', paymentId, intent.currency, transfer.amount));
     await this.outbox.enqueue(manager, PAYMENT_INTENTS_JOBS.returnPayment, { paymentId });
   }
 
@@ -115,15 +107,7 @@ export class PaymentIntentCollectionsService {
     const amount = minorFromColumn(payment.amount);
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.repository.markReturned(manager, paymentId, sent.id))) return;
-      await this.ledger.post(manager, {
-        type: 'payment_returned',
-        sourceId: paymentId,
-        currency: 'NGN',
-        lines: [
-          { account: { platform: 'returns_payable' }, amount: -amount },
-          { account: { platform: 'bank_rail' }, amount },
-        ],
-      });
+      await this.ledger.post(manager, transferReturn.sent('payment_returned', paymentId, 'NGN', amount));
     });
   }
 
