@@ -19,6 +19,7 @@ import { AppConfig } from './config/app.config';
 import { installAgreementPageErrors } from './modules/agreement-page';
 import { installReceiptPageErrors } from './modules/international-intents';
 import { installCallerAuthentication, keepsRawBody } from './modules/auth';
+import { DashboardSessions } from './modules/accounts';
 import { installIdempotency } from './modules/idempotency';
 import { installKybUploadHooks } from './modules/kyb';
 
@@ -69,6 +70,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   // for a public route over its client's limit. Each rail signs with its own secret.
   installCallerAuthentication(app, fastify, {
     railSecrets: { bank_rail: config.bankRail.webhookSecret, bridge_rail: config.bridgeRail.webhookSecret, payout_rail: config.payoutRail.webhookSecret },
+    sessions: app.get(DashboardSessions),
     extraPublic: isOpenApiRoute,
   });
   fastify.addHook('onRequest', (request, _reply, done) => {

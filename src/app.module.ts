@@ -11,6 +11,7 @@ import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs';
 import { AgreementPageModule } from './modules/agreement-page';
 import { MerchantAuthModule } from './modules/auth';
+import { AccountsModule } from './modules/accounts';
 import { HealthModule } from './modules/health/health.module';
 import { InternationalIntentsModule } from './modules/international-intents';
 import { KybModule } from './modules/kyb';
@@ -40,6 +41,7 @@ export class AppModule {
         JobsModule.forRoot({ worker: false }),
         HealthModule,
         MerchantAuthModule,
+        AccountsModule,
         PoboBusinessesModule,
         AgreementPageModule,
         KybModule,

@@ -19,6 +19,10 @@ const TAGS = [
     description: 'Quotes, payments to recipients abroad settled through the bridge and payout rails, and their receipts',
   },
   { name: 'Test helpers', description: 'Test keys only: make the sandbox third parties act, as real ones would' },
+  {
+    name: 'Dashboard: account',
+    description: "The Merchant Dashboard's sign-up, login and sessions: for the dashboard itself, with a session cookie, never an API key",
+  },
   { name: 'Health', description: 'Liveness and readiness for orchestrators and load balancers; no key needed' },
 ];
 
@@ -140,6 +144,17 @@ function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPI
       .addServer(config.publicBaseUrl)
       .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The API key, `mk_test_…` or `mk_live_…`' }, 'MerchantApiKey')
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'The API key as a bearer token' }, 'MerchantBearer')
+      .addCookieAuth(
+        'dashboard_session',
+        {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'dashboard_session',
+          description:
+            'A Merchant Dashboard session, set by sign-up and login (`__Host-dashboard_session` over HTTPS); unsafe requests also send its `X-CSRF-Token`',
+        },
+        'DashboardSession',
+      )
       .build(),
   );
   document.tags = TAGS;

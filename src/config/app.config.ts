@@ -75,6 +75,9 @@ export interface AppConfig {
     burst: number;
     /** Failed authentications (and rail callbacks failing their signature) per second per client IP. */
     authFailuresPerSecond: number;
+    /** Failed dashboard logins per e-mail, and per client IP, in a 15-minute window; past either, 429 until the window moves on. */
+    loginFailuresPerAccount: number;
+    loginFailuresPerIp: number;
     /** Requests per second per client IP to the public pages and documents, and the burst above it (as per key). */
     publicPerSecond: number;
     publicBurst: number;
@@ -181,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       perSecond: parsed.RATE_LIMIT_PER_SECOND,
       burst: Math.max(parsed.RATE_LIMIT_BURST, parsed.RATE_LIMIT_PER_SECOND),
       authFailuresPerSecond: parsed.AUTH_FAILURE_LIMIT_PER_SECOND,
+      loginFailuresPerAccount: parsed.LOGIN_FAILURE_LIMIT_PER_ACCOUNT,
+      loginFailuresPerIp: parsed.LOGIN_FAILURE_LIMIT_PER_IP,
       publicPerSecond: parsed.PUBLIC_RATE_LIMIT_PER_SECOND,
       publicBurst: Math.max(parsed.PUBLIC_RATE_LIMIT_BURST, parsed.PUBLIC_RATE_LIMIT_PER_SECOND),
       redisTimeoutMs: parsed.RATE_LIMIT_REDIS_TIMEOUT_MS,

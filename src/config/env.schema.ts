@@ -194,6 +194,16 @@ export class EnvironmentVariables {
   @Transform(toInt)
   @IsInt()
   @Min(1)
+  LOGIN_FAILURE_LIMIT_PER_ACCOUNT = 10;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  LOGIN_FAILURE_LIMIT_PER_IP = 100;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   PUBLIC_RATE_LIMIT_PER_SECOND = 20;
 
   @Transform(toInt)

@@ -18,6 +18,8 @@ import { AgreementAcceptanceEntity } from '../modules/agreements/agreement-accep
 import { AgreementLinkEntity } from '../modules/agreements/agreement-link.entity';
 import { ApiKeyEntity } from '../modules/auth/api-key.entity';
 import { MerchantEntity } from '../modules/auth/merchant.entity';
+import { DashboardSessionEntity } from '../modules/accounts/dashboard-session.entity';
+import { UserEntity } from '../modules/accounts/user.entity';
 import { KybApplicationEntity } from '../modules/kyb/kyb-application.entity';
 import { KybDocumentChunkEntity } from '../modules/kyb/kyb-document-chunk.entity';
 import { KybDocumentEntity } from '../modules/kyb/kyb-document.entity';
@@ -33,6 +35,8 @@ import { PoboBusinessEntity } from '../modules/pobo-businesses/pobo-business.ent
 export const ENTITIES = [
   MerchantEntity,
   ApiKeyEntity,
+  UserEntity,
+  DashboardSessionEntity,
   PoboBusinessEntity,
   BusinessStatusHistoryEntity,
   AgreementLinkEntity,

@@ -33,6 +33,18 @@ export const ERRORS = {
     status: 401,
     when: '`x-api-key` and `Authorization: Bearer` carry two different keys (both headers with the same key are accepted).',
   },
+  invalid_credentials: {
+    status: 401,
+    when: 'Dashboard login: the e-mail and password do not match an account (the same answer whichever of the two is wrong, and for an unknown e-mail).',
+  },
+  session_required: {
+    status: 401,
+    when: 'A dashboard route called without a valid session (none, ended, idle over 30 minutes or older than 12 hours), or with an API key.',
+  },
+  csrf_failed: {
+    status: 403,
+    when: "An unsafe dashboard request without its session's `X-CSRF-Token`, or with an `Origin` other than the service's own.",
+  },
   forbidden: { status: 403, when: 'Reserved for framework errors of that status.' },
   resource_not_found: {
     status: 404,
@@ -50,6 +62,7 @@ export const ERRORS = {
       "The request body stalled or arrived too slowly (see [Request limits and timeouts](#request-limits-and-timeouts)), or the request's headers never " +
       'finished arriving; the connection is closed.',
   },
+  email_taken: { status: 409, when: 'Dashboard sign-up with an e-mail that already has an account: log in instead.' },
   conflict: { status: 409, when: 'A status change two requests raced for, which the second one loses: read the resource and decide again.' },
   agreement_not_accepted: { status: 409, when: 'KYB submitted before the business accepted its agreement.' },
   agreement_already_accepted: { status: 409, when: 'A fresh agreement link asked for after acceptance.' },

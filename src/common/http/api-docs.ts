@@ -32,7 +32,8 @@ const RETRY_AFTER: HeadersObject = {
 /** What a status means, whatever the code. */
 const STATUS_MEANING: Record<number, string> = {
   400: 'The request is malformed or fails validation; `details` names each field',
-  401: 'Missing, unknown, revoked or malformed key (always the same body), or `x-api-key` and `Authorization` carrying two different keys',
+  401: 'Authentication failed (a missing, unknown, revoked or malformed API key always has the same body)',
+  403: "Refused: a change without its session's CSRF token, or from another origin",
   404: 'Unknown id, or one of another merchant',
   408: 'The body stalled or arrived too slowly; the connection is closed',
   409: 'The resource is in a state that forbids the operation',
@@ -46,6 +47,17 @@ const STATUS_MEANING: Record<number, string> = {
 
 /** Codes every merchant route may answer. */
 const MERCHANT_ROUTE_ERRORS: ErrorCode[] = ['unauthorized', 'conflicting_credentials', 'rate_limited', 'service_unavailable'];
+/** Codes every dashboard route taking a session may answer (`csrf_failed` only when it changes something). */
+const DASHBOARD_ROUTE_ERRORS: ErrorCode[] = ['session_required', 'rate_limited', 'service_unavailable'];
+
+/** Who calls an operation: a merchant's key, a dashboard session (`unsafe`: with its CSRF token), or anyone. */
+type Audience = 'merchant' | 'dashboard' | 'dashboard-unsafe' | 'public';
+const AUDIENCE_ERRORS: Record<Audience, ErrorCode[]> = {
+  merchant: MERCHANT_ROUTE_ERRORS,
+  dashboard: DASHBOARD_ROUTE_ERRORS,
+  'dashboard-unsafe': [...DASHBOARD_ROUTE_ERRORS, 'csrf_failed'],
+  public: [],
+};
 /** Codes every route that reads a JSON body may answer. */
 export const JSON_BODY_ERRORS: ErrorCode[] = ['invalid_json', 'validation_failed', 'request_timeout', 'payload_too_large', 'unsupported_media_type'];
 
@@ -74,7 +86,7 @@ function errorSchema(codes: ErrorCode[]) {
  * The error answers of an operation: one response per status, whose `error.code` is the enum of
  * exactly the codes that status can carry there, with the headers it carries.
  */
-function errorResponses(codes: ErrorCode[], merchantRoute: boolean): MethodDecorator[] {
+function errorResponses(codes: ErrorCode[], limited: boolean): MethodDecorator[] {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   return [...byStatus].map(([status, statusCodes]) =>
@@ -83,7 +95,7 @@ function errorResponses(codes: ErrorCode[], merchantRoute: boolean): MethodDecor
       description: `${STATUS_MEANING[status] ?? 'Refused'}: ${statusCodes.map((c) => `\`${c}\``).join(', ')}`,
       headers: {
         ...REQUEST_ID_HEADER,
-        ...(merchantRoute ? rateLimitHeaders(status === 429) : {}),
+        ...(limited ? rateLimitHeaders(status === 429) : {}),
         ...(status === 423 || status === 429 || status === 503 ? RETRY_AFTER : {}),
       },
       content: { 'application/json': { schema: errorSchema(statusCodes) } },
@@ -109,16 +121,22 @@ export interface ApiOperationSpec {
  * document and the code that answers stay side by side.
  */
 export function ApiMerchantOperation(spec: ApiOperationSpec): MethodDecorator {
-  return applyDecorators(...documentOperation(spec, true));
+  return applyDecorators(...documentOperation(spec, 'merchant'));
+}
+
+/** A Merchant Dashboard operation taking a session; `unsafe` when it changes something (and so needs the CSRF token). */
+export function ApiDashboardOperation(spec: ApiOperationSpec & { unsafe: boolean }): MethodDecorator {
+  return applyDecorators(...documentOperation(spec, spec.unsafe ? 'dashboard-unsafe' : 'dashboard'));
 }
 
 /** An operation outside the merchant API (no key, no rate limit). */
 export function ApiPublicOperation(spec: ApiOperationSpec): MethodDecorator {
-  return applyDecorators(...documentOperation(spec, false));
+  return applyDecorators(...documentOperation(spec, 'public'));
 }
 
-function documentOperation(spec: ApiOperationSpec, merchantRoute: boolean): MethodDecorator[] {
-  const codes = [...(merchantRoute ? MERCHANT_ROUTE_ERRORS : []), ...(spec.body ? JSON_BODY_ERRORS : []), ...(spec.errors ?? [])];
+function documentOperation(spec: ApiOperationSpec, audience: Audience): MethodDecorator[] {
+  const limited = audience !== 'public';
+  const codes = [...AUDIENCE_ERRORS[audience], ...(spec.body ? JSON_BODY_ERRORS : []), ...(spec.errors ?? [])];
   return [
     ApiExtraModels(ErrorDetailDto),
     ApiOperation({ operationId: spec.operationId, summary: spec.summary, description: spec.description ?? spec.summary }),
@@ -126,12 +144,12 @@ function documentOperation(spec: ApiOperationSpec, merchantRoute: boolean): Meth
       status: spec.success.status,
       description: spec.success.description,
       type: spec.success.type,
-      headers: { ...REQUEST_ID_HEADER, ...(merchantRoute ? rateLimitHeaders(true) : {}), ...spec.success.headers },
+      headers: { ...REQUEST_ID_HEADER, ...(limited ? rateLimitHeaders(true) : {}), ...spec.success.headers },
       ...(spec.success.example === undefined ? {} : { example: spec.success.example }),
     }),
     ...(spec.body
       ? [ApiBody({ type: spec.body.type, required: !spec.body.optional, examples: { example: { summary: 'A whole request', value: spec.body.example } } })]
       : []),
-    ...errorResponses(codes, merchantRoute),
+    ...errorResponses(codes, limited),
   ];
 }

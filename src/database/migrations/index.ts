@@ -6,6 +6,7 @@ import { International1795412256135 } from './1795412256135-International';
 import { PlatformBalancesUnkept1795480000000 } from './1795480000000-PlatformBalancesUnkept';
 import { LedgerNotes1795490000000 } from './1795490000000-LedgerNotes';
 import { NairaCollections1795500000000 } from './1795500000000-NairaCollections';
+import { DashboardAccounts1795633240357 } from './1795633240357-DashboardAccounts';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   PlatformBalancesUnkept1795480000000,
   LedgerNotes1795490000000,
   NairaCollections1795500000000,
+  DashboardAccounts1795633240357,
 ];

@@ -19,6 +19,20 @@ export class ConflictingCredentialsError extends AppError {
   }
 }
 
+/** A dashboard route called without a valid session, or with an API key. */
+export class SessionRequiredError extends AppError {
+  constructor() {
+    super('session_required', 'Sign in to the Merchant Dashboard: this route takes a session, not an API key');
+  }
+}
+
+/** An unsafe dashboard request without its session's CSRF token, or from another origin. */
+export class CsrfFailedError extends AppError {
+  constructor() {
+    super('csrf_failed', 'The request lacks the X-CSRF-Token of its session, or comes from another origin');
+  }
+}
+
 /** A rail callback whose signature does not hold. */
 export class InvalidSignatureError extends AppError {
   constructor(headers: Record<string, string> = {}) {

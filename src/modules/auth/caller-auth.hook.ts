@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { verifyRailSignature } from '../bank-rail';
 import { MerchantPrincipal } from './api-keys.service';
 import { InvalidSignatureError } from './auth.errors';
-import { Caller, CALLER, callerOf, SignedRail } from './caller.decorator';
+import { Caller, CALLER, callerOf, DashboardPrincipal, SessionAuthenticator, SignedRail } from './caller.decorator';
 import { MerchantAuthenticator } from './merchant-authenticator.service';
 import { rateLimitHeaders } from './rate-limit-state';
 import { RateLimitsService } from './rate-limits.service';
@@ -12,6 +12,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The merchant whose API key authenticated the request; set before the body is read. */
     merchant: MerchantPrincipal | null;
+    /** The dashboard user whose session authenticated the request; set before the body is read. */
+    dashboardUser: DashboardPrincipal | null;
     /** The exact bytes of a rail callback's body, which its signature covers. */
     rawBody?: string;
   }
@@ -24,9 +26,11 @@ export function keepsRawBody(request: FastifyRequest): boolean {
 
 /**
  * Who may call each route, as its handler declares it (`MerchantRoute`, `RailCallbackRoute`,
- * `PublicRoute`); a route that declares nothing stops the boot. Decided before the handler:
- * - merchant routes are authenticated in Fastify's first hook, from the headers alone: no body
- *   byte is read, parsed or validated for a request without a valid key, and nothing else runs;
+ * `DashboardRoute`, `PublicRoute`); a route that declares nothing stops the boot. Decided before
+ * the handler:
+ * - merchant routes (an API key) and dashboard routes (a session, see `SessionAuthenticator`) are
+ *   authenticated in Fastify's first hook, from the headers alone: no body byte is read, parsed or
+ *   validated for a request without a valid credential, and nothing else runs;
  * - public routes count against their client IP's limit (unless declared unlimited), also before
  *   anything else runs;
  * - a rail callback's signature covers its exact bytes, so it is checked once they are parsed,
@@ -38,17 +42,21 @@ export function keepsRawBody(request: FastifyRequest): boolean {
 export function installCallerAuthentication(
   app: INestApplication,
   fastify: FastifyInstance,
-  options: { railSecrets: Readonly<Record<SignedRail, string>>; extraPublic: (url: string) => boolean },
+  options: { railSecrets: Readonly<Record<SignedRail, string>>; sessions: SessionAuthenticator; extraPublic: (url: string) => boolean },
 ): void {
   const authenticator = app.get(MerchantAuthenticator);
   const limits = app.get(RateLimitsService);
   fastify.decorateRequest('merchant', null);
+  fastify.decorateRequest('dashboardUser', null);
   fastify.addHook('onRequest', async (request: FastifyRequest, reply) => {
     const caller = callerOf(request.routeOptions.config);
     if (caller?.kind === 'merchant') {
       const { principal, limit } = await authenticator.authenticate(request);
       request.merchant = principal;
       void reply.headers(rateLimitHeaders(limit));
+    } else if (caller?.kind === 'dashboard') {
+      request.dashboardUser = await options.sessions.authenticate(request);
+      void reply.headers(rateLimitHeaders(await limits.consumeForKey(`session:${request.dashboardUser.sessionId}`)));
     } else if (caller?.kind === 'public' && caller.limited) {
       void reply.headers(rateLimitHeaders(await limits.consumeForPublicRoute(request.ip)));
     }
@@ -65,7 +73,7 @@ export function installCallerAuthentication(
     const caller = callerOf(route.config);
     if (caller === undefined) {
       throw new Error(
-        `${[route.method].flat().join(',')} ${route.url} declares no caller: give its handler MerchantRoute(), RailCallbackRoute() or PublicRoute()`,
+        `${[route.method].flat().join(',')} ${route.url} declares no caller: give its handler MerchantRoute(), DashboardRoute(), RailCallbackRoute() or PublicRoute()`,
       );
     }
     if (caller.kind === 'rail') route.preHandler = [verifySignature(options.railSecrets[caller.rail]), ...[route.preHandler ?? []].flat()];

@@ -10,7 +10,11 @@ describe('caller declarations', () => {
 
   function server() {
     const instance = fastify();
-    installCallerAuthentication(app, instance, { railSecrets, extraPublic: (url) => url.startsWith('/openapi.') });
+    installCallerAuthentication(app, instance, {
+      railSecrets,
+      sessions: { authenticate: () => Promise.reject(new Error('no sessions here')) },
+      extraPublic: (url) => url.startsWith('/openapi.'),
+    });
     return instance;
   }
 

@@ -1,19 +1,37 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCookieAuth, ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { WithRouteConfig } from '../../common/http/route-config';
 import { MerchantPrincipal } from './api-keys.service';
-import { UnauthorizedError } from './auth.errors';
+import { SessionRequiredError, UnauthorizedError } from './auth.errors';
 
 /** The rails that call us back, each signing with its own secret. */
 export type SignedRail = 'bank_rail' | 'bridge_rail' | 'payout_rail';
 
+/** The signed-in dashboard user of a request (a `DashboardRoute`'s caller). */
+export interface DashboardPrincipal {
+  userId: string;
+  merchantId: string;
+  /** One of the accounts module's roles (`owner`, `developer`, `viewer`), which decide what the user may do. */
+  role: string;
+  sessionId: string;
+}
+
+/**
+ * Checks a dashboard request's session from its headers alone (cookie, CSRF token, Origin) and
+ * says who it is; implemented by the accounts module, which owns sessions.
+ */
+export interface SessionAuthenticator {
+  authenticate(request: FastifyRequest): Promise<DashboardPrincipal>;
+}
+
 /**
  * How a route is called, declared by its handler (the route's config, read by the authentication
- * hooks before any body byte): with a merchant's API key; by a rail, its body signed; by anyone,
- * limited per client IP (`limited: false` only for a liveness probe, which must never be refused).
+ * hooks before any body byte): with a merchant's API key; with a Merchant Dashboard session; by a
+ * rail, its body signed; by anyone, limited per client IP (`limited: false` only for a liveness
+ * probe, which must never be refused).
  */
-export type Caller = { kind: 'merchant' } | { kind: 'rail'; rail: SignedRail } | { kind: 'public'; limited: boolean };
+export type Caller = { kind: 'merchant' } | { kind: 'dashboard' } | { kind: 'rail'; rail: SignedRail } | { kind: 'public'; limited: boolean };
 
 /** The key of the caller in a route's config. */
 export const CALLER = 'caller';
@@ -44,6 +62,21 @@ export const MerchantRoute = (): MethodDecorator =>
     ApiBearerAuth('MerchantBearer'),
   );
 
+@Injectable()
+class DashboardGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    if (!context.switchToHttp().getRequest<FastifyRequest>().dashboardUser) throw new SessionRequiredError();
+    return true;
+  }
+}
+
+/**
+ * Called with a Merchant Dashboard session (its cookie; unsafe methods also carry the session's
+ * CSRF token). An API key is refused here with 401 `session_required`.
+ */
+export const DashboardRoute = (): MethodDecorator =>
+  applyDecorators(WithRouteConfig({ [CALLER]: { kind: 'dashboard' } satisfies Caller }), UseGuards(DashboardGuard), ApiCookieAuth('DashboardSession'));
+
 /** A rail's signed callback: the signature over the exact body bytes is checked before the handler. */
 export const RailCallbackRoute = (rail: SignedRail): MethodDecorator => WithRouteConfig({ [CALLER]: { kind: 'rail', rail } satisfies Caller });
 
@@ -54,4 +87,9 @@ export const PublicRoute = (options: { limited: boolean } = { limited: true }): 
 /** The merchant whose API key authenticated the request (a `MerchantRoute`'s handler parameter). */
 export const CurrentMerchant = createParamDecorator(
   (_: unknown, context: ExecutionContext): MerchantPrincipal => context.switchToHttp().getRequest<FastifyRequest>().merchant!,
+);
+
+/** The signed-in dashboard user (a `DashboardRoute`'s handler parameter). */
+export const CurrentUser = createParamDecorator(
+  (_: unknown, context: ExecutionContext): DashboardPrincipal => context.switchToHttp().getRequest<FastifyRequest>().dashboardUser!,
 );

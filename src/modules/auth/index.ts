@@ -2,9 +2,11 @@
 export { AuthModule } from './auth.module';
 export { MerchantAuthModule } from './merchant-auth.module';
 export { MerchantsService } from './merchants.service';
-export type { IssuedKey } from './merchants.service';
+export type { IssuedKey, Merchant } from './merchants.service';
 export type { MerchantPrincipal } from './api-keys.service';
-export { CurrentMerchant, MerchantRoute, PublicRoute, RailCallbackRoute } from './caller.decorator';
-export type { SignedRail } from './caller.decorator';
+export { CurrentMerchant, CurrentUser, DashboardRoute, MerchantRoute, PublicRoute, RailCallbackRoute } from './caller.decorator';
+export type { DashboardPrincipal, SessionAuthenticator, SignedRail } from './caller.decorator';
+export { CsrfFailedError, SessionRequiredError } from './auth.errors';
+export { RateLimitsService } from './rate-limits.service';
 export { installCallerAuthentication, keepsRawBody } from './caller-auth.hook';
 export { TestModeOnly } from './test-mode.guard';

@@ -10,5 +10,6 @@ import { RateLimitsService } from './rate-limits.service';
 @Module({
   imports: [AuthModule],
   providers: [RateLimitsService, MerchantAuthenticator],
+  exports: [RateLimitsService],
 })
 export class MerchantAuthModule {}

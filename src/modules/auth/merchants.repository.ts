@@ -22,6 +22,15 @@ export class MerchantsRepository {
     });
   }
 
+  /** A merchant alone, in the caller's transaction (a dashboard sign-up adds its first user in it). */
+  async insertMerchant(manager: EntityManager, merchant: Pick<MerchantEntity, 'id' | 'name'>): Promise<void> {
+    await manager.insert(MerchantEntity, merchant);
+  }
+
+  findMerchant(merchantId: string): Promise<MerchantEntity | null> {
+    return this.dataSource.manager.findOneBy(MerchantEntity, { id: merchantId });
+  }
+
   exists(merchantId: string): Promise<boolean> {
     return this.dataSource.manager.existsBy(MerchantEntity, { id: merchantId });
   }

@@ -1,9 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { generateApiKey } from './api-key.codec';
 import { ApiKeyNotFoundError, MerchantNotFoundError } from './auth.errors';
 import { MerchantsRepository, NewApiKey } from './merchants.repository';
+
+export interface Merchant {
+  merchantId: string;
+  name: string;
+}
 
 export interface IssuedKey {
   merchantId: string;
@@ -12,7 +18,7 @@ export interface IssuedKey {
   apiKey: string;
 }
 
-/** Operator actions on merchants and their keys (used by the CLI, later by the dashboard). */
+/** Merchants and their keys: the operator's commands, and the dashboard's sign-up. */
 @Injectable()
 export class MerchantsService {
   constructor(
@@ -25,6 +31,18 @@ export class MerchantsService {
     const { row, issued } = this.newKey(merchantId);
     await this.repository.insertWithKey({ id: merchantId, name }, row);
     return issued;
+  }
+
+  /** A merchant without a key, in the caller's transaction: a dashboard sign-up creates its owner with it. */
+  async createInTransaction(manager: EntityManager, name: string): Promise<Merchant> {
+    const merchantId = newId('mer');
+    await this.repository.insertMerchant(manager, { id: merchantId, name });
+    return { merchantId, name };
+  }
+
+  async find(merchantId: string): Promise<Merchant | undefined> {
+    const merchant = await this.repository.findMerchant(merchantId);
+    return merchant ? { merchantId: merchant.id, name: merchant.name } : undefined;
   }
 
   async createKey(merchantId: string): Promise<IssuedKey> {

@@ -8,6 +8,8 @@ import { LimitState } from './rate-limit-state';
 
 /** The burst allowance (RATE_LIMIT_BURST − RATE_LIMIT_PER_SECOND) refills over this window. */
 const BURST_WINDOW_SECONDS = 10;
+/** Failed dashboard logins are counted over this window: a locked account unlocks by time alone. */
+const LOGIN_WINDOW_SECONDS = 15 * 60;
 
 /**
  * The request limits of the contract, counted in Redis so that every API process shares them.
@@ -25,6 +27,9 @@ export class RateLimitsService {
   private readonly perKey: BurstyRateLimiter;
   private readonly authFailures: RateLimiterAbstract;
   private readonly publicByIp: BurstyRateLimiter;
+  private readonly loginFailuresByAccount: RateLimiterAbstract;
+  private readonly loginFailuresByIp: RateLimiterAbstract;
+  private readonly loginLimits: { perAccount: number; perIp: number };
   private readonly publicPerSecond: number;
   private readonly perSecond: number;
   private readonly authFailuresPerSecond: number;
@@ -46,6 +51,9 @@ export class RateLimitsService {
     };
     this.perKey = new BurstyRateLimiter(limiter('key', perSecond, 1), limiter('key-burst', Math.max(burst - perSecond, 0), BURST_WINDOW_SECONDS));
     this.authFailures = limiter('auth-failure', authFailuresPerSecond, 1);
+    this.loginLimits = { perAccount: config.rateLimit.loginFailuresPerAccount, perIp: config.rateLimit.loginFailuresPerIp };
+    this.loginFailuresByAccount = limiter('login-account', this.loginLimits.perAccount, LOGIN_WINDOW_SECONDS);
+    this.loginFailuresByIp = limiter('login-ip', this.loginLimits.perIp, LOGIN_WINDOW_SECONDS);
     this.publicByIp = new BurstyRateLimiter(
       limiter('public-ip', publicPerSecond, 1),
       limiter('public-ip-burst', Math.max(publicBurst - publicPerSecond, 0), BURST_WINDOW_SECONDS),
@@ -85,6 +93,26 @@ export class RateLimitsService {
     } catch (rejection) {
       throw this.refusal(this.authFailuresPerSecond, rejection);
     }
+  }
+
+  /**
+   * Throws `rate_limited` when the e-mail (registered or not: the answer must not tell) or the
+   * client IP has used up its failed logins. Checked before the password, so a locked account
+   * costs no hashing.
+   */
+  async assertLoginAttemptsLeft(email: string, ip: string): Promise<void> {
+    for (const [limiter, key, limit] of [
+      [this.loginFailuresByAccount, email, this.loginLimits.perAccount],
+      [this.loginFailuresByIp, ip, this.loginLimits.perIp],
+    ] as const) {
+      const used = await limiter.get(key);
+      if (used && used.consumedPoints >= limit) throw this.refusal(limit, used);
+    }
+  }
+
+  /** Counts a failed login of the e-mail and of the client IP. */
+  async recordLoginFailure(email: string, ip: string): Promise<void> {
+    await Promise.all([this.loginFailuresByAccount.consume(email).catch(() => undefined), this.loginFailuresByIp.consume(ip).catch(() => undefined)]);
   }
 
   private state(limit: number, res: RateLimiterRes): LimitState {

@@ -1,0 +1,136 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EntityManager } from 'typeorm';
+import { newId } from '../../common/ids/ids';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { CsrfFailedError, DashboardPrincipal, SessionAuthenticator, SessionRequiredError } from '../auth';
+import { AccountsRepository } from './accounts.repository';
+
+/** A session ends 30 minutes after its last use, and 12 hours after it began whatever its use. */
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+/** How stale `last_seen_at` may be before a request moves it on: one write a minute, not one per request. */
+const TOUCH_AFTER_MS = 60 * 1000;
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface SessionCookie {
+  name: string;
+  value: string;
+  options: Parameters<FastifyInstance['serializeCookie']>[2];
+}
+
+export interface StartedSession {
+  sessionId: string;
+  csrfToken: string;
+  cookie: SessionCookie;
+}
+
+/** Where a request came from: what a session records of it. */
+export interface ClientOf {
+  ip: string;
+  userAgent: string;
+}
+
+/**
+ * Dashboard sessions: opaque random tokens (256 bits) in an `HttpOnly`, `SameSite=Lax` cookie,
+ * `Secure` and `__Host-` prefixed when the service is served over HTTPS; the database keeps only
+ * their SHA-256. Every unsafe request also carries the session's CSRF token (an HMAC of the
+ * session's token, so nothing more is stored) and no `Origin` but the service's own.
+ */
+@Injectable()
+export class DashboardSessions implements SessionAuthenticator {
+  private readonly secure: boolean;
+  private readonly cookieName: string;
+  private readonly origin: string;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: AccountsRepository,
+  ) {
+    const base = new URL(config.publicBaseUrl);
+    this.secure = base.protocol === 'https:';
+    this.cookieName = this.secure ? '__Host-dashboard_session' : 'dashboard_session';
+    this.origin = base.origin;
+  }
+
+  /** A new session with a new token (never one the client brought: no fixation), in `manager`'s transaction when given. */
+  async start(userId: string, client: ClientOf, manager?: EntityManager): Promise<StartedSession> {
+    const token = randomBytes(32).toString('base64url');
+    const now = Date.now();
+    const sessionId = newId('ses');
+    await this.repository.insertSession(
+      {
+        id: sessionId,
+        userId,
+        tokenHash: sha256(token),
+        lastSeenAt: new Date(now),
+        expiresAt: new Date(now + SESSION_ABSOLUTE_MS),
+        ip: client.ip,
+        userAgent: client.userAgent.slice(0, 500),
+      },
+      manager,
+    );
+    return { sessionId, csrfToken: this.csrfTokenFor(token), cookie: this.cookie(token, SESSION_ABSOLUTE_MS / 1000) };
+  }
+
+  /** The cookie that removes the session's from the browser. */
+  clearedCookie(): SessionCookie {
+    return this.cookie('', 0);
+  }
+
+  /**
+   * The dashboard user of a request, from its headers alone: refuses an API key (a dashboard
+   * route takes sessions only), a missing, ended or expired session, and an unsafe request
+   * without the session's CSRF token or from another origin.
+   */
+  async authenticate(request: FastifyRequest): Promise<DashboardPrincipal> {
+    if (request.headers['x-api-key'] !== undefined || request.headers.authorization !== undefined) throw new SessionRequiredError();
+    const { token, row } = await this.sessionOf(request);
+    const now = Date.now();
+    if (row.expiresAt.getTime() <= now || row.lastSeenAt.getTime() <= now - SESSION_IDLE_MS) throw new SessionRequiredError();
+    if (!SAFE_METHODS.has(request.method)) this.assertCsrf(request, token);
+    if (now - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) await this.repository.touchSession(row.id);
+    return { userId: row.userId, merchantId: row.merchantId, role: row.role, sessionId: row.id };
+  }
+
+  /** The CSRF token of the request's own session (for `GET /me`, which hands it to the page). */
+  async csrfTokenOf(request: FastifyRequest): Promise<string> {
+    return this.csrfTokenFor((await this.sessionOf(request)).token);
+  }
+
+  /** Sign-up and login answer with a session: a form on another site must not be able to post them. */
+  assertSameOrigin(origin: string | undefined): void {
+    if (origin !== undefined && origin !== this.origin) throw new CsrfFailedError();
+  }
+
+  private async sessionOf(request: FastifyRequest) {
+    const token = request.server.parseCookie(request.headers.cookie ?? '')[this.cookieName];
+    const row = token && TOKEN.test(token) ? await this.repository.liveSession(sha256(token)) : undefined;
+    if (!token || !row) throw new SessionRequiredError();
+    return { token, row };
+  }
+
+  private assertCsrf(request: FastifyRequest, token: string): void {
+    this.assertSameOrigin(request.headers.origin);
+    const sent = request.headers['x-csrf-token'];
+    const expected = Buffer.from(this.csrfTokenFor(token));
+    const given = Buffer.from(typeof sent === 'string' ? sent : '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new CsrfFailedError();
+  }
+
+  /** Domain-separated from the other uses of the same secret (agreement links and their form). */
+  private csrfTokenFor(token: string): string {
+    return createHmac('sha256', this.config.linkSigningSecret).update(`dashboard-csrf\0${token}`).digest('base64url');
+  }
+
+  private cookie(value: string, maxAgeSeconds: number): SessionCookie {
+    return { name: this.cookieName, value, options: { path: '/', httpOnly: true, sameSite: 'lax', secure: this.secure, maxAge: maxAgeSeconds } };
+  }
+}
+
+function sha256(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
