@@ -19,6 +19,10 @@ export interface AppConfig {
   databaseUrl: string;
   redisUrl: string;
   publicBaseUrl: string;
+  /** The origin of `publicBaseUrl`: what a browser sends as `Origin` on the service's own pages. */
+  publicOrigin: string;
+  /** Served over HTTPS: cookies are `Secure` (and the session's `__Host-` prefixed). */
+  secureCookies: boolean;
   linkSigningSecret: string;
   walletMnemonic: string;
   apiKeyPrefix: 'mk_test' | 'mk_live';
@@ -126,12 +130,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     return value ?? devDefault;
   };
 
+  const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://127.0.0.1:${parsed.PORT}`).replace(/\/+$/, '');
   return {
     env: parsed.NODE_ENV,
     port: parsed.PORT,
     databaseUrl: parsed.DATABASE_URL,
     redisUrl: parsed.REDIS_URL,
-    publicBaseUrl: (parsed.PUBLIC_BASE_URL ?? `http://127.0.0.1:${parsed.PORT}`).replace(/\/+$/, ''),
+    publicBaseUrl,
+    publicOrigin: new URL(publicBaseUrl).origin,
+    secureCookies: new URL(publicBaseUrl).protocol === 'https:',
     linkSigningSecret: secret('LINK_SIGNING_SECRET', DEV_LINK_SIGNING_SECRET),
     walletMnemonic: secret('WALLET_MNEMONIC', DEV_WALLET_MNEMONIC),
     apiKeyPrefix: parsed.API_KEY_PREFIX ?? (production ? 'mk_live' : 'mk_test'),

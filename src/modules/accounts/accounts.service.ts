@@ -3,12 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { newId } from '../../common/ids/ids';
 import { DashboardPrincipal, MerchantsService, RateLimitsService } from '../auth';
+import { mapAccount, mapSession } from './account.mapper';
 import { AccountsRepository } from './accounts.repository';
 import { EmailTakenError, InvalidCredentialsError, SessionNotFoundError } from './accounts.errors';
 import { ClientOf, DashboardSessions, StartedSession } from './dashboard-sessions.service';
 import type { AccountDto, LoginDto, SessionDto, SignUpDto } from './dto/account.dto';
 import { hashPassword, verifyPassword } from './passwords';
-import type { UserEntity } from './user.entity';
 
 const EMAIL_UNIQUE = 'uq_users_email';
 
@@ -39,7 +39,7 @@ export class AccountsService {
         const user = { id: newId('usr'), merchantId: merchant.merchantId, email: dto.email, passwordHash, role: 'owner' as const, emailVerifiedAt: null };
         await this.repository.insertUser(manager, user);
         const session = await this.sessions.start(user.id, client, manager);
-        return { account: accountOf(user, merchant, session.csrfToken), session };
+        return { account: mapAccount(user, merchant, session.csrfToken), session };
       });
     } catch (err) {
       // Two sign-ups with one e-mail at once: the second loses to the unique index.
@@ -62,12 +62,12 @@ export class AccountsService {
     }
     const merchant = (await this.merchants.find(user.merchantId))!;
     const session = await this.sessions.start(user.id, client);
-    return { account: accountOf(user, merchant, session.csrfToken), session };
+    return { account: mapAccount(user, merchant, session.csrfToken), session };
   }
 
   async me(principal: DashboardPrincipal, csrfToken: string): Promise<AccountDto> {
     const user = (await this.repository.findUser(principal.userId))!;
-    return accountOf(user, (await this.merchants.find(user.merchantId))!, csrfToken);
+    return mapAccount(user, (await this.merchants.find(user.merchantId))!, csrfToken);
   }
 
   async endSession(principal: DashboardPrincipal, sessionId: string): Promise<{ sessionId: string; ended: true }> {
@@ -76,26 +76,6 @@ export class AccountsService {
   }
 
   async listSessions(principal: DashboardPrincipal): Promise<SessionDto[]> {
-    return (await this.repository.sessionsOf(principal.userId)).map((session) => ({
-      sessionId: session.id,
-      current: session.id === principal.sessionId,
-      ip: session.ip,
-      userAgent: session.userAgent,
-      createdAt: session.createdAt.toISOString(),
-      lastSeenAt: session.lastSeenAt.toISOString(),
-      expiresAt: session.expiresAt.toISOString(),
-    }));
+    return (await this.repository.sessionsOf(principal.userId)).map((session) => mapSession(session, principal.sessionId));
   }
-}
-
-function accountOf(
-  user: Pick<UserEntity, 'id' | 'email' | 'role' | 'emailVerifiedAt'>,
-  merchant: { merchantId: string; name: string },
-  csrfToken: string,
-): AccountDto {
-  return {
-    user: { userId: user.id, email: user.email, role: user.role, emailVerified: user.emailVerifiedAt !== null },
-    merchant: { merchantId: merchant.merchantId, name: merchant.name },
-    csrfToken,
-  };
 }

@@ -42,18 +42,13 @@ export interface ClientOf {
  */
 @Injectable()
 export class DashboardSessions implements SessionAuthenticator {
-  private readonly secure: boolean;
   private readonly cookieName: string;
-  private readonly origin: string;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: AccountsRepository,
   ) {
-    const base = new URL(config.publicBaseUrl);
-    this.secure = base.protocol === 'https:';
-    this.cookieName = this.secure ? '__Host-dashboard_session' : 'dashboard_session';
-    this.origin = base.origin;
+    this.cookieName = config.secureCookies ? '__Host-dashboard_session' : 'dashboard_session';
   }
 
   /** A new session with a new token (never one the client brought: no fixation), in `manager`'s transaction when given. */
@@ -103,7 +98,7 @@ export class DashboardSessions implements SessionAuthenticator {
 
   /** Sign-up and login answer with a session: a form on another site must not be able to post them. */
   assertSameOrigin(origin: string | undefined): void {
-    if (origin !== undefined && origin !== this.origin) throw new CsrfFailedError();
+    if (origin !== undefined && origin !== this.config.publicOrigin) throw new CsrfFailedError();
   }
 
   private async sessionOf(request: FastifyRequest) {
@@ -127,7 +122,7 @@ export class DashboardSessions implements SessionAuthenticator {
   }
 
   private cookie(value: string, maxAgeSeconds: number): SessionCookie {
-    return { name: this.cookieName, value, options: { path: '/', httpOnly: true, sameSite: 'lax', secure: this.secure, maxAge: maxAgeSeconds } };
+    return { name: this.cookieName, value, options: { path: '/', httpOnly: true, sameSite: 'lax', secure: this.config.secureCookies, maxAge: maxAgeSeconds } };
   }
 }
 

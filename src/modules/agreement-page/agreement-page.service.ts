@@ -98,17 +98,10 @@ const STALE_TERMS = (name: string): MessageView => ({
 /** The HTML side of agreement links: renders the page, checks the form, maps outcomes to statuses. */
 @Injectable()
 export class AgreementPageService {
-  private readonly expectedOrigin: string;
-  private readonly secureCookie: boolean;
-
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly agreements: PoboBusinessAgreementService,
-  ) {
-    const base = new URL(config.publicBaseUrl);
-    this.expectedOrigin = base.origin;
-    this.secureCookie = base.protocol === 'https:';
-  }
+  ) {}
 
   async view(token: string, client: Pick<PageClient, 'csrfCookie'>): Promise<PageResult> {
     const link = await this.agreements.inspect(token);
@@ -128,7 +121,7 @@ export class AgreementPageService {
         csrfToken: csrfFieldValue(this.config.linkSigningSecret, cookieValue, token),
         expiresAt: link.expiresAt,
       }),
-      setCookie: cookieValue === existing ? undefined : csrfCookie(cookieValue, this.secureCookie),
+      setCookie: cookieValue === existing ? undefined : csrfCookie(cookieValue, this.config.secureCookies),
     };
   }
 
@@ -152,7 +145,7 @@ export class AgreementPageService {
 
   /** A browser names the page's origin on a form POST; anything else is a cross-site post. */
   private sameOrigin(client: PageClient): boolean {
-    if (client.origin !== undefined && client.origin !== this.expectedOrigin) return false;
+    if (client.origin !== undefined && client.origin !== this.config.publicOrigin) return false;
     return client.fetchSite === undefined || client.fetchSite === 'same-origin';
   }
 }
