@@ -53,7 +53,7 @@ describe('Dashboard accounts and sessions', () => {
     expect(setCookie).toMatch(/SameSite=Lax/);
     expect(setCookie).toMatch(/Path=\//);
     const [user] = (await stack.pg.query('SELECT password_hash FROM users WHERE email = $1', [address])).rows;
-    expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(JSON.stringify(await stack.pg.query('SELECT * FROM users'))).not.toContain(PASSWORD);
     const token = cookie.split('=')[1];
     expect((await stack.pg.query('SELECT count(*)::int AS n FROM dashboard_sessions WHERE token_hash = $1', [token])).rows[0].n).toBe(0);
