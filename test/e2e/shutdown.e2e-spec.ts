@@ -2,10 +2,10 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { MerchantsService } from '../../src/modules/auth/merchants.service';
 import { RawConnection, requestHead } from '../support/raw-http';
+import { freePort } from '../support/free-port';
 import { startTestApp } from '../support/test-app';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 
-const PORT = 39_000 + (process.pid % 1000);
 const IDLE_TIMEOUT_MS = 1_000;
 const SHUTDOWN_TIMEOUT_MS = 5_000;
 
@@ -16,6 +16,8 @@ describe('Graceful shutdown', () => {
   let apiKey: string;
   let stdout = '';
   let stderr = '';
+  /** Chosen by the OS for each start: a fixed port can be any outgoing connection's local port at that moment. */
+  let port: number;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -26,6 +28,7 @@ describe('Graceful shutdown', () => {
 
   beforeEach(async () => {
     stdout = stderr = '';
+    port = await freePort();
     api = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
       cwd: `${__dirname}/../..`,
       env: {
@@ -33,7 +36,7 @@ describe('Graceful shutdown', () => {
         NODE_ENV: 'test',
         LOG_LEVEL: 'info',
         DATABASE_URL: db.url,
-        PORT: String(PORT),
+        PORT: String(port),
         BODY_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
         SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
       },
@@ -43,7 +46,7 @@ describe('Graceful shutdown', () => {
     api.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const ok = await fetch(`http://127.0.0.1:${PORT}/health/live`).then(
+      const ok = await fetch(`http://127.0.0.1:${port}/health/live`).then(
         (r) => r.ok,
         () => false,
       );
@@ -76,7 +79,7 @@ describe('Graceful shutdown', () => {
       const req = request(
         {
           host: '127.0.0.1',
-          port: PORT,
+          port,
           method: 'POST',
           path: '/api/merchant/pobo/users',
           headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-api-key': apiKey },
@@ -110,7 +113,7 @@ describe('Graceful shutdown', () => {
 
   it('does not wait for a stalled body or an idle connection: exits within the budget, logging no error', async () => {
     // The finding: Content-Length 100 and a body of "{" kept the process up until the client left.
-    const stalled = new RawConnection(PORT);
+    const stalled = new RawConnection(port);
     await stalled.write(
       requestHead('POST', '/api/merchant/pobo/users', [
         ['Content-Type', 'application/json'],
@@ -119,7 +122,7 @@ describe('Graceful shutdown', () => {
       ]),
     );
     await stalled.write('{');
-    const idle = new RawConnection(PORT);
+    const idle = new RawConnection(port);
     await idle.write(requestHead('GET', '/health/live', []));
     expect((await idle.answer).status).toBe(200);
 
