@@ -75,7 +75,7 @@ import { createIntent, fundedMerchant, fundIntent, ledgerVerify, MoneyStack, pos
 import { eventually, sleep } from '../support/poll';
 import { servedDocuments } from '../support/openapi-contract';
 import { RawConnection, requestHead } from '../support/raw-http';
-import { createBusiness, http, startTestApp, TestApp } from '../support/test-app';
+import { createBusiness, http, HttpResult, startTestApp, TestApp } from '../support/test-app';
 import { startStack, Stack } from '../support/stack';
 import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../src/modules/rail-events/rail-events.routes';
 
@@ -295,6 +295,86 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
   const headersOf = (a: Auth, type: string | null, bytes: Buffer | undefined, keys?: MerchantKeys): Record<string, string> => ({
     ...keyFor(a, keys),
     ...(type !== null && (bytes !== undefined || type !== 'application/json') ? { 'content-type': type } : {}),
+  });
+
+  describe('Merchant Dashboard accounts', () => {
+    const DASHBOARD = '/api/dashboard';
+    const PASSWORD = 'correct horse battery staple';
+    /** Fewer runs than the merchant routes: an accepted sign-up or login costs an argon2id hash. */
+    const DASHBOARD_RUNS = Math.min(RUNS, 300);
+    let account: { email: string; cookie: string; csrf: string };
+
+    type SessionPlan = 'valid' | 'none' | 'forged' | 'api-key' | 'both';
+    const session = fc.constantFrom<SessionPlan>('valid', 'valid', 'valid', 'none', 'forged', 'api-key', 'both');
+    const csrf = fc.oneof(
+      { arbitrary: fc.constant<'valid'>('valid'), weight: 3 },
+      { arbitrary: fc.constant<'missing'>('missing'), weight: 1 },
+      // Any value a client can send in a header (visible ASCII): the wrong token, one of another shape, none.
+      { arbitrary: fc.stringMatching(/^[!-~]{0,60}$/).map((raw) => ({ raw })), weight: 1 },
+    );
+    const sessionHeaders = (plan: SessionPlan, token: 'valid' | 'missing' | { raw: string }): Record<string, string> => ({
+      ...(plan === 'valid' || plan === 'both'
+        ? { cookie: account.cookie }
+        : plan === 'forged'
+          ? { cookie: 'dashboard_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }
+          : {}),
+      ...(plan === 'api-key' || plan === 'both' ? { 'x-api-key': apiKey } : {}),
+      ...(token === 'valid' ? { 'x-csrf-token': account.csrf } : token === 'missing' ? {} : { 'x-csrf-token': token.raw }),
+    });
+    const signedIn = (result: HttpResult) => ({
+      cookie: /(dashboard_session=[^;]*)/.exec(result.headers.get('set-cookie') ?? '')![1],
+      csrf: result.body.response.csrfToken as string,
+    });
+
+    beforeAll(async () => {
+      const email = `fuzz-${process.pid}@acme.example`;
+      const result = await http(t.baseUrl, 'POST', `${DASHBOARD}/signup`, { body: { email, password: PASSWORD, merchantName: 'Fuzz' } });
+      expect(result.status).toBe(201);
+      account = { email, ...signedIn(result) };
+    });
+
+    it('POST /api/dashboard/signup and /login: odd bodies, content types and queries', async () => {
+      const bases = {
+        signup: { email: 'new-account@acme.example', password: PASSWORD, merchantName: 'Acme' },
+        login: { email: account.email, password: PASSWORD },
+      };
+      for (const [route, base] of Object.entries(bases)) {
+        await fuzz(
+          `dashboard: ${route}`,
+          fc.record({ contentType, query, body: body(base) }),
+          (plan) => {
+            const bytes = bodyBytes(plan.body, base);
+            return { method: 'POST', path: `${DASHBOARD}/${route}${q(plan.query)}`, headers: headersOf('none', plan.contentType, bytes), body: bytes };
+          },
+          { runs: DASHBOARD_RUNS },
+        );
+      }
+    });
+
+    it('the session routes: odd sessions, CSRF tokens, path ids and queries', async () => {
+      const routes = fc.constantFrom('GET me', 'GET sessions', 'DELETE sessions/:id', 'POST logout');
+      await fuzz(
+        'dashboard: session routes',
+        fc.record({ route: routes, session, csrf, segment: fc.oneof(fc.constant('ses_000000000000000000000000'), oddPathSegment), query }),
+        (plan) => {
+          const [method, path] = plan.route.split(' ');
+          const target = path.replace(':id', plan.segment);
+          return { method, path: `${DASHBOARD}/${target}${q(plan.query)}`, headers: sessionHeaders(plan.session, plan.csrf) };
+        },
+        {
+          runs: DASHBOARD_RUNS,
+          // A logout that got through ended the session: sign in again for the next runs.
+          after: async (res) => {
+            if (res.status === 200 && res.text.includes('"Signed out"')) {
+              account = {
+                ...account,
+                ...signedIn(await http(t.baseUrl, 'POST', `${DASHBOARD}/login`, { body: { email: account.email, password: PASSWORD } })),
+              };
+            }
+          },
+        },
+      );
+    });
   });
 
   it('POST /api/merchant/pobo/users (create)', async () => {

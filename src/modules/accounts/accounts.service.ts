@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
-import { newId } from '../../common/ids/ids';
+import { isId, newId } from '../../common/ids/ids';
 import { DashboardPrincipal, MerchantsService, RateLimitsService } from '../auth';
 import { mapAccount, mapSession } from './account.mapper';
 import { AccountsRepository } from './accounts.repository';
@@ -71,7 +71,8 @@ export class AccountsService {
   }
 
   async endSession(principal: DashboardPrincipal, sessionId: string): Promise<{ sessionId: string; ended: true }> {
-    if (!(await this.repository.endSession(principal.userId, sessionId))) throw new SessionNotFoundError();
+    // Only a well-formed id reaches the database (a NUL byte in a path would make PostgreSQL fail).
+    if (!isId('ses', sessionId) || !(await this.repository.endSession(principal.userId, sessionId))) throw new SessionNotFoundError();
     return { sessionId, ended: true };
   }
 
