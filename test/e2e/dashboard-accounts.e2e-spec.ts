@@ -125,6 +125,38 @@ describe('Dashboard accounts and sessions', () => {
     }
   });
 
+  it('changes the password only with the current one, ending every session of the user and beginning a new one', async () => {
+    const { cookie, csrf, email: address } = await signUp();
+    const elsewhere = await logIn(address);
+    const change = (body: unknown, headers: Record<string, string> = { cookie, 'x-csrf-token': csrf }) => post('/password', body, headers);
+    const NEW_PASSWORD = 'a longer and newer passphrase';
+
+    expectErrorBody(await change({ currentPassword: 'not the password at all', newPassword: NEW_PASSWORD }), 401, 'invalid_credentials');
+    const short = await change({ currentPassword: PASSWORD, newPassword: 'too short' });
+    expectErrorBody(short, 400, 'validation_failed');
+    expect(short.body.error.details.map((d: { field: string }) => d.field)).toEqual(['newPassword']);
+    expectErrorBody(await change({ currentPassword: PASSWORD, newPassword: NEW_PASSWORD }, { cookie }), 403, 'csrf_failed');
+    for (const [field, body] of [
+      ['currentPassword', { newPassword: NEW_PASSWORD }],
+      ['newPassword', { currentPassword: PASSWORD }],
+    ] as const) {
+      const missing = await change(body);
+      expectErrorBody(missing, 400, 'validation_failed');
+      expect(missing.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
+    }
+
+    const changed = await change({ currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    expect(changed.status).toBe(200);
+    expect(changed.body.message).toBe('Password changed');
+    const renewed = sessionCookieOf(changed)!;
+    expect(renewed).not.toBe(cookie);
+    expectErrorBody(await get('/me', { cookie }), 401, 'session_required');
+    expectErrorBody(await get('/me', { cookie: elsewhere.cookie }), 401, 'session_required');
+    expect((await get('/me', { cookie: renewed })).body.response.csrfToken).toBe(changed.body.response.csrfToken);
+    expectErrorBody(await post('/login', { email: address, password: PASSWORD }), 401, 'invalid_credentials');
+    expect((await post('/login', { email: address, password: NEW_PASSWORD })).status).toBe(200);
+  });
+
   it('ends a session 30 minutes after its last use and 12 hours after it began', async () => {
     const idle = await signUp();
     await stack.pg.query(`UPDATE dashboard_sessions s SET last_seen_at = now() - interval '31 minutes' FROM users u WHERE u.id = s.user_id AND u.email = $1`, [

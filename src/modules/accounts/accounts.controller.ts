@@ -10,6 +10,7 @@ import { ClientOf, DashboardSessions, SessionCookie } from './dashboard-sessions
 import {
   AccountDto,
   AccountEnvelopeDto,
+  ChangePasswordDto,
   LoginDto,
   SessionDto,
   SessionEndedDto,
@@ -100,6 +101,34 @@ export class AccountsController {
     const ended = await this.accounts.endSession(user, user.sessionId);
     setCookie(reply, this.sessions.clearedCookie());
     return ended;
+  }
+
+  @DashboardRoute()
+  @Post('password')
+  @HttpCode(200)
+  @ApiDashboardOperation({
+    operationId: 'changePassword',
+    summary: "Change the signed-in user's password",
+    description: 'Every session of the user ends, this one too, and a new one begins (its cookie and CSRF token are in the answer).',
+    unsafe: true,
+    success: {
+      status: 200,
+      type: AccountEnvelopeDto,
+      headers: SET_COOKIE,
+      description: 'Changed; signed in anew',
+      example: { message: 'Password changed', response: ACCOUNT_EXAMPLE },
+    },
+    body: { type: ChangePasswordDto, example: { currentPassword: 'correct horse battery staple', newPassword: 'a longer and newer passphrase' } },
+    errors: ['invalid_credentials'],
+  })
+  @Answer('Password changed')
+  async changePassword(
+    @CurrentUser() user: DashboardPrincipal,
+    @Body() dto: ChangePasswordDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AccountDto> {
+    return signedIn(reply, await this.accounts.changePassword(user, dto, clientOf(request)));
   }
 
   @DashboardRoute()

@@ -53,6 +53,15 @@ export class AccountsRepository {
     await this.dataSource.query('UPDATE dashboard_sessions SET last_seen_at = now() WHERE id = $1', [id]);
   }
 
+  async updatePassword(manager: EntityManager, userId: string, passwordHash: string): Promise<void> {
+    await manager.update(UserEntity, { id: userId }, { passwordHash });
+  }
+
+  /** Ends every session of the user that has not ended, in the caller's transaction. */
+  async endAllSessions(manager: EntityManager, userId: string): Promise<void> {
+    await manager.update(DashboardSessionEntity, { userId, endedAt: IsNull() }, { endedAt: () => 'now()' });
+  }
+
   /** Ends one session of the user; false when it is not the user's or had ended. */
   async endSession(userId: string, sessionId: string): Promise<boolean> {
     const result = await this.dataSource.manager.update(DashboardSessionEntity, { id: sessionId, userId, endedAt: IsNull() }, { endedAt: () => 'now()' });

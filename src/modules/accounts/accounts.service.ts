@@ -7,7 +7,7 @@ import { mapAccount, mapSession } from './account.mapper';
 import { AccountsRepository } from './accounts.repository';
 import { EmailTakenError, InvalidCredentialsError, SessionNotFoundError } from './accounts.errors';
 import { ClientOf, DashboardSessions, StartedSession } from './dashboard-sessions.service';
-import type { AccountDto, LoginDto, SessionDto, SignUpDto } from './dto/account.dto';
+import type { AccountDto, ChangePasswordDto, LoginDto, SessionDto, SignUpDto } from './dto/account.dto';
 import { hashPassword, verifyPassword } from './passwords';
 
 const EMAIL_UNIQUE = 'uq_users_email';
@@ -63,6 +63,27 @@ export class AccountsService {
     const merchant = (await this.merchants.find(user.merchantId))!;
     const session = await this.sessions.start(user.id, client);
     return { account: mapAccount(user, merchant, session.csrfToken), session };
+  }
+
+  /**
+   * A new password, when the current one is given right (wrong tries count as failed logins of the
+   * account). Every session of the user ends, this one too, and a new one begins: one transaction.
+   */
+  async changePassword(principal: DashboardPrincipal, dto: ChangePasswordDto, client: ClientOf): Promise<SignedIn> {
+    const user = (await this.repository.findUser(principal.userId))!;
+    await this.limits.assertLoginAttemptsLeft(user.email, client.ip);
+    if (!(await verifyPassword(user.passwordHash, dto.currentPassword))) {
+      await this.limits.recordLoginFailure(user.email, client.ip);
+      throw new InvalidCredentialsError();
+    }
+    const passwordHash = await hashPassword(dto.newPassword);
+    const merchant = (await this.merchants.find(user.merchantId))!;
+    return this.dataSource.transaction(async (manager) => {
+      await this.repository.updatePassword(manager, user.id, passwordHash);
+      await this.repository.endAllSessions(manager, user.id);
+      const session = await this.sessions.start(user.id, client, manager);
+      return { account: mapAccount(user, merchant, session.csrfToken), session };
+    });
   }
 
   async me(principal: DashboardPrincipal, csrfToken: string): Promise<AccountDto> {

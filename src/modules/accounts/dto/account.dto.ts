@@ -39,6 +39,18 @@ export class LoginDto {
   password: string;
 }
 
+export class ChangePasswordDto {
+  @ApiProperty({ example: 'correct horse battery staple' })
+  @IsString()
+  @MaxLength(PASSWORD_MAX_LENGTH)
+  currentPassword: string;
+
+  @ApiProperty({ example: 'a longer and newer passphrase', minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH })
+  @IsString()
+  @Length(PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH)
+  newPassword: string;
+}
+
 export class DashboardUserDto {
   @ApiProperty({ example: 'usr_0a1b2c3d4e5f60718293a4b5' })
   userId: string;
