@@ -1,15 +1,12 @@
 import { startAppAtPublicUrl } from '../support/browser';
 import { expectErrorBody } from '../support/contract';
 import { startStack, Stack } from '../support/stack';
-import { http, HttpResult } from '../support/test-app';
+import { http, HttpResult, sessionCookieOf } from '../support/test-app';
 
 const DASHBOARD = '/api/dashboard';
 const PASSWORD = 'correct horse battery staple';
 /** Failed logins an e-mail may make in the window; above the timing test's tries, so none of those is a 429. */
 const ACCOUNT_FAILURES = 6;
-
-/** The session cookie of an answer (`name=value`), or undefined. */
-const sessionCookieOf = (result: HttpResult) => /(?:^|, )(dashboard_session=[^;]*)/.exec(result.headers.get('set-cookie') ?? '')?.[1];
 
 /** Merchant Dashboard accounts over real HTTP: sign-up, login, sessions, CSRF, limits. */
 describe('Dashboard accounts and sessions', () => {

@@ -75,7 +75,7 @@ import { createIntent, fundedMerchant, fundIntent, ledgerVerify, MoneyStack, pos
 import { eventually, sleep } from '../support/poll';
 import { servedDocuments } from '../support/openapi-contract';
 import { RawConnection, requestHead } from '../support/raw-http';
-import { createBusiness, http, HttpResult, startTestApp, TestApp } from '../support/test-app';
+import { createBusiness, http, HttpResult, sessionCookieOf, startTestApp, TestApp } from '../support/test-app';
 import { startStack, Stack } from '../support/stack';
 import { BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../../src/modules/rail-events/rail-events.routes';
 
@@ -322,7 +322,7 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       ...(token === 'valid' ? { 'x-csrf-token': account.csrf } : token === 'missing' ? {} : { 'x-csrf-token': token.raw }),
     });
     const signedIn = (result: HttpResult) => ({
-      cookie: /(dashboard_session=[^;]*)/.exec(result.headers.get('set-cookie') ?? '')![1],
+      cookie: sessionCookieOf(result)!,
       csrf: result.body.response.csrfToken as string,
     });
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { acceptAgreementDirectly, kybApplication } from './kyb-fixtures';
-import { MoneyStack, MoneyStackOptions, post } from './money-stack';
+import { MoneyStack, MoneyStackOptions, moneyStackOptions, post } from './money-stack';
 import { eventually } from './poll';
 import { CrossBorderSandbox } from './sandboxes';
 import { startStack } from './stack';
@@ -17,13 +17,7 @@ export interface InternationalStack extends MoneyStack {
 }
 
 export async function startInternationalStack(options: MoneyStackOptions & { settlementStepMs?: number }): Promise<InternationalStack> {
-  const stack = await startStack({
-    name: options.name,
-    sandboxes: { payoutDelayMs: options.payoutDelayMs ?? 20 },
-    crossBorder: { settlementStepMs: options.settlementStepMs ?? 20 },
-    worker: options.worker ?? true,
-    env: { PERIODIC_JOB_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '2000', ...options.env },
-  });
+  const stack = await startStack({ ...moneyStackOptions(options), crossBorder: { settlementStepMs: options.settlementStepMs ?? 20 } });
   return { ...stack, bankRail: stack.bankRail!, bridgeRail: stack.bridgeRail!, payoutRail: stack.payoutRail! };
 }
 

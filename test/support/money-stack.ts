@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { eventually } from './poll';
 import { Sandbox } from './sandboxes';
-import { startStack, Stack } from './stack';
+import { startStack, Stack, StackOptions } from './stack';
 import { http, HttpResult, TestApp } from './test-app';
 
 /** A stack for money suites: the sandboxes (the bank rail calling the app back) and, by default, a worker. */
@@ -19,13 +19,18 @@ export interface MoneyStackOptions {
   payoutDelayMs?: number;
 }
 
-export async function startMoneyStack(options: MoneyStackOptions): Promise<MoneyStack> {
-  const stack = await startStack({
+/** What a money stack asks of `startStack`: the bank rail quick, a worker, short periodic jobs and provider calls. */
+export function moneyStackOptions(options: MoneyStackOptions): StackOptions {
+  return {
     name: options.name,
     sandboxes: { payoutDelayMs: options.payoutDelayMs ?? 20 },
     worker: options.worker ?? true,
     env: { PERIODIC_JOB_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '2000', ...options.env },
-  });
+  };
+}
+
+export async function startMoneyStack(options: MoneyStackOptions): Promise<MoneyStack> {
+  const stack = await startStack(moneyStackOptions(options));
   return { ...stack, bankRail: stack.bankRail! };
 }
 

@@ -85,6 +85,11 @@ export async function http<T = any>(
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 
+/** The dashboard session cookie an answer sets (`name=value`, as a request sends it back), or undefined. */
+export function sessionCookieOf(result: Pick<HttpResult, 'headers'>): string | undefined {
+  return /(?:^|, )(dashboard_session=[^;]*)/.exec(result.headers.get('set-cookie') ?? '')?.[1];
+}
+
 export interface CreatedBusiness {
   poboUserId: string;
   businessName: string;

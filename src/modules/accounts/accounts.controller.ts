@@ -141,7 +141,7 @@ export class AccountsController {
   })
   @Answer('Account retrieved')
   async me(@CurrentUser() user: DashboardPrincipal, @Req() request: FastifyRequest): Promise<AccountDto> {
-    return this.accounts.me(user, await this.sessions.csrfTokenOf(request));
+    return this.accounts.me(user, this.sessions.csrfTokenOf(request));
   }
 
   @DashboardRoute()

@@ -91,9 +91,12 @@ export class DashboardSessions implements SessionAuthenticator {
     return { userId: row.userId, merchantId: row.merchantId, role: row.role, sessionId: row.id };
   }
 
-  /** The CSRF token of the request's own session (for `GET /me`, which hands it to the page). */
-  async csrfTokenOf(request: FastifyRequest): Promise<string> {
-    return this.csrfTokenFor((await this.sessionOf(request)).token);
+  /**
+   * The CSRF token of the request's own session (for `GET /me`, which hands it to the page): from
+   * the cookie alone, since `authenticate` has already checked that session.
+   */
+  csrfTokenOf(request: FastifyRequest): string {
+    return this.csrfTokenFor(this.tokenOf(request) ?? '');
   }
 
   /** Sign-up and login answer with a session: a form on another site must not be able to post them. */
@@ -101,8 +104,12 @@ export class DashboardSessions implements SessionAuthenticator {
     if (origin !== undefined && origin !== this.config.publicOrigin) throw new CsrfFailedError();
   }
 
+  private tokenOf(request: FastifyRequest): string | undefined {
+    return request.server.parseCookie(request.headers.cookie ?? '')[this.cookieName];
+  }
+
   private async sessionOf(request: FastifyRequest) {
-    const token = request.server.parseCookie(request.headers.cookie ?? '')[this.cookieName];
+    const token = this.tokenOf(request);
     const row = token && TOKEN.test(token) ? await this.repository.liveSession(sha256(token)) : undefined;
     if (!token || !row) throw new SessionRequiredError();
     return { token, row };

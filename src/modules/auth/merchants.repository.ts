@@ -14,15 +14,7 @@ export type NewApiKey = Pick<ApiKeyEntity, 'id' | 'merchantId' | 'keyHash' | 'ke
 export class MerchantsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** A merchant and its first key, in one transaction. */
-  async insertWithKey(merchant: Pick<MerchantEntity, 'id' | 'name'>, key: NewApiKey): Promise<void> {
-    await this.dataSource.transaction(async (manager: EntityManager) => {
-      await manager.insert(MerchantEntity, merchant);
-      await manager.insert(ApiKeyEntity, key);
-    });
-  }
-
-  /** A merchant alone, in the caller's transaction (a dashboard sign-up adds its first user in it). */
+  /** A merchant, in the caller's transaction (with its first key, or its dashboard owner). */
   async insertMerchant(manager: EntityManager, merchant: Pick<MerchantEntity, 'id' | 'name'>): Promise<void> {
     await manager.insert(MerchantEntity, merchant);
   }
@@ -35,8 +27,9 @@ export class MerchantsRepository {
     return this.dataSource.manager.existsBy(MerchantEntity, { id: merchantId });
   }
 
-  async insertKey(key: NewApiKey): Promise<void> {
-    await this.dataSource.manager.insert(ApiKeyEntity, key);
+  /** In `manager`'s transaction when given. */
+  async insertKey(key: NewApiKey, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.insert(ApiKeyEntity, key);
   }
 
   /** Revokes the key unless it already is; its revocation time either way, or null when there is no such key. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { generateApiKey } from './api-key.codec';
@@ -23,14 +24,18 @@ export interface IssuedKey {
 export class MerchantsService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: MerchantsRepository,
   ) {}
 
+  /** A merchant and its first key: one transaction. */
   async createMerchant(name: string): Promise<IssuedKey> {
-    const merchantId = newId('mer');
-    const { row, issued } = this.newKey(merchantId);
-    await this.repository.insertWithKey({ id: merchantId, name }, row);
-    return issued;
+    return this.dataSource.transaction(async (manager) => {
+      const { merchantId } = await this.createInTransaction(manager, name);
+      const { row, issued } = this.newKey(merchantId);
+      await this.repository.insertKey(row, manager);
+      return issued;
+    });
   }
 
   /** A merchant without a key, in the caller's transaction: a dashboard sign-up creates its owner with it. */
