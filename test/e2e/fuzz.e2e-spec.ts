@@ -321,10 +321,10 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       ...(plan === 'api-key' || plan === 'both' ? { 'x-api-key': apiKey } : {}),
       ...(token === 'valid' ? { 'x-csrf-token': account.csrf } : token === 'missing' ? {} : { 'x-csrf-token': token.raw }),
     });
-    const signedIn = (result: HttpResult) => ({
-      cookie: sessionCookieOf(result)!,
-      csrf: result.body.response.csrfToken as string,
-    });
+    const signedIn = (result: HttpResult) => {
+      if (result.status !== 200 && result.status !== 201) throw new Error(`signing in answered ${result.status}: ${result.text}`);
+      return { cookie: sessionCookieOf(result)!, csrf: result.body.response.csrfToken as string };
+    };
 
     beforeAll(async () => {
       const email = `fuzz-${process.pid}@acme.example`;

@@ -25,6 +25,8 @@ export const TEST_LIMITS = {
   AUTH_FAILURE_LIMIT_PER_SECOND: '1000000',
   PUBLIC_RATE_LIMIT_PER_SECOND: '1000000',
   PUBLIC_RATE_LIMIT_BURST: '1000000',
+  LOGIN_FAILURE_LIMIT_PER_ACCOUNT: '1000000',
+  LOGIN_FAILURE_LIMIT_PER_IP: '1000000',
 };
 
 /** The real application on a real port, against the given database and the local Redis. */
