@@ -7,6 +7,11 @@
 const transform = {
   '^.+\\.[tj]s$': ['ts-jest', { tsconfig: { isolatedModules: true, allowJs: true } }],
 };
+/**
+ * Node loads the ESM-only builds of otplib's @scure/@noble dependencies with `require`; Jest's
+ * module runtime cannot, so those are transpiled like our sources. Every other package is not.
+ */
+const transformIgnorePatterns = ['/node_modules/(?!(@otplib|@scure|@noble)/)'];
 
 module.exports = {
   testTimeout: 60000,
@@ -17,6 +22,7 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/sandbox/**/*.spec.ts'],
       transform,
+      transformIgnorePatterns,
     },
     {
       displayName: 'medium',
@@ -25,6 +31,7 @@ module.exports = {
       testMatch: ['<rootDir>/src/**/*.medium-spec.ts'],
       globalSetup: '<rootDir>/test/support/build.global-setup.ts',
       transform,
+      transformIgnorePatterns,
     },
     {
       displayName: 'e2e',
@@ -33,6 +40,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/build.global-setup.ts',
       transform,
+      transformIgnorePatterns,
     },
   ],
 };

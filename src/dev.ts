@@ -26,6 +26,7 @@ const SANDBOXES: Record<string, string> = {
   'sandbox-bank-rail': join(__dirname, '..', 'sandbox', 'bank-rail', 'main.js'),
   'sandbox-bridge-rail': join(__dirname, '..', 'sandbox', 'bridge-rail', 'main.js'),
   'sandbox-payout-rail': join(__dirname, '..', 'sandbox', 'payout-rail', 'main.js'),
+  'sandbox-mail': join(__dirname, '..', 'sandbox', 'mail', 'main.js'),
 };
 
 async function main(): Promise<void> {
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
     SANDBOX_BRIDGE_RAIL_PORT: String(config.sandbox.bridgeRailPort),
     SANDBOX_PAYOUT_RAIL_PORT: String(config.sandbox.payoutRailPort),
     SANDBOX_SETTLEMENT_STEP_MS: String(config.sandbox.settlementStepMs),
+    SANDBOX_SMTP_PORT: String(config.sandbox.smtpPort),
+    SANDBOX_INBOX_PORT: String(config.sandbox.inboxPort),
     BRIDGE_RAIL_API_KEY: config.bridgeRail.apiKey,
     BRIDGE_RAIL_WEBHOOK_SECRET: config.bridgeRail.webhookSecret,
     PAYOUT_RAIL_API_KEY: config.payoutRail.apiKey,

@@ -21,8 +21,13 @@ const TAGS = [
   { name: 'Test helpers', description: 'Test keys only: make the sandbox third parties act, as real ones would' },
   {
     name: 'Dashboard: account',
-    description: "The Merchant Dashboard's sign-up, login and sessions: for the dashboard itself, with a session cookie, never an API key",
+    description:
+      "The Merchant Dashboard's sign-up, login, sessions, passwords, e-mail verification and second factor: for the dashboard itself, with a session " +
+      'cookie, never an API key',
   },
+  { name: 'Dashboard: team', description: 'Members and their roles, invitations by e-mail, and the team settings (owners change them)' },
+  { name: 'Dashboard: API keys', description: "The merchant's API keys: create, roll, revoke (owners and developers); the secret is shown once" },
+  { name: 'Dashboard: audit log', description: 'Every change made from the dashboard, and every login, with who, what, when and from where (owners)' },
   { name: 'Health', description: 'Liveness and readiness for orchestrators and load balancers; no key needed' },
 ];
 

@@ -5,6 +5,7 @@ import { AppConfig } from './config/app.config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs';
+import { AccountsModule } from './modules/accounts';
 import { KybModule } from './modules/kyb';
 import { IdempotencyModule } from './modules/idempotency';
 import { InternationalIntentsModule } from './modules/international-intents';
@@ -29,6 +30,7 @@ export class WorkerModule {
         DatabaseModule,
         RedisModule,
         JobsModule.forRoot({ worker: true }),
+        AccountsModule,
         KybModule,
         NairaModule,
         IdempotencyModule,

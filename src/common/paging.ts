@@ -36,7 +36,7 @@ export async function listPage<R, T>(
   if (!rows) throw new InvalidCursorError();
   const items = rows.slice(0, limit).map(map);
   if (rows.length <= limit) return { items };
-  return { items, nextUrl: `${url}?limit=${limit}&cursor=${idOf(items[items.length - 1])}` };
+  return { items, nextUrl: `${url}${url.includes('?') ? '&' : '?'}limit=${limit}&cursor=${idOf(items[items.length - 1])}` };
 }
 
 export class InvalidCursorError extends AppError {

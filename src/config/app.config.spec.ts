@@ -18,6 +18,7 @@ const PROD_SECRETS = {
   BRIDGE_RAIL_WEBHOOK_SECRET: 'real-bridge-rail-webhook-secret',
   PAYOUT_RAIL_API_KEY: 'real-payout-rail-key',
   PAYOUT_RAIL_WEBHOOK_SECRET: 'real-payout-rail-webhook-secret',
+  SMTP_URL: 'smtps://mailer:real-smtp-password@smtp.example.com:465',
 };
 
 describe('loadConfig', () => {
@@ -88,6 +89,14 @@ describe('loadConfig', () => {
       expect(message).toContain(name);
       expect(message).not.toContain(value);
     }
+  });
+
+  it('refuses to boot in production without SMTP_URL, never echoing a URL given', () => {
+    const { SMTP_URL: _smtp, ...withoutSmtp } = PROD_SECRETS;
+    expect(() => loadConfig(withoutSmtp)).toThrow(/SMTP_URL: required in production/);
+    expect(loadConfig(PROD_SECRETS).mail.smtpUrl).toBe(PROD_SECRETS.SMTP_URL);
+    expect(() => loadConfig({ ...PROD_SECRETS, SMTP_URL: 'http://smtp.example.com' })).toThrow(/SMTP_URL must be an smtp/);
+    expect(loadConfig({}).mail.smtpUrl).toBe('smtp://127.0.0.1:1025');
   });
 
   it('defaults to live keys in production', () => {

@@ -71,6 +71,15 @@ export interface AppConfig {
     payoutRailPort: number;
     /** How long each leg of an international payment takes in the sandbox rails. */
     settlementStepMs: number;
+    /** The development mail server: SMTP, and the web inbox that shows what it received. */
+    smtpPort: number;
+    inboxPort: number;
+  };
+  mail: {
+    /** `smtp://` or `smtps://`, credentials in the URL; the sandbox's outside production. */
+    smtpUrl: string;
+    /** The `From` of every message. */
+    from: string;
   };
   rateLimit: {
     /** Sustained requests per second per API key. */
@@ -130,6 +139,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     return value ?? devDefault;
   };
 
+  /** A setting with a development default that production must set itself (never echoed: a URL may hold credentials). */
+  const required = (name: 'SMTP_URL', devDefault: string) => {
+    const value = parsed[name];
+    if (production && value === undefined) throw new ConfigError(`Invalid configuration:\n  ${name}: required in production`);
+    return value ?? devDefault;
+  };
+
   const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://127.0.0.1:${parsed.PORT}`).replace(/\/+$/, '');
   return {
     env: parsed.NODE_ENV,
@@ -186,6 +202,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       bridgeRailPort: parsed.SANDBOX_BRIDGE_RAIL_PORT,
       payoutRailPort: parsed.SANDBOX_PAYOUT_RAIL_PORT,
       settlementStepMs: parsed.SANDBOX_SETTLEMENT_STEP_MS,
+      smtpPort: parsed.SANDBOX_SMTP_PORT,
+      inboxPort: parsed.SANDBOX_INBOX_PORT,
+    },
+    mail: {
+      smtpUrl: required('SMTP_URL', `smtp://127.0.0.1:${parsed.SANDBOX_SMTP_PORT}`),
+      from: parsed.MAIL_FROM,
     },
     rateLimit: {
       perSecond: parsed.RATE_LIMIT_PER_SECOND,

@@ -173,6 +173,27 @@ export class EnvironmentVariables {
 
   @Transform(toInt)
   @IsInt()
+  @Min(0)
+  @Max(65535)
+  SANDBOX_SMTP_PORT = 1025;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  SANDBOX_INBOX_PORT = 1080;
+
+  /** Where mail goes: `smtp://` or `smtps://`, credentials in the URL. Required in production. */
+  @IsOptional()
+  @Matches(/^smtps?:\/\/[^\s]+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsString()
+  @MinLength(3)
+  MAIL_FROM = 'Merchant Payments <no-reply@merchant-payments.localhost>';
+
+  @Transform(toInt)
+  @IsInt()
   @Min(100)
   DB_STATEMENT_TIMEOUT_MS = 10_000;
 

@@ -20,6 +20,11 @@ import { ApiKeyEntity } from '../modules/auth/api-key.entity';
 import { MerchantEntity } from '../modules/auth/merchant.entity';
 import { DashboardSessionEntity } from '../modules/accounts/dashboard-session.entity';
 import { UserEntity } from '../modules/accounts/user.entity';
+import { AccountTokenEntity } from '../modules/accounts/account-token.entity';
+import { InvitationEntity } from '../modules/accounts/invitation.entity';
+import { RecoveryCodeEntity } from '../modules/accounts/recovery-code.entity';
+import { TeamSettingsEntity } from '../modules/accounts/team-settings.entity';
+import { AuditEntryEntity } from '../modules/audit/audit-entry.entity';
 import { KybApplicationEntity } from '../modules/kyb/kyb-application.entity';
 import { KybDocumentChunkEntity } from '../modules/kyb/kyb-document-chunk.entity';
 import { KybDocumentEntity } from '../modules/kyb/kyb-document.entity';
@@ -37,6 +42,11 @@ export const ENTITIES = [
   ApiKeyEntity,
   UserEntity,
   DashboardSessionEntity,
+  InvitationEntity,
+  AccountTokenEntity,
+  RecoveryCodeEntity,
+  TeamSettingsEntity,
+  AuditEntryEntity,
   PoboBusinessEntity,
   BusinessStatusHistoryEntity,
   AgreementLinkEntity,

@@ -42,7 +42,7 @@ describe('Dashboard accounts and sessions', () => {
     expect(result.body).toEqual({
       message: 'Signed up',
       response: {
-        user: { userId: expect.stringMatching(/^usr_[0-9a-f]{24}$/), email: address, role: 'owner', emailVerified: false },
+        user: { userId: expect.stringMatching(/^usr_[0-9a-f]{24}$/), email: address, role: 'owner', emailVerified: false, twoFactorEnabled: false },
         merchant: { merchantId: expect.stringMatching(/^mer_[0-9a-f]{24}$/), name: 'Acme' },
         csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       },

@@ -1,5 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
+import { Inbox, startInbox } from './mail-sandbox';
 import { Resources } from './resources';
 import { CrossBorderSandbox, Sandbox, startCrossBorderSandboxes, startSandboxes } from './sandboxes';
 import { startTestApp, TestApp } from './test-app';
@@ -37,6 +38,8 @@ export interface Stack {
   bankRail?: Sandbox;
   bridgeRail?: CrossBorderSandbox;
   payoutRail?: CrossBorderSandbox;
+  /** The development SMTP server the app and worker send to, and its inbox. */
+  inbox: Inbox;
   /** Points the bank rail's callbacks at an app (another process, say). */
   callbacksTo(baseUrl: string): Promise<void>;
   /** Points both cross-border rails' callbacks at an app (null: nowhere). */
@@ -59,7 +62,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const rails = options.crossBorder
       ? await resources.add(startCrossBorderSandboxes({ settlementStepMs: options.crossBorder.settlementStepMs }), (s) => s.close())
       : undefined;
-    const env = { ...sandboxes?.env, ...rails?.env, QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`, ...options.env };
+    const inbox = await resources.add(startInbox(), (started) => started.close());
+    const env = { ...sandboxes?.env, ...rails?.env, ...inbox.env, QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`, ...options.env };
     const t = await resources.add((options.startApp ?? startTestApp)(db.url, env), (app) => app.close());
 
     const callbacksTo = async (baseUrl: string) => {
@@ -87,6 +91,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       bankRail: sandboxes?.bankRail,
       bridgeRail: rails?.bridgeRail,
       payoutRail: rails?.payoutRail,
+      inbox,
       callbacksTo,
       railCallbacksTo,
       close: () => resources.close(),

@@ -41,14 +41,31 @@ export const ERRORS = {
     status: 401,
     when: 'A dashboard route called without a valid session (none, ended, idle over 30 minutes or older than 12 hours), or with an API key.',
   },
+  two_factor_required: {
+    status: 401,
+    when: 'Dashboard login with the right password for a user with a second factor, without `code`: send the same request again with the code.',
+  },
+  invalid_two_factor_code: {
+    status: 401,
+    when: 'A second-factor code (TOTP or recovery) that is wrong, already used, or out of its time window. Counts as a failed login.',
+  },
+  invalid_link: { status: 400, when: 'An e-mailed link (verification, password reset, invitation) that is unknown, used, expired or revoked.' },
   csrf_failed: {
     status: 403,
     when: "An unsafe dashboard request without its session's `X-CSRF-Token`, or with an `Origin` other than the service's own.",
   },
+  role_forbidden: {
+    status: 403,
+    when: "The signed-in user's role does not allow this (a viewer writes, a developer manages the team or moves money): see the roles in the dashboard docs.",
+  },
+  two_factor_enrolment_required: {
+    status: 403,
+    when: 'The merchant requires a second factor and the signed-in user has none yet: enrol one (`/api/dashboard/two-factor`) first.',
+  },
   forbidden: { status: 403, when: 'Reserved for framework errors of that status.' },
   resource_not_found: {
     status: 404,
-    when: 'Unknown id, or one of another merchant (business, collection, payment intent, withdrawal, international payment intent).',
+    when: 'Unknown id, or one of another merchant (business, collection, payment intent, withdrawal, international payment intent; a dashboard user, invitation, API key or session).',
   },
   route_not_found: {
     status: 404,
@@ -63,6 +80,13 @@ export const ERRORS = {
       'finished arriving; the connection is closed.',
   },
   email_taken: { status: 409, when: 'Dashboard sign-up with an e-mail that already has an account: log in instead.' },
+  already_member: { status: 409, when: 'An invitation for an e-mail that already has a dashboard account.' },
+  api_key_inactive: { status: 409, when: 'Rolling an API key that is revoked, expired or already rolled: roll its successor.' },
+  last_owner: { status: 409, when: "Removing or demoting the merchant's last owner: make another user owner first." },
+  two_factor_state_conflict: {
+    status: 409,
+    when: 'Enrolling a second factor that is already on, confirming one never enrolled, or turning off one that is not on.',
+  },
   conflict: { status: 409, when: 'A status change two requests raced for, which the second one loses: read the resource and decide again.' },
   agreement_not_accepted: { status: 409, when: 'KYB submitted before the business accepted its agreement.' },
   agreement_already_accepted: { status: 409, when: 'A fresh agreement link asked for after acceptance.' },

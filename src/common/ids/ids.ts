@@ -20,7 +20,28 @@ export function secureRandomBytes(size: number): Buffer {
 }
 
 /** Public identifiers: a type prefix and 96 random bits, e.g. `pobo_3f9a…`. */
-export type IdPrefix = 'mer' | 'key' | 'usr' | 'ses' | 'pobo' | 'agl' | 'kyba' | 'doc' | 'pi' | 'pay' | 'col' | 'wd' | 'btx' | 'ltx' | 'qt' | 'qo' | 'ipi';
+export type IdPrefix =
+  | 'mer'
+  | 'key'
+  | 'usr'
+  | 'ses'
+  | 'tok'
+  | 'inv'
+  | 'rc'
+  | 'aud'
+  | 'pobo'
+  | 'agl'
+  | 'kyba'
+  | 'doc'
+  | 'pi'
+  | 'pay'
+  | 'col'
+  | 'wd'
+  | 'btx'
+  | 'ltx'
+  | 'qt'
+  | 'qo'
+  | 'ipi';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${secureRandomBytes(12).toString('hex')}`;

@@ -7,6 +7,7 @@ import { PlatformBalancesUnkept1795480000000 } from './1795480000000-PlatformBal
 import { LedgerNotes1795490000000 } from './1795490000000-LedgerNotes';
 import { NairaCollections1795500000000 } from './1795500000000-NairaCollections';
 import { DashboardAccounts1795633240357 } from './1795633240357-DashboardAccounts';
+import { DashboardTeam1795640342202 } from './1795640342202-DashboardTeam';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   LedgerNotes1795490000000,
   NairaCollections1795500000000,
   DashboardAccounts1795633240357,
+  DashboardTeam1795640342202,
 ];

@@ -6,6 +6,7 @@ import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { CsrfFailedError, DashboardPrincipal, SessionAuthenticator, SessionRequiredError } from '../auth';
 import { AccountsRepository } from './accounts.repository';
+import type { AccountDto } from './dto/account.dto';
 
 /** A session ends 30 minutes after its last use, and 12 hours after it began whatever its use. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -26,6 +27,12 @@ export interface StartedSession {
   sessionId: string;
   csrfToken: string;
   cookie: SessionCookie;
+}
+
+/** An account answer, and the session cookie that goes with it. */
+export interface SignedIn {
+  account: AccountDto;
+  session: StartedSession;
 }
 
 /** Where a request came from: what a session records of it. */
@@ -71,6 +78,15 @@ export class DashboardSessions implements SessionAuthenticator {
     return { sessionId, csrfToken: this.csrfTokenFor(token), cookie: this.cookie(token, SESSION_ABSOLUTE_MS / 1000) };
   }
 
+  /**
+   * A privilege change (a second factor turned on or off, a new password): every session of the
+   * user ends and a new one begins, in the caller's transaction.
+   */
+  async restart(manager: EntityManager, userId: string, client: ClientOf): Promise<StartedSession> {
+    await this.repository.endAllSessions(manager, userId);
+    return this.start(userId, client, manager);
+  }
+
   /** The cookie that removes the session's from the browser. */
   clearedCookie(): SessionCookie {
     return this.cookie('', 0);
@@ -88,7 +104,14 @@ export class DashboardSessions implements SessionAuthenticator {
     if (row.expiresAt.getTime() <= now || row.lastSeenAt.getTime() <= now - SESSION_IDLE_MS) throw new SessionRequiredError();
     if (!SAFE_METHODS.has(request.method)) this.assertCsrf(request, token);
     if (now - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) await this.repository.touchSession(row.id);
-    return { userId: row.userId, merchantId: row.merchantId, role: row.role, sessionId: row.id };
+    return {
+      userId: row.userId,
+      email: row.email,
+      merchantId: row.merchantId,
+      role: row.role,
+      sessionId: row.id,
+      twoFactorMissing: row.twoFactorMissing,
+    };
   }
 
   /**

@@ -1,21 +1,10 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { MerchantEntity } from './merchant.entity';
+import { Column, CreateDateColumn, Entity, Index } from 'typeorm';
+import { MerchantOwnedEntity } from './merchant-owned.entity';
 
 /** An API key is stored only as the SHA-256 of the full key; the key itself is shown once. */
 @Entity({ name: 'api_keys' })
-export class ApiKeyEntity {
-  /** `key_` + 24 hex characters; what operators use to revoke a key. */
-  @PrimaryColumn({ type: 'text' })
-  id: string;
-
-  @Index('idx_api_keys_merchant_id')
-  @Column({ name: 'merchant_id', type: 'text' })
-  merchantId: string;
-
-  @ManyToOne(() => MerchantEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'merchant_id' })
-  merchant?: MerchantEntity;
-
+@Index('idx_api_keys_merchant_seq', ['merchantId', 'seq'])
+export class ApiKeyEntity extends MerchantOwnedEntity {
   @Index('uq_api_keys_key_hash', { unique: true })
   @Column({ name: 'key_hash', type: 'char', length: 64 })
   keyHash: string;
@@ -24,8 +13,23 @@ export class ApiKeyEntity {
   @Column({ name: 'key_hint', type: 'text' })
   keyHint: string;
 
+  /** What people call the key; the operator CLI's keys are `Default`. */
+  @Column({ type: 'text', default: 'Default' })
+  name: string;
+
+  /** Who made it from the dashboard (null: the operator CLI), copied so it outlives the user. */
+  @Column({ name: 'created_by_user_id', type: 'text', nullable: true })
+  createdByUserId: string | null;
+
+  @Column({ name: 'created_by_email', type: 'text', nullable: true })
+  createdByEmail: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** A rolled key keeps working until then (null: until revoked). */
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
 
   @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
   lastUsedAt: Date | null;

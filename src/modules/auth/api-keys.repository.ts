@@ -7,6 +7,8 @@ export interface ActiveApiKey {
   merchantId: string;
   merchantName: string;
   lastUsedAt: Date | null;
+  /** A rolled key's end; null while it has none. */
+  expiresAt: Date | null;
 }
 
 /** The key lookup runs on every request that misses the cache: one named statement. */
@@ -17,8 +19,9 @@ export class ApiKeysRepository {
   async findActiveByHash(keyHash: string): Promise<ActiveApiKey | undefined> {
     const { rows } = await this.pool.query<ActiveApiKey>({
       name: 'api_key_lookup',
-      text: `SELECT k.id, k.merchant_id AS "merchantId", m.name AS "merchantName", k.last_used_at AS "lastUsedAt"
-               FROM api_keys k JOIN merchants m ON m.id = k.merchant_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      text: `SELECT k.id, k.merchant_id AS "merchantId", m.name AS "merchantName", k.last_used_at AS "lastUsedAt", k.expires_at AS "expiresAt"
+               FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
+              WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
       values: [keyHash],
     });
     return rows[0];

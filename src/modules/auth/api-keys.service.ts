@@ -54,7 +54,9 @@ export class ApiKeysService {
     if (!key) return null;
 
     const principal = { merchantId: key.merchantId, merchantName: key.merchantName, apiKeyId: key.id };
-    this.cache?.set(hash, principal);
+    // A rolled key is cached no longer than it has left.
+    const left = key.expiresAt === null ? undefined : key.expiresAt.getTime() - now;
+    this.cache?.set(hash, principal, left === undefined || left >= this.config.apiKeyCacheTtlMs ? undefined : { ttl: Math.max(left, 1) });
     if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_PRECISION_MS) {
       this.repository.touch(key.id).catch((err: Error) => this.logger.warn(`last_used_at update failed: ${err.message}`));
     }

@@ -33,6 +33,19 @@ export class CsrfFailedError extends AppError {
   }
 }
 
+/** The signed-in user's role does not allow the route. */
+export class RoleForbiddenError extends AppError {
+  constructor() {
+    super('role_forbidden', 'Your role does not allow this; ask an owner of your team');
+  }
+}
+
+export class TwoFactorEnrolmentRequiredError extends AppError {
+  constructor() {
+    super('two_factor_enrolment_required', 'Your team requires a second factor: set one up before anything else');
+  }
+}
+
 /** A rail callback whose signature does not hold. */
 export class InvalidSignatureError extends AppError {
   constructor(headers: Record<string, string> = {}) {
@@ -55,5 +68,11 @@ export class MerchantNotFoundError extends AppError {
 export class ApiKeyNotFoundError extends AppError {
   constructor() {
     super('resource_not_found', 'API key not found');
+  }
+}
+
+export class ApiKeyInactiveError extends AppError {
+  constructor() {
+    super('api_key_inactive', 'Only an active key can be rolled: this one is revoked, expired or rolled already');
   }
 }

@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { verifyRailSignature } from '../bank-rail';
 import { MerchantPrincipal } from './api-keys.service';
-import { InvalidSignatureError } from './auth.errors';
+import { InvalidSignatureError, RoleForbiddenError, TwoFactorEnrolmentRequiredError } from './auth.errors';
 import { Caller, CALLER, callerOf, DashboardPrincipal, SessionAuthenticator, SignedRail } from './caller.decorator';
 import { MerchantAuthenticator } from './merchant-authenticator.service';
 import { rateLimitHeaders } from './rate-limit-state';
@@ -55,8 +55,11 @@ export function installCallerAuthentication(
       request.merchant = principal;
       void reply.headers(rateLimitHeaders(limit));
     } else if (caller?.kind === 'dashboard') {
-      request.dashboardUser = await options.sessions.authenticate(request);
-      void reply.headers(rateLimitHeaders(await limits.consumeForKey(`session:${request.dashboardUser.sessionId}`)));
+      const user = await options.sessions.authenticate(request);
+      request.dashboardUser = user;
+      void reply.headers(rateLimitHeaders(await limits.consumeForKey(`session:${user.sessionId}`)));
+      if (user.twoFactorMissing && !caller.beforeTwoFactor) throw new TwoFactorEnrolmentRequiredError();
+      if (!caller.roles.includes(user.role)) throw new RoleForbiddenError();
     } else if (caller?.kind === 'public' && caller.limited) {
       void reply.headers(rateLimitHeaders(await limits.consumeForPublicRoute(request.ip)));
     }

@@ -1,9 +1,11 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { ApiDashboardOperation, ApiOperationSpec } from '../../common/http/api-docs';
 import { WithRouteConfig } from '../../common/http/route-config';
 import { MerchantPrincipal } from './api-keys.service';
 import { SessionRequiredError, UnauthorizedError } from './auth.errors';
+import { DASHBOARD_ROLES, DashboardRole } from '../../common/dashboard-roles';
 
 /** The rails that call us back, each signing with its own secret. */
 export type SignedRail = 'bank_rail' | 'bridge_rail' | 'payout_rail';
@@ -11,10 +13,18 @@ export type SignedRail = 'bank_rail' | 'bridge_rail' | 'payout_rail';
 /** The signed-in dashboard user of a request (a `DashboardRoute`'s caller). */
 export interface DashboardPrincipal {
   userId: string;
+  email: string;
   merchantId: string;
-  /** One of the accounts module's roles (`owner`, `developer`, `viewer`), which decide what the user may do. */
-  role: string;
+  role: DashboardRole;
   sessionId: string;
+  /** The merchant requires a second factor and this user has none yet: only enrolment is open. */
+  twoFactorMissing: boolean;
+}
+
+/** Who may call a dashboard route: its roles, and whether a user still to enrol a required second factor may. */
+export interface DashboardAccess {
+  roles: readonly DashboardRole[];
+  beforeTwoFactor: boolean;
 }
 
 /**
@@ -31,7 +41,8 @@ export interface SessionAuthenticator {
  * rail, its body signed; by anyone, limited per client IP (`limited: false` only for a liveness
  * probe, which must never be refused).
  */
-export type Caller = { kind: 'merchant' } | { kind: 'dashboard' } | { kind: 'rail'; rail: SignedRail } | { kind: 'public'; limited: boolean };
+export type Caller =
+  { kind: 'merchant' } | ({ kind: 'dashboard' } & DashboardAccess) | { kind: 'rail'; rail: SignedRail } | { kind: 'public'; limited: boolean };
 
 /** The key of the caller in a route's config. */
 export const CALLER = 'caller';
@@ -72,10 +83,36 @@ class DashboardGuard implements CanActivate {
 
 /**
  * Called with a Merchant Dashboard session (its cookie; unsafe methods also carry the session's
- * CSRF token). An API key is refused here with 401 `session_required`.
+ * CSRF token). An API key is refused here with 401 `session_required`; a user whose role is not
+ * in `roles` (every role unless given) with 403 `role_forbidden`; a user who must still enrol the
+ * merchant's required second factor with 403 `two_factor_enrolment_required`, unless
+ * `beforeTwoFactor` (the routes that let them enrol, sign out, or see who they are).
  */
-export const DashboardRoute = (): MethodDecorator =>
-  applyDecorators(WithRouteConfig({ [CALLER]: { kind: 'dashboard' } satisfies Caller }), UseGuards(DashboardGuard), ApiCookieAuth('DashboardSession'));
+export const DashboardRoute = (access: Partial<DashboardAccess> = {}): MethodDecorator =>
+  applyDecorators(
+    WithRouteConfig({
+      [CALLER]: { kind: 'dashboard', roles: access.roles ?? DASHBOARD_ROLES, beforeTwoFactor: access.beforeTwoFactor ?? false } satisfies Caller,
+    }),
+    UseGuards(DashboardGuard),
+    ApiCookieAuth('DashboardSession'),
+  );
+
+/**
+ * A dashboard route and its OpenAPI operation in one: the refusals its access rules can answer
+ * (`role_forbidden`, `two_factor_enrolment_required`) are documented from the same rules.
+ */
+export const DashboardOperation = (access: Partial<DashboardAccess>, spec: ApiOperationSpec & { unsafe: boolean }): MethodDecorator =>
+  applyDecorators(
+    DashboardRoute(access),
+    ApiDashboardOperation({
+      ...spec,
+      errors: [
+        ...(spec.errors ?? []),
+        ...(access.roles && access.roles.length < DASHBOARD_ROLES.length ? (['role_forbidden'] as const) : []),
+        ...(access.beforeTwoFactor ? [] : (['two_factor_enrolment_required'] as const)),
+      ],
+    }),
+  );
 
 /** A rail's signed callback: the signature over the exact body bytes is checked before the handler. */
 export const RailCallbackRoute = (rail: SignedRail): MethodDecorator => WithRouteConfig({ [CALLER]: { kind: 'rail', rail } satisfies Caller });

@@ -1,10 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { KeysetList } from '../../database/keyset-list';
+import { PG_POOL } from '../../database/database.module';
 import { ApiKeyEntity } from './api-key.entity';
+import type { ApiKeyRow } from './api-key.mapper';
 import { MerchantEntity } from './merchant.entity';
 
-export type NewApiKey = Pick<ApiKeyEntity, 'id' | 'merchantId' | 'keyHash' | 'keyHint'>;
+export type NewApiKey = Pick<ApiKeyEntity, 'id' | 'merchantId' | 'keyHash' | 'keyHint'> &
+  Partial<Pick<ApiKeyEntity, 'name' | 'createdByUserId' | 'createdByEmail'>>;
+
+const KEY_COLUMNS = `k.id, k.name, k.key_hint AS "keyHint", k.created_by_user_id AS "createdByUserId", k.created_by_email AS "createdByEmail",
+  k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt", k.expires_at AS "expiresAt", k.revoked_at AS "revokedAt"`;
 
 /**
  * The operator's reads and writes of `merchants` and `api_keys`; the per-request key lookup is
@@ -12,7 +20,14 @@ export type NewApiKey = Pick<ApiKeyEntity, 'id' | 'merchantId' | 'keyHash' | 'ke
  */
 @Injectable()
 export class MerchantsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly keys: KeysetList<ApiKeyRow & { id: string }>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(PG_POOL) pool: Pool,
+  ) {
+    this.keys = new KeysetList(pool, 'api_keys', { table: 'api_keys', alias: 'k' }, KEY_COLUMNS);
+  }
 
   /** A merchant, in the caller's transaction (with its first key, or its dashboard owner). */
   async insertMerchant(manager: EntityManager, merchant: Pick<MerchantEntity, 'id' | 'name'>): Promise<void> {
@@ -38,5 +53,19 @@ export class MerchantsRepository {
     if (result.affected) return at;
     const key = await this.dataSource.manager.findOneBy(ApiKeyEntity, { id: apiKeyId });
     return key?.revokedAt ?? null;
+  }
+
+  keysPage(merchantId: string, limit: number, afterId?: string): Promise<ApiKeyRow[] | undefined> {
+    return this.keys.page(merchantId, limit, afterId);
+  }
+
+  /** The merchant's key, row-locked for a roll or a revocation. */
+  lockKey(manager: EntityManager, merchantId: string, apiKeyId: string): Promise<ApiKeyEntity | null> {
+    return manager.findOne(ApiKeyEntity, { where: { id: apiKeyId, merchantId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Ends the key at `at`: revoked now, or (a roll) expiring then. */
+  async endKey(manager: EntityManager, apiKeyId: string, change: { revokedAt: Date } | { expiresAt: Date }): Promise<void> {
+    await manager.update(ApiKeyEntity, { id: apiKeyId }, change);
   }
 }

@@ -1,10 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { newId } from '../../common/ids/ids';
+import { isId, newId } from '../../common/ids/ids';
+import { listPage, Page, PageRequest } from '../../common/paging';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { generateApiKey } from './api-key.codec';
-import { ApiKeyNotFoundError, MerchantNotFoundError } from './auth.errors';
+import { mapApiKey } from './api-key.mapper';
+import { ApiKeyInactiveError, ApiKeyNotFoundError, MerchantNotFoundError } from './auth.errors';
+import type { ApiKeyDto, IssuedApiKeyDto } from './dto/api-key.dto';
 import { MerchantsRepository, NewApiKey } from './merchants.repository';
 
 export interface Merchant {
@@ -19,7 +22,13 @@ export interface IssuedKey {
   apiKey: string;
 }
 
-/** Merchants and their keys: the operator's commands, and the dashboard's sign-up. */
+/** Who makes a key from the dashboard. */
+export interface KeyCreator {
+  userId: string;
+  email: string;
+}
+
+/** Merchants and their keys: the operator's commands, and the dashboard's sign-up and key management. */
 @Injectable()
 export class MerchantsService {
   constructor(
@@ -62,6 +71,58 @@ export class MerchantsService {
     const revokedAt = await this.repository.revokeKey(apiKeyId, new Date());
     if (!revokedAt) throw new ApiKeyNotFoundError();
     return { apiKeyId, revokedAt };
+  }
+
+  keys(merchantId: string, query: PageRequest, url: string): Promise<Page<ApiKeyDto>> {
+    return listPage(
+      query,
+      'key',
+      (limit, after) => this.repository.keysPage(merchantId, limit, after),
+      (row) => mapApiKey(row),
+      (key) => key.apiKeyId,
+      url,
+    );
+  }
+
+  /** A named key made from the dashboard, in the caller's transaction; its secret is in this answer only. */
+  async issueKey(manager: EntityManager, merchantId: string, name: string, creator: KeyCreator): Promise<IssuedApiKeyDto> {
+    const { row, issued } = this.newKey(merchantId);
+    const key = { ...row, name, createdByUserId: creator.userId, createdByEmail: creator.email };
+    await this.repository.insertKey(key, manager);
+    const now = new Date();
+    return { ...mapApiKey({ ...key, createdAt: now, lastUsedAt: null, expiresAt: null, revokedAt: null }), apiKey: issued.apiKey };
+  }
+
+  /**
+   * A new key with the old one's name; the old one keeps working `expiresInHours` more (0: it
+   * stops now). Only an active key rolls (409 `api_key_inactive`): one successor each.
+   */
+  async rollKey(manager: EntityManager, merchantId: string, apiKeyId: string, expiresInHours: number, creator: KeyCreator): Promise<IssuedApiKeyDto> {
+    const old = await this.ownKey(manager, merchantId, apiKeyId);
+    if (old.revokedAt || old.expiresAt) throw new ApiKeyInactiveError();
+    const now = Date.now();
+    await this.repository.endKey(
+      manager,
+      old.id,
+      expiresInHours === 0 ? { revokedAt: new Date(now) } : { expiresAt: new Date(now + expiresInHours * 3_600_000) },
+    );
+    return this.issueKey(manager, merchantId, old.name, creator);
+  }
+
+  /** Revoked now (again: the first revocation stands). API processes stop honouring it within their cache TTL. */
+  async revokeOwnKey(manager: EntityManager, merchantId: string, apiKeyId: string): Promise<ApiKeyDto> {
+    const key = await this.ownKey(manager, merchantId, apiKeyId);
+    if (!key.revokedAt) {
+      key.revokedAt = new Date();
+      await this.repository.endKey(manager, key.id, { revokedAt: key.revokedAt });
+    }
+    return mapApiKey(key);
+  }
+
+  private async ownKey(manager: EntityManager, merchantId: string, apiKeyId: string) {
+    const key = isId('key', apiKeyId) ? await this.repository.lockKey(manager, merchantId, apiKeyId) : null;
+    if (!key) throw new ApiKeyNotFoundError();
+    return key;
   }
 
   private newKey(merchantId: string): { row: NewApiKey; issued: IssuedKey } {

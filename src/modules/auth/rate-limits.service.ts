@@ -8,7 +8,7 @@ import { LimitState } from './rate-limit-state';
 
 /** The burst allowance (RATE_LIMIT_BURST − RATE_LIMIT_PER_SECOND) refills over this window. */
 const BURST_WINDOW_SECONDS = 10;
-/** Failed dashboard logins are counted over this window: a locked account unlocks by time alone. */
+/** Failed dashboard logins and reset requests are counted over this window: a locked account unlocks by time alone. */
 const LOGIN_WINDOW_SECONDS = 15 * 60;
 
 /**
@@ -97,10 +97,10 @@ export class RateLimitsService {
 
   /**
    * Throws `rate_limited` when the e-mail (registered or not: the answer must not tell) or the
-   * client IP has used up its failed logins. Checked before the password, so a locked account
-   * costs no hashing.
+   * client IP has used up its attempts (failed logins and password-reset requests). Checked before
+   * the password, so a locked account costs no hashing.
    */
-  async assertLoginAttemptsLeft(email: string, ip: string): Promise<void> {
+  async assertAccountAttemptsLeft(email: string, ip: string): Promise<void> {
     for (const [limiter, key, limit] of [
       [this.loginFailuresByAccount, email, this.loginLimits.perAccount],
       [this.loginFailuresByIp, ip, this.loginLimits.perIp],
@@ -110,8 +110,8 @@ export class RateLimitsService {
     }
   }
 
-  /** Counts a failed login of the e-mail and of the client IP. */
-  async recordLoginFailure(email: string, ip: string): Promise<void> {
+  /** Counts an attempt (a failed login, a reset request) on the e-mail and from the client IP. */
+  async recordAccountAttempt(email: string, ip: string): Promise<void> {
     await Promise.all([this.loginFailuresByAccount.consume(email).catch(() => undefined), this.loginFailuresByIp.consume(ip).catch(() => undefined)]);
   }
 

@@ -1,7 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
-import { ROLES } from '../user.entity';
+import { IsEmail, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { DASHBOARD_ROLES } from '../../../common/dashboard-roles';
 import { IsDisplayText } from '../../../common/validation/display-text.validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../passwords';
 
@@ -37,6 +37,15 @@ export class LoginDto {
   @IsString()
   @MaxLength(PASSWORD_MAX_LENGTH)
   password: string;
+
+  @ApiPropertyOptional({
+    example: '123456',
+    description: 'For a user with a second factor: a current code from the authenticator app, or one of the recovery codes (each works once)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  code?: string;
 }
 
 export class ChangePasswordDto {
@@ -58,11 +67,14 @@ export class DashboardUserDto {
   @ApiProperty({ example: 'ada@acme.example' })
   email: string;
 
-  @ApiProperty({ enum: ROLES })
+  @ApiProperty({ enum: DASHBOARD_ROLES })
   role: string;
 
   @ApiProperty({ description: 'Whether the address was confirmed from the e-mail sent to it' })
   emailVerified: boolean;
+
+  @ApiProperty({ description: 'Whether login asks for a second factor (TOTP)' })
+  twoFactorEnabled: boolean;
 }
 
 export class DashboardMerchantDto {

@@ -1,0 +1,29 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditActor } from '../audit';
+import type { DashboardPrincipal } from '../auth';
+import type { ClientOf, SessionCookie, SignedIn } from './dashboard-sessions.service';
+import type { AccountDto } from './dto/account.dto';
+
+/** Where a request came from, as sessions and the audit log record it. */
+export function clientOf(request: FastifyRequest): ClientOf {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+}
+
+/** The account of a new session; its cookie goes on the answer. */
+export function signedIn(reply: FastifyReply, result: SignedIn): AccountDto {
+  setCookie(reply, result.session.cookie);
+  return result.account;
+}
+
+export function setCookie(reply: FastifyReply, cookie: SessionCookie): void {
+  void reply.header('Set-Cookie', reply.server.serializeCookie(cookie.name, cookie.value, cookie.options));
+}
+
+export const SET_COOKIE = {
+  'Set-Cookie': { description: 'The session cookie (`HttpOnly`, `SameSite=Lax`; `Secure` and `__Host-` over HTTPS)', schema: { type: 'string' } },
+};
+
+/** The audit log's actor: the user (signed in, or named by a login) and the client's IP. */
+export function actorOf(principal: Pick<DashboardPrincipal, 'merchantId' | 'userId' | 'email'>, client: ClientOf): AuditActor {
+  return { merchantId: principal.merchantId, userId: principal.userId, email: principal.email, ip: client.ip };
+}

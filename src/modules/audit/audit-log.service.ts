@@ -1,0 +1,76 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { newId } from '../../common/ids/ids';
+import { listPage, Page, PageRequest } from '../../common/paging';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { AUDIT_LOG_PATH } from './audit.routes';
+import { AuditFilter, AuditRepository } from './audit.repository';
+import { mapAuditEntry } from './audit-entry.mapper';
+import type { AuditEntryDto } from './dto/audit-entry.dto';
+
+/** Who did it, from where: a signed-in user, or (a failed login) only an e-mail. */
+export interface AuditActor {
+  merchantId: string;
+  userId: string | null;
+  email: string | null;
+  ip: string;
+}
+
+/** What was done: `<object>.<verb>`, the object's id, and what else says what changed (never a secret). */
+export interface AuditAction {
+  action: string;
+  objectId?: string | null;
+  details?: Record<string, string | number | boolean | null>;
+}
+
+/**
+ * The merchant's audit log: every change made from the dashboard is recorded in the change's own
+ * transaction (no entry for a change that rolled back, no change without its entry).
+ */
+@Injectable()
+export class AuditLog {
+  private readonly logger = new Logger(AuditLog.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: AuditRepository,
+  ) {}
+
+  async record(manager: EntityManager, actor: AuditActor, what: AuditAction): Promise<void> {
+    await this.repository.insert(manager, entry(actor, what));
+  }
+
+  /**
+   * An event that changed nothing (a failed login): written on its own, and not awaited by the
+   * answer, so a refusal takes the same time whether or not it names a known account.
+   */
+  recordInBackground(actor: AuditActor, what: AuditAction): void {
+    this.repository.insertAlone(entry(actor, what)).catch((err: Error) => this.logger.warn(`audit entry ${what.action} not written: ${err.message}`));
+  }
+
+  list(merchantId: string, filter: AuditFilter, query: PageRequest): Promise<Page<AuditEntryDto>> {
+    const search = new URLSearchParams(Object.entries(filter).filter((pair): pair is [string, string] => pair[1] !== undefined));
+    const url = `${this.config.publicBaseUrl}${AUDIT_LOG_PATH}${search.size > 0 ? `?${search.toString()}` : ''}`;
+    return listPage(
+      query,
+      'aud',
+      (limit, after) => this.repository.page(merchantId, filter, limit, after),
+      mapAuditEntry,
+      (item) => item.auditEntryId,
+      url,
+    );
+  }
+}
+
+function entry(actor: AuditActor, what: AuditAction) {
+  return {
+    id: newId('aud'),
+    merchantId: actor.merchantId,
+    userId: actor.userId,
+    userEmail: actor.email,
+    action: what.action,
+    objectId: what.objectId ?? null,
+    ip: actor.ip,
+    details: what.details ?? {},
+  };
+}

@@ -1,0 +1,39 @@
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Answer } from '../../common/http/answer';
+import { LIST_HEADERS } from '../../common/http/api-docs';
+import { sendPage } from '../../common/http/list.query';
+import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
+import { AuditLog } from './audit-log.service';
+import { AUDIT_LOG_PATH } from './audit.routes';
+import { AuditEntryDto, AuditEntryListEnvelopeDto, AuditLogQuery } from './dto/audit-entry.dto';
+
+@ApiTags('Dashboard: audit log')
+@Controller(AUDIT_LOG_PATH)
+export class AuditController {
+  constructor(private readonly audit: AuditLog) {}
+
+  @Get()
+  @DashboardOperation(
+    { roles: ['owner'] },
+    {
+      operationId: 'listAuditLog',
+      summary: "The merchant's audit log, newest first (owners only)",
+      description:
+        'Every change made from the dashboard, every login and failed login, with who, what, when and from which IP. Filter by `userId` and `action`.',
+      unsafe: false,
+      success: { status: 200, type: AuditEntryListEnvelopeDto, description: 'A page of the audit log', headers: LIST_HEADERS },
+      errors: ['validation_failed', 'invalid_cursor'],
+    },
+  )
+  @Answer('Audit log retrieved')
+  async list(
+    @CurrentUser() user: DashboardPrincipal,
+    @Query() query: AuditLogQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AuditEntryDto[]> {
+    const { userId, action, ...page } = query;
+    return sendPage(reply, await this.audit.list(user.merchantId, { userId, action }, page));
+  }
+}

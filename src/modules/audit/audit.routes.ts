@@ -1,0 +1,1 @@
+export const AUDIT_LOG_PATH = '/api/dashboard/audit-log';
