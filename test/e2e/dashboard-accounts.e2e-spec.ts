@@ -202,6 +202,41 @@ describe('Dashboard accounts and sessions', () => {
     }
   });
 
+  it('answers a password-reset request alike for a known and an unknown e-mail, in status, body and time', async () => {
+    const known = (await signUp()).email;
+    const ghost = `ghost-reset-${n}@acme.example`;
+    const times: Record<string, number[]> = { [known]: [], [ghost]: [] };
+    const bodies: unknown[] = [];
+    // Interleaved, so a slow moment of the machine falls on both; each address under its limit.
+    for (let i = 0; i < ACCOUNT_FAILURES - 1; i++) {
+      for (const address of [known, ghost]) {
+        const started = performance.now();
+        const result = await post('/password-reset', { email: address });
+        times[address].push(performance.now() - started);
+        expect(result.status).toBe(202);
+        bodies.push(result.body);
+      }
+    }
+    expect(new Set(bodies.map((body) => JSON.stringify(body))).size).toBe(1);
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    // The same work either way (a link row and its outbox entry), so the medians differ by noise alone.
+    expect(Math.abs(median(times[known]) - median(times[ghost]))).toBeLessThan(Math.max(5, median(times[ghost])));
+    const links = await stack.pg.query(
+      "SELECT count(*)::int AS n, count(user_id)::int AS users FROM account_tokens WHERE email = ANY($1) AND purpose = 'reset_password'",
+      [[known, ghost]],
+    );
+    expect(links.rows[0]).toEqual({ n: 2 * (ACCOUNT_FAILURES - 1), users: ACCOUNT_FAILURES - 1 });
+  });
+
+  it('limits password-reset requests per e-mail with 429 and Retry-After, registered or not', async () => {
+    for (const address of [(await signUp()).email, `unknown-reset-${n}@acme.example`]) {
+      for (let i = 0; i < ACCOUNT_FAILURES; i++) expect((await post('/password-reset', { email: address })).status).toBe(202);
+      const limited = await post('/password-reset', { email: address });
+      expectErrorBody(limited, 429, 'rate_limited');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  });
+
   it('refuses a sign-up or login missing a field, or with a password outside 12 to 256 characters, with 400 naming it', async () => {
     const full = { email: email(), password: PASSWORD, merchantName: 'Acme' };
     for (const field of ['email', 'password', 'merchantName'] as const) {

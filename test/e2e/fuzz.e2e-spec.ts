@@ -333,10 +333,15 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       account = { email, ...signedIn(result) };
     });
 
-    it('POST /api/dashboard/signup and /login: odd bodies, content types and queries', async () => {
+    it('the public account routes (sign-up, login, reset, verification, invitation): odd bodies, content types and queries', async () => {
+      const token = 'q0mJ2pWm3kW0yq1Yb0n8l0O7hB9kYw3V8q6H2d1c4f0';
       const bases = {
         signup: { email: 'new-account@acme.example', password: PASSWORD, merchantName: 'Acme' },
         login: { email: account.email, password: PASSWORD },
+        'password-reset': { email: account.email },
+        'password-reset/confirm': { token, newPassword: 'a brand new passphrase' },
+        'verify-email': { token },
+        'invitations/accept': { token, password: PASSWORD },
       };
       for (const [route, base] of Object.entries(bases)) {
         await fuzz(
@@ -349,6 +354,56 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
           { runs: DASHBOARD_RUNS },
         );
       }
+    });
+
+    it('the setup routes: odd sessions, CSRF tokens, path ids, bodies and queries', async () => {
+      // Each route with the body it takes (none for reads and deletions); `:id` is a path id.
+      const routes: Record<string, unknown> = {
+        'GET api-keys': undefined,
+        'POST api-keys': { name: 'Fuzzed key' },
+        'POST api-keys/:id/roll': { expiresInHours: 1 },
+        'DELETE api-keys/:id': undefined,
+        'GET members': undefined,
+        'POST members': { email: 'invitee@acme.example', role: 'developer' },
+        'PATCH members/:id': { role: 'owner' },
+        'DELETE members/:id': undefined,
+        'GET invitations': undefined,
+        'DELETE invitations/:id': undefined,
+        'GET team-settings': undefined,
+        'PUT team-settings': { requireTwoFactor: false },
+        'GET audit-log': undefined,
+        'GET audit-log/:id': undefined,
+        'POST two-factor': undefined,
+        'POST two-factor/confirm': { code: '123456' },
+        'DELETE two-factor': { code: '123456' },
+        'POST verify-email/resend': undefined,
+        'POST password': { currentPassword: 'not the password', newPassword: 'a brand new passphrase' },
+      };
+      const segment = fc.oneof(
+        fc.constantFrom('key_000000000000000000000000', 'usr_000000000000000000000000', 'inv_000000000000000000000000', 'aud_000000000000000000000000'),
+        oddPathSegment,
+      );
+      await fuzz(
+        'dashboard: setup routes',
+        fc
+          .record({ route: fc.constantFrom(...Object.keys(routes)), session, csrf, segment, query, contentType, body: body({}) })
+          .chain((plan) => (routes[plan.route] === undefined ? fc.constant(plan.body) : body(routes[plan.route])).map((b) => ({ ...plan, body: b }))),
+        (plan) => {
+          const [method, path] = plan.route.split(' ');
+          const base = routes[plan.route] ?? {};
+          const bytes = routes[plan.route] === undefined && plan.body.kind !== 'garbage' ? undefined : bodyBytes(plan.body, base);
+          return {
+            method,
+            path: `${DASHBOARD}/${path.replace(':id', plan.segment)}${q(plan.query)}`,
+            headers: {
+              ...sessionHeaders(plan.session, plan.csrf),
+              ...(bytes === undefined || plan.contentType === null ? {} : { 'content-type': plan.contentType }),
+            },
+            body: bytes,
+          };
+        },
+        { runs: DASHBOARD_RUNS },
+      );
     });
 
     it('the session routes: odd sessions, CSRF tokens, path ids and queries', async () => {

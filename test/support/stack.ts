@@ -76,7 +76,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await callbacksTo(t.baseUrl);
     await railCallbacksTo(t.baseUrl);
 
-    const worker = options.worker ? await resources.add(startTestWorker(db.url, env), (started) => started.close()) : undefined;
+    // The worker writes links for people (mailed ones): to the address the app is reached at.
+    const worker = options.worker
+      ? await resources.add(startTestWorker(db.url, { PUBLIC_BASE_URL: t.baseUrl, ...env }), (started) => started.close())
+      : undefined;
     const pg = await resources.add(connectTo(db.url), (client) => client.end());
     const merchants = [];
     for (const name of options.merchants ?? []) merchants.push(await t.createMerchant(name));

@@ -100,10 +100,10 @@ export class ApiKeysController {
   roll(
     @CurrentUser() user: DashboardPrincipal,
     @Param('apiKeyId') apiKeyId: string,
-    @Body() dto: RollApiKeyDto | undefined,
+    @Body() dto: RollApiKeyDto,
     @Req() request: FastifyRequest,
   ): Promise<IssuedApiKeyDto> {
-    return this.keys.roll(user, apiKeyId, dto?.expiresInHours ?? 0, clientOf(request));
+    return this.keys.roll(user, apiKeyId, dto.expiresInHours ?? 0, clientOf(request));
   }
 
   @Delete(':apiKeyId')

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { newId } from '../../common/ids/ids';
+import { isId, newId } from '../../common/ids/ids';
 import { listPage, Page, PageRequest } from '../../common/paging';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { AuditEntryNotFoundError } from './audit.errors';
 import { AUDIT_LOG_PATH } from './audit.routes';
 import { AuditFilter, AuditRepository } from './audit.repository';
 import { mapAuditEntry } from './audit-entry.mapper';
@@ -46,6 +47,12 @@ export class AuditLog {
    */
   recordInBackground(actor: AuditActor, what: AuditAction): void {
     this.repository.insertAlone(entry(actor, what)).catch((err: Error) => this.logger.warn(`audit entry ${what.action} not written: ${err.message}`));
+  }
+
+  async get(merchantId: string, id: string): Promise<AuditEntryDto> {
+    const row = isId('aud', id) ? await this.repository.find(merchantId, id) : undefined;
+    if (!row) throw new AuditEntryNotFoundError();
+    return mapAuditEntry(row);
   }
 
   list(merchantId: string, filter: AuditFilter, query: PageRequest): Promise<Page<AuditEntryDto>> {

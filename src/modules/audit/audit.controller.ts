@@ -1,4 +1,4 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Answer } from '../../common/http/answer';
@@ -7,7 +7,7 @@ import { sendPage } from '../../common/http/list.query';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
 import { AuditLog } from './audit-log.service';
 import { AUDIT_LOG_PATH } from './audit.routes';
-import { AuditEntryDto, AuditEntryListEnvelopeDto, AuditLogQuery } from './dto/audit-entry.dto';
+import { AuditEntryDto, AuditEntryEnvelopeDto, AuditEntryListEnvelopeDto, AuditLogQuery } from './dto/audit-entry.dto';
 
 @ApiTags('Dashboard: audit log')
 @Controller(AUDIT_LOG_PATH)
@@ -35,5 +35,21 @@ export class AuditController {
   ): Promise<AuditEntryDto[]> {
     const { userId, action, ...page } = query;
     return sendPage(reply, await this.audit.list(user.merchantId, { userId, action }, page));
+  }
+
+  @Get(':auditEntryId')
+  @DashboardOperation(
+    { roles: ['owner'] },
+    {
+      operationId: 'getAuditEntry',
+      summary: 'One entry of the audit log (owners only)',
+      unsafe: false,
+      success: { status: 200, type: AuditEntryEnvelopeDto, description: 'The entry' },
+      errors: ['resource_not_found'],
+    },
+  )
+  @Answer('Audit entry retrieved')
+  get(@CurrentUser() user: DashboardPrincipal, @Param('auditEntryId') auditEntryId: string): Promise<AuditEntryDto> {
+    return this.audit.get(user.merchantId, auditEntryId);
   }
 }

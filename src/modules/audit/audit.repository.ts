@@ -34,6 +34,11 @@ export class AuditRepository {
     );
   }
 
+  async find(merchantId: string, id: string): Promise<AuditRow | undefined> {
+    const { rows } = await this.pool.query<AuditRow>(`SELECT ${COLUMNS} FROM audit_log a WHERE a.id = $1 AND a.merchant_id = $2`, [id, merchantId]);
+    return rows[0];
+  }
+
   /**
    * The newest `limit` entries matching the filter, or those after the merchant's entry `afterId`;
    * undefined when that is no entry of the merchant's. Keyset on `seq`, each filter with its index.

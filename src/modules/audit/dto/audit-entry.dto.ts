@@ -63,3 +63,11 @@ export class AuditEntryListEnvelopeDto {
   @ApiProperty({ type: [AuditEntryDto] })
   response: AuditEntryDto[];
 }
+
+export class AuditEntryEnvelopeDto {
+  @ApiProperty({ example: 'Audit entry retrieved' })
+  message: string;
+
+  @ApiProperty({ type: AuditEntryDto })
+  response: AuditEntryDto;
+}
