@@ -29,6 +29,7 @@ import { KYB_TARGETS, runKybBench } from './kyb';
 import { KYB_WORKER_TARGETS, runKybWorkerBench } from './kyb-worker';
 import { MONEY_TARGETS, MoneyScenario, runMoneyBench, Target } from './money';
 import { runCollectionsBench } from './collections';
+import { DashboardScenario, runDashboardBench } from './dashboard';
 import { INTERNATIONAL_TARGETS, InternationalBenchResult, InternationalScenario, runInternationalBench, WORKER_LOG_COUNTS } from './international';
 import { findOwnedQuery, statementSent } from './reference-server';
 import { BANK_RAIL_CALLBACK_PATH, BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../src/modules/rail-events/rail-events.routes';
@@ -68,7 +69,7 @@ const INTL_CREATION_CONCURRENCY = intEnv('BENCH_INTL_CREATION_CONCURRENCY', 16);
 /** A diagnostic: `BENCH_INTL_CALLBACKS=0` turns the cross-border rails' callbacks off for the pipeline runs. */
 const INTL_CALLBACKS = process.env.BENCH_INTL_CALLBACKS !== '0';
 /** The parts of the bench, in the order they run; `BENCH_PARTS` or the arguments select some (all by default). */
-const ALL_PARTS = ['core', 'money', 'collections', 'kyb', 'kyb-worker', 'international'] as const;
+const ALL_PARTS = ['core', 'money', 'collections', 'dashboard', 'kyb', 'kyb-worker', 'international'] as const;
 type Part = (typeof ALL_PARTS)[number];
 const PARTS = selectedParts();
 /** How long the cross-border sandbox rails keep a leg pending: 0, each leg is final in the rail's answer. */
@@ -102,6 +103,7 @@ const PROVIDER_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'verification-provider',
 const BANK_RAIL_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'bank-rail', 'main.js');
 const BRIDGE_RAIL_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'bridge-rail', 'main.js');
 const PAYOUT_RAIL_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'payout-rail', 'main.js');
+const MAIL_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'mail', 'main.js');
 const RESULTS_FILE = join(ROOT_DIR, 'bench', 'results', 'latest.json');
 
 const CLK_TCK = clockTicks();
@@ -110,7 +112,7 @@ const CLK_TCK = clockTicks();
 // Types
 // ---------------------------------------------------------------------------------------------
 
-type Scenario = 'get-one' | 'list-first-page' | 'create' | MoneyScenario | InternationalScenario;
+type Scenario = 'get-one' | 'list-first-page' | 'create' | MoneyScenario | DashboardScenario | InternationalScenario;
 type ServerName = 'reference' | 'api';
 
 interface Measurement {
@@ -237,13 +239,15 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
 
   // 3. Seed the businesses (every part but the international one uses them; it creates its own).
   const ids =
-    PARTS.has('core') || PARTS.has('money') || PARTS.has('collections') || PARTS.has('kyb') || PARTS.has('kyb-worker')
+    PARTS.has('core') || PARTS.has('money') || PARTS.has('collections') || PARTS.has('dashboard') || PARTS.has('kyb') || PARTS.has('kyb-worker')
       ? await seed(databaseUrl, issued.merchantId)
       : [];
   checkAborted();
 
   // 4. Start the servers and the sandboxes.
-  const [apiPort, refPort, providerPort, railPort, bridgePort, payoutPort] = [
+  const [apiPort, refPort, providerPort, railPort, bridgePort, payoutPort, smtpPort, inboxPort] = [
+    await freePort(),
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -303,6 +307,9 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     SANDBOX_SETTLEMENT_STEP_MS: String(SETTLEMENT_STEP_MS),
   });
   started.push(payoutRail);
+  // Production requires a mail server: the development one (the dashboard part's sign-up mails a link).
+  const mail = startChild('mail sandbox', MAIL_SANDBOX_MAIN, { SANDBOX_SMTP_PORT: String(smtpPort), SANDBOX_INBOX_PORT: String(inboxPort) });
+  started.push(mail);
   // The API's and the worker's environment: one deployment, same database, queues and secrets.
   const appEnv: Record<string, string> = {
     NODE_ENV: 'production',
@@ -323,6 +330,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     PAYOUT_RAIL_URL: crossBorder.payout.url,
     PAYOUT_RAIL_API_KEY: crossBorder.payout.apiKey,
     PAYOUT_RAIL_WEBHOOK_SECRET: crossBorder.payout.webhookSecret,
+    SMTP_URL: `smtp://${HOST}:${smtpPort}`,
     // Production defaults to mk_live; the CLI (development) issued an mk_test key.
     API_KEY_PREFIX: 'mk_test',
     LOG_LEVEL: APP_LOG_LEVEL,
@@ -332,6 +340,9 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     // measures the service, not the limit.
     RATE_LIMIT_PER_SECOND: '10000000',
     RATE_LIMIT_BURST: '10000000',
+    // Dashboard logins are a public route, limited per client IP: every bench request comes from one.
+    PUBLIC_RATE_LIMIT_PER_SECOND: '10000000',
+    PUBLIC_RATE_LIMIT_BURST: '10000000',
   };
   const api = startChild('api', APP_MAIN, { ...appEnv, PORT: String(apiPort) }, API_NODE_ARGS);
   started.push(api);
@@ -352,6 +363,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     waitReady(rail, `${railUrl}/health`),
     waitReady(bridgeRail, `${crossBorder.bridge.url}/health`),
     waitReady(payoutRail, `${crossBorder.payout.url}/health`),
+    waitReady(mail, `http://${HOST}:${inboxPort}/health`),
   ]);
   const apiPid = pidOf(api);
   const refPid = pidOf(reference);
@@ -519,6 +531,29 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     await fetch(`${railUrl}/_sandbox/reset`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).then((r) => r.arrayBuffer());
     targets.push(...collections.targets);
     results.collections = collections;
+  }
+
+  // 8c. The dashboard: a login's CPU, and a setup read with a session against GET one with a key.
+  if (PARTS.has('dashboard')) {
+    log('');
+    const dashboard = await runDashboardBench({
+      apiUrl,
+      apiKey: issued.apiKey,
+      businessIds: ids,
+      warmUpS: WARMUP_S,
+      durationS: DURATION_S,
+      connections: CONNECTIONS,
+      // Each request carries its own credential (a key, a session cookie): none from the target.
+      measure: async (scenario, requests, options) => {
+        const run = await measure(scenario, 'api', 1, { ...servers.api, headers: {}, requests }, options);
+        runs.push(run);
+        return run;
+      },
+      warm: (label, requests, options) => load(label, { ...servers.api, headers: {}, requests }, options.durationS, options.connections),
+      log,
+    });
+    targets.push(...dashboard.targets);
+    results.dashboard = dashboard;
   }
 
   // 9. KYB: large submissions and GET onboarding (issue 3).

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { envInt, runSandbox, SANDBOX_HOST, startSandbox } from '../common/run';
 import { createMailSandbox } from './mail.server';
 
@@ -14,5 +15,6 @@ startSandbox('mail', async () => {
     smtp.listen(smtpPort, SANDBOX_HOST, () => resolve());
   });
   inbox.addHook('onClose', (_instance, done) => smtp.close(done));
-  await runSandbox('mail', inbox, inboxPort, `SMTP on ${SANDBOX_HOST}:${smtpPort}; open this address to read what was sent`);
+  const listening = (smtp.server.address() as AddressInfo).port;
+  await runSandbox('mail', inbox, inboxPort, `SMTP on ${SANDBOX_HOST}:${listening}; open this address to read what was sent`);
 });

@@ -27,6 +27,8 @@ export interface AppConfig {
   walletMnemonic: string;
   apiKeyPrefix: 'mk_test' | 'mk_live';
   apiKeyCacheTtlMs: number;
+  /** How long an API process trusts a dashboard session it looked up (0: never cached); changes broadcast through Redis reach it sooner. */
+  sessionCacheTtlMs: number;
   agreementLinkTtlSeconds: number;
   logLevel: string;
   dbPoolSize: number;
@@ -159,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     walletMnemonic: secret('WALLET_MNEMONIC', DEV_WALLET_MNEMONIC),
     apiKeyPrefix: parsed.API_KEY_PREFIX ?? (production ? 'mk_live' : 'mk_test'),
     apiKeyCacheTtlMs: parsed.API_KEY_CACHE_TTL_MS,
+    sessionCacheTtlMs: parsed.DASHBOARD_SESSION_CACHE_TTL_MS,
     agreementLinkTtlSeconds: parsed.AGREEMENT_LINK_TTL_SECONDS,
     logLevel: parsed.LOG_LEVEL,
     dbPoolSize: parsed.DB_POOL_SIZE,

@@ -46,6 +46,13 @@ export class EnvironmentVariables {
   @Max(300_000)
   API_KEY_CACHE_TTL_MS = 5_000;
 
+  /** How long an API process trusts a dashboard session it looked up; changes elsewhere reach it sooner, through Redis. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  DASHBOARD_SESSION_CACHE_TTL_MS = 5_000;
+
   @Transform(toInt)
   @IsInt()
   @Min(60)

@@ -1,9 +1,10 @@
+import { spawnApi } from '../support/api-process';
 import { startAppAtPublicUrl } from '../support/browser';
 import { expectErrorBody } from '../support/contract';
 import { DashboardClient, DashboardUser, PASSWORD, totpCode } from '../support/dashboard';
-import { sleep } from '../support/poll';
+import { eventually, sleep } from '../support/poll';
 import { startStack, Stack } from '../support/stack';
-import { http } from '../support/test-app';
+import { http, TEST_LIMITS } from '../support/test-app';
 
 /** How long an API process may keep honouring a revoked key: set short here, so the test waits little. */
 const KEY_CACHE_TTL_MS = 1_000;
@@ -281,6 +282,38 @@ describe('Dashboard setup endpoints', () => {
     const on = d.signedIn(await d.as(owner, 'POST', '/two-factor/confirm', { code: await totpCode(secret) }), 200);
     expect((await d.as(on, 'GET', '/api-keys')).status).toBe(200);
     expectErrorBody(await d.as(on, 'DELETE', '/two-factor', { code: await totpCode(secret, 1) }), 409, 'two_factor_state_conflict');
+  });
+
+  it('ends a session on every API process at once: a process that cached it hears of the logout, a new role and the team settings through Redis', async () => {
+    // A second API process that would trust a session it looked up for a minute, were it not told.
+    const other = await spawnApi(stack.db.url, { ...stack.env, ...TEST_LIMITS, DASHBOARD_SESSION_CACHE_TTL_MS: '60000', PUBLIC_BASE_URL: stack.t.baseUrl });
+    try {
+      const onOther = (user: DashboardUser, path: string) => http(other.baseUrl, 'GET', `/api/dashboard${path}`, { headers: { cookie: user.cookie } });
+      const owner = await d.signUp();
+      const second = await d.logIn(owner.email);
+      expect((await onOther(owner, '/me')).status).toBe(200);
+      expect((await onOther(second, '/api-keys')).status).toBe(200);
+
+      expect((await d.as(owner, 'POST', '/logout')).status).toBe(200);
+      await eventually(
+        async () => (await onOther(owner, '/me')).status,
+        (status) => status === 401,
+        2_000,
+        20,
+      );
+      expectErrorBody(await onOther(owner, '/me'), 401, 'session_required');
+
+      expect((await d.as(second, 'PUT', '/team-settings', { requireTwoFactor: true })).status).toBe(200);
+      await eventually(
+        async () => (await onOther(second, '/api-keys')).status,
+        (status) => status === 403,
+        2_000,
+        20,
+      );
+      expectErrorBody(await onOther(second, '/api-keys'), 403, 'two_factor_enrolment_required');
+    } finally {
+      await other.kill();
+    }
   });
 
   it('refuses a body missing any required field with 400 naming it', async () => {

@@ -89,10 +89,12 @@ export class AccountsService {
   }
 
   async logout(principal: DashboardPrincipal, client: ClientOf): Promise<{ sessionId: string; ended: true }> {
-    await this.dataSource.transaction(async (manager) => {
-      await this.repository.endSession(manager, principal.userId, principal.sessionId);
-      await this.audit.record(manager, actorOf(principal, client), { action: 'user.logged_out', objectId: principal.sessionId });
-    });
+    await this.sessions.changing(principal, () =>
+      this.dataSource.transaction(async (manager) => {
+        await this.repository.endSession(manager, principal.userId, principal.sessionId);
+        await this.audit.record(manager, actorOf(principal, client), { action: 'user.logged_out', objectId: principal.sessionId });
+      }),
+    );
     return { sessionId: principal.sessionId, ended: true };
   }
 
@@ -109,12 +111,14 @@ export class AccountsService {
     }
     const passwordHash = await hashPassword(dto.newPassword);
     const merchant = (await this.merchants.find(user.merchantId))!;
-    return this.dataSource.transaction(async (manager) => {
-      await this.repository.updatePassword(manager, user.id, passwordHash);
-      await this.audit.record(manager, actorOf(principal, client), { action: 'user.password_changed', objectId: user.id });
-      const session = await this.sessions.restart(manager, user.id, client);
-      return { account: mapAccount(user, merchant, session.csrfToken), session };
-    });
+    return this.sessions.changing(principal, () =>
+      this.dataSource.transaction(async (manager) => {
+        await this.repository.updatePassword(manager, user.id, passwordHash);
+        await this.audit.record(manager, actorOf(principal, client), { action: 'user.password_changed', objectId: user.id });
+        const session = await this.sessions.restart(manager, user.id, client);
+        return { account: mapAccount(user, merchant, session.csrfToken), session };
+      }),
+    );
   }
 
   /**
@@ -134,7 +138,7 @@ export class AccountsService {
   /** A new password from an e-mailed link (once, within the hour): every session of the user ends. Login follows, second factor and all. */
   async resetPassword(dto: PasswordResetDto, client: ClientOf): Promise<void> {
     const passwordHash = await hashPassword(dto.newPassword);
-    await this.dataSource.transaction(async (manager) => {
+    const userId = await this.dataSource.transaction(async (manager) => {
       const link = await this.links.consume(manager, 'reset_password', dto.token);
       const user = link.userId ? await this.repository.findUser(link.userId, manager) : null;
       if (!user) throw new InvalidLinkError();
@@ -143,7 +147,9 @@ export class AccountsService {
       // Proof of the mailbox, too.
       await this.repository.markEmailVerified(manager, user.id);
       await this.audit.record(manager, actorOf({ ...user, userId: user.id }, client), { action: 'user.password_reset', objectId: user.id });
+      return user.id;
     });
+    await this.sessions.stale({ userId });
   }
 
   async verifyEmail(token: string, client: ClientOf): Promise<void> {
@@ -196,11 +202,13 @@ export class AccountsService {
   }
 
   async endSession(principal: DashboardPrincipal, sessionId: string, client: ClientOf): Promise<{ sessionId: string; ended: true }> {
-    await this.dataSource.transaction(async (manager) => {
-      // Only a well-formed id reaches the database (a NUL byte in a path would make PostgreSQL fail).
-      if (!isId('ses', sessionId) || !(await this.repository.endSession(manager, principal.userId, sessionId))) throw new SessionNotFoundError();
-      await this.audit.record(manager, actorOf(principal, client), { action: 'session.ended', objectId: sessionId });
-    });
+    await this.sessions.changing(principal, () =>
+      this.dataSource.transaction(async (manager) => {
+        // Only a well-formed id reaches the database (a NUL byte in a path would make PostgreSQL fail).
+        if (!isId('ses', sessionId) || !(await this.repository.endSession(manager, principal.userId, sessionId))) throw new SessionNotFoundError();
+        await this.audit.record(manager, actorOf(principal, client), { action: 'session.ended', objectId: sessionId });
+      }),
+    );
     return { sessionId, ended: true };
   }
 

@@ -1,11 +1,14 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type Redis from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { REDIS } from '../../redis/redis.module';
 import { CsrfFailedError, DashboardPrincipal, SessionAuthenticator, SessionRequiredError } from '../auth';
-import { AccountsRepository } from './accounts.repository';
+import { AccountsRepository, SessionRow } from './accounts.repository';
 import type { AccountDto } from './dto/account.dto';
 
 /** A session ends 30 minutes after its last use, and 12 hours after it began whatever its use. */
@@ -15,6 +18,8 @@ export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 const TOUCH_AFTER_MS = 60 * 1000;
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** Bounds the memory of the session cache; a session pushed out is just looked up again. */
+const MAX_CACHED_SESSIONS = 10_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface SessionCookie {
@@ -28,6 +33,9 @@ export interface StartedSession {
   csrfToken: string;
   cookie: SessionCookie;
 }
+
+/** Whose cached sessions a change makes stale: one user's (ended, new role, removed), or a whole team's (its settings). */
+export type SessionScope = { userId: string } | { merchantId: string };
 
 /** An account answer, and the session cookie that goes with it. */
 export interface SignedIn {
@@ -48,14 +56,45 @@ export interface ClientOf {
  * session's token, so nothing more is stored) and no `Origin` but the service's own.
  */
 @Injectable()
-export class DashboardSessions implements SessionAuthenticator {
+export class DashboardSessions implements SessionAuthenticator, OnModuleDestroy {
+  private readonly logger = new Logger(DashboardSessions.name);
   private readonly cookieName: string;
+  private readonly channel: string;
+  /** Live sessions this process looked up lately, by token hash; none when the TTL is 0. */
+  private readonly cache?: LRUCache<string, SessionRow>;
+  private subscriber?: Redis;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(REDIS) private readonly redis: Redis,
     private readonly repository: AccountsRepository,
   ) {
     this.cookieName = config.secureCookies ? '__Host-dashboard_session' : 'dashboard_session';
+    this.channel = `${config.queuePrefix}:dashboard-sessions:stale`;
+    if (config.sessionCacheTtlMs > 0) this.cache = new LRUCache({ max: MAX_CACHED_SESSIONS, ttl: config.sessionCacheTtlMs });
+  }
+
+  /**
+   * After a change that ends sessions or changes what they may do (logout, a password, a role, a
+   * removal, a second factor, the team's settings) has committed: this process forgets the cached
+   * sessions it made stale at once, and tells the other API processes through Redis. Should the
+   * message be lost (Redis down), a cached session lives at most `DASHBOARD_SESSION_CACHE_TTL_MS`.
+   */
+  async stale(scope: SessionScope): Promise<void> {
+    this.forget(scope);
+    const message = 'userId' in scope ? `user:${scope.userId}` : `merchant:${scope.merchantId}`;
+    await this.redis.publish(this.channel, message).catch((err: Error) => this.logger.warn(`session change not broadcast: ${err.message}`));
+  }
+
+  /** Runs a change that makes sessions stale, then `stale(scope)`. */
+  async changing<T>(scope: SessionScope, change: () => Promise<T>): Promise<T> {
+    const result = await change();
+    await this.stale(scope);
+    return result;
+  }
+
+  onModuleDestroy(): void {
+    this.subscriber?.disconnect();
   }
 
   /** A new session with a new token (never one the client brought: no fixation), in `manager`'s transaction when given. */
@@ -103,7 +142,10 @@ export class DashboardSessions implements SessionAuthenticator {
     const now = Date.now();
     if (row.expiresAt.getTime() <= now || row.lastSeenAt.getTime() <= now - SESSION_IDLE_MS) throw new SessionRequiredError();
     if (!SAFE_METHODS.has(request.method)) this.assertCsrf(request, token);
-    if (now - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) await this.repository.touchSession(row.id);
+    if (now - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+      await this.repository.touchSession(row.id);
+      row.lastSeenAt = new Date(now);
+    }
     return {
       userId: row.userId,
       email: row.email,
@@ -133,9 +175,37 @@ export class DashboardSessions implements SessionAuthenticator {
 
   private async sessionOf(request: FastifyRequest) {
     const token = this.tokenOf(request);
-    const row = token && TOKEN.test(token) ? await this.repository.liveSession(sha256(token)) : undefined;
-    if (!token || !row) throw new SessionRequiredError();
+    if (!token || !TOKEN.test(token)) throw new SessionRequiredError();
+    const hash = sha256(token);
+    let row = this.cache?.get(hash);
+    if (!row) {
+      this.listen();
+      row = await this.repository.liveSession(hash);
+      if (!row) throw new SessionRequiredError();
+      this.cache?.set(hash, row);
+    }
     return { token, row };
+  }
+
+  private forget(scope: SessionScope): void {
+    if (!this.cache) return;
+    for (const [hash, row] of this.cache.entries()) {
+      if ('userId' in scope ? row.userId === scope.userId : row.merchantId === scope.merchantId) this.cache.delete(hash);
+    }
+  }
+
+  /** The first session looked up subscribes this process to the other processes' changes (the worker never does). */
+  private listen(): void {
+    if (!this.cache || this.subscriber) return;
+    // A subscribed connection can do nothing else; it queues its SUBSCRIBE until connected and
+    // subscribes again after every reconnection.
+    this.subscriber = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+    this.subscriber.on('error', () => undefined);
+    this.subscriber.on('message', (_channel: string, message: string) => {
+      const [kind, id] = message.split(':', 2);
+      this.forget(kind === 'user' ? { userId: id } : { merchantId: id });
+    });
+    this.subscriber.subscribe(this.channel).catch((err: Error) => this.logger.warn(`not subscribed to session changes: ${err.message}`));
   }
 
   private assertCsrf(request: FastifyRequest, token: string): void {

@@ -12,7 +12,7 @@ import { mapInvitation, mapMember } from './account.mapper';
 import { AlreadyMemberError, InvitationNotFoundError, LastOwnerError, MemberNotFoundError } from './accounts.errors';
 import { AccountsRepository } from './accounts.repository';
 import { INVITATIONS_PATH, MEMBERS_PATH } from './accounts.routes';
-import { ClientOf } from './dashboard-sessions.service';
+import { ClientOf, DashboardSessions } from './dashboard-sessions.service';
 import type { InvitationDto, InviteMemberDto, MemberDto, MemberRemovedDto, TeamSettingsDto } from './dto/team.dto';
 import { actorOf } from './client';
 import type { UserEntity } from './user.entity';
@@ -26,6 +26,7 @@ export class TeamService {
     private readonly repository: AccountsRepository,
     private readonly links: AccountLinks,
     private readonly audit: AuditLog,
+    private readonly sessions: DashboardSessions,
   ) {}
 
   members(merchantId: string, query: PageRequest): Promise<Page<MemberDto>> {
@@ -85,29 +86,33 @@ export class TeamService {
    * end: the next one starts with the new rights.
    */
   async changeRole(principal: DashboardPrincipal, userId: string, role: DashboardRole, client: ClientOf): Promise<MemberDto> {
-    return this.dataSource.transaction(async (manager) => {
-      const member = await this.lockedMember(manager, principal.merchantId, userId, role !== 'owner');
-      if (member.role !== role) {
-        await this.repository.updateRole(manager, member.id, role);
-        await this.repository.endAllSessions(manager, member.id);
-        await this.audit.record(manager, actorOf(principal, client), {
-          action: 'member.role_changed',
-          objectId: member.id,
-          details: { from: member.role, to: role },
-        });
-      }
-      return mapMember({ ...member, role });
-    });
+    return this.sessions.changing({ userId }, () =>
+      this.dataSource.transaction(async (manager) => {
+        const member = await this.lockedMember(manager, principal.merchantId, userId, role !== 'owner');
+        if (member.role !== role) {
+          await this.repository.updateRole(manager, member.id, role);
+          await this.repository.endAllSessions(manager, member.id);
+          await this.audit.record(manager, actorOf(principal, client), {
+            action: 'member.role_changed',
+            objectId: member.id,
+            details: { from: member.role, to: role },
+          });
+        }
+        return mapMember({ ...member, role });
+      }),
+    );
   }
 
   /** The member leaves the team: its account, sessions and links go. The team keeps an owner. */
   async remove(principal: DashboardPrincipal, userId: string, client: ClientOf): Promise<MemberRemovedDto> {
-    return this.dataSource.transaction(async (manager) => {
-      const member = await this.lockedMember(manager, principal.merchantId, userId, true);
-      await this.repository.deleteUser(manager, member.id);
-      await this.audit.record(manager, actorOf(principal, client), { action: 'member.removed', objectId: member.id, details: { email: member.email } });
-      return { userId: member.id, removed: true };
-    });
+    return this.sessions.changing({ userId }, () =>
+      this.dataSource.transaction(async (manager) => {
+        const member = await this.lockedMember(manager, principal.merchantId, userId, true);
+        await this.repository.deleteUser(manager, member.id);
+        await this.audit.record(manager, actorOf(principal, client), { action: 'member.removed', objectId: member.id, details: { email: member.email } });
+        return { userId: member.id, removed: true };
+      }),
+    );
   }
 
   async settings(merchantId: string): Promise<TeamSettingsDto> {
@@ -115,11 +120,13 @@ export class TeamService {
   }
 
   async updateSettings(principal: DashboardPrincipal, dto: TeamSettingsDto, client: ClientOf): Promise<TeamSettingsDto> {
-    return this.dataSource.transaction(async (manager) => {
-      await this.repository.setRequireTwoFactor(manager, principal.merchantId, dto.requireTwoFactor);
-      await this.audit.record(manager, actorOf(principal, client), { action: 'team.settings_changed', details: { requireTwoFactor: dto.requireTwoFactor } });
-      return { requireTwoFactor: dto.requireTwoFactor };
-    });
+    return this.sessions.changing({ merchantId: principal.merchantId }, () =>
+      this.dataSource.transaction(async (manager) => {
+        await this.repository.setRequireTwoFactor(manager, principal.merchantId, dto.requireTwoFactor);
+        await this.audit.record(manager, actorOf(principal, client), { action: 'team.settings_changed', details: { requireTwoFactor: dto.requireTwoFactor } });
+        return { requireTwoFactor: dto.requireTwoFactor };
+      }),
+    );
   }
 
   /**

@@ -68,18 +68,20 @@ export class TwoFactor {
     if (step === undefined) throw new InvalidTwoFactorCodeError();
     const recoveryCodes = Array.from({ length: RECOVERY_CODES }, () => recoveryCode());
     const merchant = (await this.merchants.find(user.merchantId))!;
-    return this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.enableTotp(manager, user.id, step))) throw new TwoFactorStateError('The second factor is already on');
-      await this.repository.replaceRecoveryCodes(
-        manager,
-        user.id,
-        recoveryCodes.map((c) => ({ id: newId('rc'), codeHash: this.codeHash(c) })),
-      );
-      await this.audit.record(manager, actorOf(principal, client), { action: 'two_factor.enabled', objectId: user.id });
-      const session = await this.sessions.restart(manager, user.id, client);
-      const account = mapAccount({ ...user, totpEnabledAt: new Date() }, merchant, session.csrfToken);
-      return { account, session, recoveryCodes };
-    });
+    return this.sessions.changing(principal, () =>
+      this.dataSource.transaction(async (manager) => {
+        if (!(await this.repository.enableTotp(manager, user.id, step))) throw new TwoFactorStateError('The second factor is already on');
+        await this.repository.replaceRecoveryCodes(
+          manager,
+          user.id,
+          recoveryCodes.map((c) => ({ id: newId('rc'), codeHash: this.codeHash(c) })),
+        );
+        await this.audit.record(manager, actorOf(principal, client), { action: 'two_factor.enabled', objectId: user.id });
+        const session = await this.sessions.restart(manager, user.id, client);
+        const account = mapAccount({ ...user, totpEnabledAt: new Date() }, merchant, session.csrfToken);
+        return { account, session, recoveryCodes };
+      }),
+    );
   }
 
   /** Off again, proven with a current code (or a recovery code); refused while the team requires it. */
@@ -89,12 +91,14 @@ export class TwoFactor {
     if (teamRequiresIt) throw new TwoFactorStateError('Your team requires a second factor: it stays on');
     if (!(await this.check(user, code))) throw new InvalidTwoFactorCodeError();
     const merchant = (await this.merchants.find(user.merchantId))!;
-    return this.dataSource.transaction(async (manager) => {
-      await this.repository.disableTotp(manager, user.id);
-      await this.audit.record(manager, actorOf(principal, client), { action: 'two_factor.disabled', objectId: user.id });
-      const session = await this.sessions.restart(manager, user.id, client);
-      return { account: mapAccount({ ...user, totpEnabledAt: null }, merchant, session.csrfToken), session };
-    });
+    return this.sessions.changing(principal, () =>
+      this.dataSource.transaction(async (manager) => {
+        await this.repository.disableTotp(manager, user.id);
+        await this.audit.record(manager, actorOf(principal, client), { action: 'two_factor.disabled', objectId: user.id });
+        const session = await this.sessions.restart(manager, user.id, client);
+        return { account: mapAccount({ ...user, totpEnabledAt: null }, merchant, session.csrfToken), session };
+      }),
+    );
   }
 
   /** Whether `code` is a current TOTP code of the user (each time step accepted once) or one of its unused recovery codes. */
