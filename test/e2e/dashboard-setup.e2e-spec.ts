@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { spawnApi } from '../support/api-process';
 import { startAppAtPublicUrl } from '../support/browser';
 import { expectErrorBody } from '../support/contract';
@@ -76,6 +77,19 @@ describe('Dashboard setup endpoints', () => {
         'user.login_failed',
       ]),
     );
+    // Nothing secret reaches a log line or a job: not the password, the link's token, the TOTP
+    // secret, a recovery code or the session's token.
+    const logs = stack.t.logs.join('\n');
+    for (const secret of [PASSWORD, verification.token, enrolment.secret, recoveryCodes[1], withCode.cookie.split('=')[1]]) expect(logs).not.toContain(secret);
+    const redis = new Redis(stack.t.config.redisUrl);
+    try {
+      const jobKeys = await redis.keys(`${stack.env.QUEUE_PREFIX}:accounts:accounts.send-link.*`);
+      expect(jobKeys.length).toBeGreaterThan(0);
+      for (const key of jobKeys) expect(Object.keys(JSON.parse((await redis.hget(key, 'data'))!) as object)).toEqual(['tokenId']);
+    } finally {
+      redis.disconnect();
+    }
+
     const failed = await d.as(withCode, 'GET', '/audit-log?action=user.login_failed');
     expect(failed.body.response.length).toBeGreaterThanOrEqual(2);
     expect(failed.body.response.every((entry: { action: string; ip: string }) => entry.action === 'user.login_failed' && entry.ip === '127.0.0.1')).toBe(true);
@@ -225,6 +239,7 @@ describe('Dashboard setup endpoints', () => {
     const audit = (await d.as(owner, 'GET', '/audit-log?action=api_key.created')).body.response[0];
     expect(audit).toMatchObject({ action: 'api_key.created', objectId: key.apiKeyId, user: { userId: owner.userId, email: owner.email }, ip: '127.0.0.1' });
     expect(JSON.stringify((await d.as(owner, 'GET', '/audit-log')).body)).not.toMatch(/mk_test_[1-9A-HJ-NP-Za-km-z]{20}/);
+    expect(stack.t.logs.join('\n')).not.toContain(key.apiKey);
   });
 
   it("answers another merchant's key, member, invitation or audit entry as not found", async () => {
