@@ -14,12 +14,13 @@ import { checkJsonBody } from './common/validation/json-body.guard';
 import { installBodyDeadline, installShutdownBudget } from './common/http/body-deadline';
 import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors';
 import { generateRequestId } from './common/http/request-id';
-import { installSecurityHeaders } from './common/http/security-headers';
+import { DOCS_HEADERS, installSecurityHeaders } from './common/http/security-headers';
 import { AppConfig } from './config/app.config';
 import { installAgreementPageErrors } from './modules/agreement-page';
 import { installReceiptPageErrors } from './modules/international-intents';
 import { installCallerAuthentication, keepsRawBody } from './modules/auth';
 import { DashboardSessions } from './modules/accounts';
+import { DASHBOARD_WEB_HEADERS, DASHBOARD_WEB_PATH, installDashboardWeb, isDashboardWebRoute } from './modules/dashboard-web';
 import { installIdempotency } from './modules/idempotency';
 import { installKybUploadHooks } from './modules/kyb';
 
@@ -71,7 +72,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   installCallerAuthentication(app, fastify, {
     railSecrets: { bank_rail: config.bankRail.webhookSecret, bridge_rail: config.bridgeRail.webhookSecret, payout_rail: config.payoutRail.webhookSecret },
     sessions: app.get(DashboardSessions),
-    extraPublic: isOpenApiRoute,
+    extraPublic: (url) => isOpenApiRoute(url) || isDashboardWebRoute(url),
   });
   fastify.addHook('onRequest', (request, _reply, done) => {
     // Compressed bodies are not accepted: refused before reading rather than misread.
@@ -84,7 +85,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   });
   installBodyDeadline(fastify, config.body);
   installShutdownBudget(fastify, config.shutdownTimeoutMs);
-  installSecurityHeaders(fastify, `/${DOCS_PATH}`);
+  installSecurityHeaders(fastify, { [`/${DOCS_PATH}`]: DOCS_HEADERS, [DASHBOARD_WEB_PATH]: DASHBOARD_WEB_HEADERS });
 
   // Fastify's own JSON parser (with its prototype-poisoning guard), but its failures become our
   // `invalid_json` error: Nest would otherwise turn them into a bare 400 without the cause. Every
@@ -118,6 +119,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   installReceiptPageErrors(fastify);
 
   setupOpenApi(app, config);
+  await installDashboardWeb(app);
   await app.init();
   return app;
 }

@@ -16,18 +16,19 @@ export const DOCS_HEADERS: Record<string, string> = {
 
 /**
  * Security headers as fixed sets per kind of answer, set once per response: every answer
- * `nosniff`, JSON answers (per-merchant data) `no-store`, the docs page its CSP. The headers are
- * constants, so a per-request middleware (helmet's hooks cost about 60 µs per request, a fifth of
- * a GET) buys nothing here.
+ * `nosniff`, JSON answers (per-merchant data) `no-store`, the pages under each path of `pages`
+ * (the docs, the dashboard) their CSP. The headers are constants, so a per-request middleware
+ * (helmet's hooks cost about 60 µs per request, a fifth of a GET) buys nothing here.
  */
-export function installSecurityHeaders(fastify: FastifyInstance, docsPath: string): void {
+export function installSecurityHeaders(fastify: FastifyInstance, pages: Record<string, Record<string, string>>): void {
   fastify.addHook('onRoute', (route) => {
-    if (route.url !== docsPath && !route.url.startsWith(`${docsPath}/`)) return;
-    const setDocsHeaders = (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      void reply.headers(DOCS_HEADERS);
+    const path = Object.keys(pages).find((prefix) => route.url === prefix || route.url.startsWith(`${prefix}/`));
+    if (path === undefined) return;
+    const setPageHeaders = (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      void reply.headers(pages[path]);
       done();
     };
-    route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), setDocsHeaders];
+    route.onRequest = [...(route.onRequest ? [route.onRequest].flat() : []), setPageHeaders];
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('X-Content-Type-Options', 'nosniff');

@@ -1,0 +1,124 @@
+/** What the service answers when it refuses: its message, its stable code, and the request id to quote. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId: string | undefined,
+    readonly details: { field: string; message: string }[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** A page of a list: its items, and the cursor of the next page when there is one. */
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string;
+}
+
+let csrfToken = '';
+
+/** The session's CSRF token, from the answers that carry it (sign-up, login, `me`). */
+export function setCsrfToken(token: string): void {
+  csrfToken = token;
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<{ data: T; headers: Headers }> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  const text = await response.text();
+  const parsed = text
+    ? (JSON.parse(text) as { response?: T; message?: string; error?: { code: string; details?: { field: string; message: string }[] }; requestId?: string })
+    : {};
+  if (!response.ok) {
+    throw new ApiError(
+      response.status,
+      parsed.error?.code ?? 'unknown',
+      parsed.message ?? `The service answered ${response.status}`,
+      parsed.requestId ?? response.headers.get('x-request-id') ?? undefined,
+      parsed.error?.details ?? [],
+    );
+  }
+  return { data: parsed.response as T, headers: response.headers };
+}
+
+/** The dashboard's own endpoints: the session cookie goes with every call, and the CSRF token with every change. */
+export const api = {
+  get: async <T>(path: string): Promise<T> => (await call<T>('GET', `/api/dashboard${path}`)).data,
+  post: async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('POST', `/api/dashboard${path}`, body)).data,
+  put: async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('PUT', `/api/dashboard${path}`, body)).data,
+  patch: async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('PATCH', `/api/dashboard${path}`, body)).data,
+  delete: async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('DELETE', `/api/dashboard${path}`, body)).data,
+  /** A page of a list, `query` carrying the filters and the cursor; the next cursor comes from the `Link` header. */
+  page: async <T>(path: string, query: URLSearchParams): Promise<Page<T>> => {
+    const search = query.toString();
+    const { data, headers } = await call<T[]>('GET', `/api/dashboard${path}${search ? `?${search}` : ''}`);
+    const next = /<([^>]+)>;\s*rel="next"/.exec(headers.get('link') ?? '')?.[1];
+    return { items: data, nextCursor: next ? (new URL(next).searchParams.get('cursor') ?? undefined) : undefined };
+  },
+};
+
+export interface Account {
+  user: { userId: string; email: string; role: 'owner' | 'developer' | 'viewer'; emailVerified: boolean; twoFactorEnabled: boolean };
+  merchant: { merchantId: string; name: string };
+  csrfToken: string;
+}
+
+export interface ApiKey {
+  apiKeyId: string;
+  name: string;
+  prefix: string;
+  lastFour: string;
+  status: 'active' | 'expiring' | 'expired' | 'revoked';
+  createdBy: { userId: string; email: string } | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface IssuedApiKey extends ApiKey {
+  apiKey: string;
+}
+
+export interface Member {
+  userId: string;
+  email: string;
+  role: string;
+  emailVerified: boolean;
+  twoFactorEnabled: boolean;
+  createdAt: string;
+}
+
+export interface Invitation {
+  invitationId: string;
+  email: string;
+  role: string;
+  invitedBy: string;
+  status: 'pending' | 'accepted' | 'revoked' | 'expired';
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface Session {
+  sessionId: string;
+  current: boolean;
+  ip: string;
+  userAgent: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+}
+
+export interface AuditEntry {
+  auditEntryId: string;
+  action: string;
+  objectId: string | null;
+  user: { userId: string | null; email: string | null } | null;
+  ip: string;
+  details: Record<string, unknown>;
+  createdAt: string;
+}

@@ -1,0 +1,139 @@
+import { useState, type ReactNode } from 'react';
+import { ApiError } from '../api';
+import { localTime, utcTime } from '../format';
+
+/** A moment in the viewer's time zone; its UTC value on hover (and to screen readers through `dateTime`). */
+export function Time({ iso }: { iso: string | null | undefined }) {
+  if (!iso) return <span className="muted">—</span>;
+  return (
+    <time dateTime={iso} title={utcTime(iso)}>
+      {localTime(iso)}
+    </time>
+  );
+}
+
+/** The API's message and the request id to quote to support. */
+export function ErrorNotice({ error }: { error: unknown }) {
+  if (!error) return null;
+  const apiError = error instanceof ApiError ? error : undefined;
+  return (
+    <div role="alert" className="notice error">
+      <p>{apiError ? apiError.message : 'Something went wrong: try again.'}</p>
+      {apiError && apiError.details.length > 0 && (
+        <ul>
+          {apiError.details.map((detail) => (
+            <li key={`${detail.field}:${detail.message}`}>
+              <code>{detail.field}</code>: {detail.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {apiError?.requestId && (
+        <p className="muted">
+          Request id <code>{apiError.requestId}</code>
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A status as text (never colour alone), coloured by its tone. */
+export function Status({ value, tone }: { value: string; tone: 'good' | 'warn' | 'bad' | 'neutral' }) {
+  return <span className={`status ${tone}`}>{value.replace(/_/g, ' ')}</span>;
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      <p>
+        <strong>{title}</strong>
+      </p>
+      {children}
+    </div>
+  );
+}
+
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <h1>{title}</h1>
+      {children}
+    </header>
+  );
+}
+
+/** Copies a text to the clipboard, and says so. */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="secondary"
+      onClick={() => {
+        void navigator.clipboard.writeText(text).then(() => setCopied(true));
+      }}
+    >
+      {copied ? 'Copied' : label}
+    </button>
+  );
+}
+
+/** A labelled input; `error` is the API's message for this field. */
+export function Field(props: {
+  label: string;
+  name: string;
+  type?: string;
+  autoComplete?: string;
+  required?: boolean;
+  minLength?: number;
+  inputMode?: 'numeric' | 'text' | 'email';
+  defaultValue?: string;
+  hint?: string;
+}) {
+  const id = `field-${props.name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        autoComplete={props.autoComplete}
+        required={props.required}
+        minLength={props.minLength}
+        inputMode={props.inputMode}
+        defaultValue={props.defaultValue}
+        aria-describedby={props.hint ? `${id}-hint` : undefined}
+      />
+      {props.hint && (
+        <p id={`${id}-hint`} className="hint">
+          {props.hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The next and first pages of a list whose cursor lives in the URL, so a link to a page can be shared. */
+export function Pager({ nextCursor, onPage, atFirst }: { nextCursor?: string; onPage: (cursor: string | undefined) => void; atFirst: boolean }) {
+  if (atFirst && !nextCursor) return null;
+  return (
+    <nav className="pager" aria-label="Pages">
+      {!atFirst && (
+        <button type="button" className="secondary" onClick={() => onPage(undefined)}>
+          First page
+        </button>
+      )}
+      {nextCursor && (
+        <button type="button" className="secondary" onClick={() => onPage(nextCursor)}>
+          Next page
+        </button>
+      )}
+    </nav>
+  );
+}
+
+/** The form's text fields by name (the dashboard's forms have no file inputs). */
+export function formValues(form: HTMLFormElement): Record<string, string> {
+  return Object.fromEntries([...new FormData(form).entries()].flatMap(([key, value]) => (typeof value === 'string' ? [[key, value]] : [])));
+}

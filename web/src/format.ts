@@ -1,0 +1,13 @@
+/** A date in the viewer's time zone, for people; its UTC value goes in the element's title. */
+export function localTime(iso: string): string {
+  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+}
+
+export function utcTime(iso: string): string {
+  return `${new Date(iso).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+}
+
+/** An amount of money (a decimal string or number, as the API gives it) in the currency's own format. */
+export function money(amount: string | number, currency: string): string {
+  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(Number(amount));
+}

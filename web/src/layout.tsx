@@ -1,0 +1,60 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { NavLink, useNavigate } from 'react-router';
+import { Account, api } from './api';
+import { ME } from './session';
+
+/** Every signed-in page: a skip link, the navigation, who is signed in, and the page in `main`. */
+export function Layout({ account, children }: { account: Account; children: ReactNode }) {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const logout = useMutation({
+    mutationFn: () => api.post('/logout'),
+    onSettled: async () => {
+      // To the login page first: with the account gone, this page would send the browser there
+      // with itself as the place to come back to.
+      await navigate('/login', { replace: true });
+      client.setQueryData(ME, null);
+      client.removeQueries({ predicate: (query) => query.queryKey[0] !== ME[0] });
+    },
+  });
+  const links = [
+    { to: '/', label: 'Overview', end: true },
+    { to: '/api-keys', label: 'API keys' },
+    { to: '/team', label: 'Team' },
+    { to: '/security', label: 'Security' },
+    ...(account.user.role === 'owner' ? [{ to: '/audit-log', label: 'Audit log' }] : []),
+  ];
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to the content
+      </a>
+      <header className="top">
+        <span className="brand">Merchant Dashboard</span>
+        <nav aria-label="Main">
+          <ul>
+            {links.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} end={link.end}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="who">
+          <span>
+            {account.merchant.name} · {account.user.email} ({account.user.role})
+          </span>
+          <button type="button" className="secondary" onClick={() => logout.mutate()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
+}

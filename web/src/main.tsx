@@ -1,0 +1,43 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode, type ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import type { Account } from './api';
+import { Layout } from './layout';
+import { ApiKeys } from './pages/api-keys';
+import { AuditLog } from './pages/audit-log';
+import { AcceptInvitation, LogIn, ResetPassword, SignUp, VerifyEmail } from './pages/auth';
+import { NotFound, Overview } from './pages/overview';
+import { Security } from './pages/security';
+import { Team } from './pages/team';
+import { RequireSession } from './session';
+import './styles.css';
+
+const signedIn = (page: (account: Account) => ReactNode) => <RequireSession>{(account) => <Layout account={account}>{page(account)}</Layout>}</RequireSession>;
+
+const router = createBrowserRouter(
+  [
+    { path: '/login', element: <LogIn /> },
+    { path: '/signup', element: <SignUp /> },
+    { path: '/reset-password', element: <ResetPassword /> },
+    { path: '/verify-email', element: <VerifyEmail /> },
+    { path: '/accept-invitation', element: <AcceptInvitation /> },
+    { path: '/', element: signedIn((account) => <Overview account={account} />) },
+    { path: '/api-keys', element: signedIn((account) => <ApiKeys account={account} />) },
+    { path: '/team', element: signedIn((account) => <Team account={account} />) },
+    { path: '/security', element: signedIn((account) => <Security account={account} />) },
+    { path: '/audit-log', element: signedIn((account) => (account.user.role === 'owner' ? <AuditLog /> : <NotFound />)) },
+    { path: '*', element: signedIn(() => <NotFound />) },
+  ],
+  { basename: '/dashboard' },
+);
+
+const queries = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queries}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,139 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { Account, api, ApiKey, IssuedApiKey } from '../api';
+import { CopyButton, EmptyState, ErrorNotice, Field, formValues, PageHeader, Pager, Status, Time } from '../components/ui';
+import { canWrite } from '../session';
+
+const TONE = { active: 'good', expiring: 'warn', expired: 'neutral', revoked: 'bad' } as const;
+
+/** The merchant's API keys: everyone sees them (never a secret); owners and developers create, roll and revoke. */
+export function ApiKeys({ account }: { account: Account }) {
+  const client = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const [issued, setIssued] = useState<IssuedApiKey | null>(null);
+  const writer = canWrite(account, 'owner', 'developer');
+  const keys = useQuery({ queryKey: ['api-keys', params.toString()], queryFn: () => api.page<ApiKey>('/api-keys', params) });
+  const refresh = () => void client.invalidateQueries({ queryKey: ['api-keys'] });
+  const create = useMutation({
+    mutationFn: (body: Record<string, string>) => api.post<IssuedApiKey>('/api-keys', body),
+    onSuccess: (key) => {
+      setIssued(key);
+      refresh();
+    },
+  });
+  const roll = useMutation({
+    mutationFn: ({ apiKeyId, hours }: { apiKeyId: string; hours: number }) => api.post<IssuedApiKey>(`/api-keys/${apiKeyId}/roll`, { expiresInHours: hours }),
+    onSuccess: (key) => {
+      setIssued(key);
+      refresh();
+    },
+  });
+  const revoke = useMutation({ mutationFn: (apiKeyId: string) => api.delete<ApiKey>(`/api-keys/${apiKeyId}`), onSuccess: refresh });
+
+  return (
+    <>
+      <PageHeader title="API keys" />
+      <p>Your servers call the Merchant API with these keys. A key's secret is shown once, when it is made: copy it then.</p>
+      {issued && (
+        <section className="notice good" aria-labelledby="issued-title">
+          <h2 id="issued-title">Your new key “{issued.name}”</h2>
+          <p>Copy it now: it is never shown again.</p>
+          <p>
+            <code className="secret" data-testid="issued-key">
+              {issued.apiKey}
+            </code>{' '}
+            <CopyButton text={issued.apiKey} label="Copy key" />
+          </p>
+          <button type="button" className="secondary" onClick={() => setIssued(null)}>
+            Done
+          </button>
+        </section>
+      )}
+      {writer && (
+        <form
+          className="inline-form"
+          aria-label="Create an API key"
+          onSubmit={(event) => {
+            event.preventDefault();
+            create.mutate(formValues(event.currentTarget));
+            event.currentTarget.reset();
+          }}
+        >
+          <Field label="Name of a new key" name="name" required hint="What you call it, e.g. “Production server”." />
+          <button type="submit" disabled={create.isPending}>
+            Create key
+          </button>
+        </form>
+      )}
+      <ErrorNotice error={keys.error ?? create.error ?? roll.error ?? revoke.error} />
+      {keys.data && keys.data.items.length === 0 && (
+        <EmptyState title="No API keys yet">
+          {writer ? <p>Create one above, then give it to your server.</p> : <p>Ask an owner or a developer of your team to create one.</p>}
+        </EmptyState>
+      )}
+      {keys.data && keys.data.items.length > 0 && (
+        <table>
+          <caption className="visually-hidden">API keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              {writer && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data.items.map((key) => (
+              <tr key={key.apiKeyId}>
+                <td>{key.name}</td>
+                <td>
+                  <code>
+                    {key.prefix}_…{key.lastFour}
+                  </code>
+                </td>
+                <td>
+                  <Status value={key.status} tone={TONE[key.status]} />
+                  {key.expiresAt && key.status === 'expiring' && (
+                    <>
+                      {' '}
+                      until <Time iso={key.expiresAt} />
+                    </>
+                  )}
+                </td>
+                <td>
+                  <Time iso={key.createdAt} /> {key.createdBy ? `by ${key.createdBy.email}` : 'by an operator'}
+                </td>
+                <td>
+                  <Time iso={key.lastUsedAt} />
+                </td>
+                {writer && (
+                  <td className="actions">
+                    {key.status === 'active' && (
+                      <>
+                        <button type="button" className="secondary" onClick={() => roll.mutate({ apiKeyId: key.apiKeyId, hours: 1 })}>
+                          Roll (old key works 1 hour)
+                        </button>
+                        <button type="button" className="secondary" onClick={() => roll.mutate({ apiKeyId: key.apiKeyId, hours: 0 })}>
+                          Roll now
+                        </button>
+                      </>
+                    )}
+                    {(key.status === 'active' || key.status === 'expiring') && (
+                      <button type="button" className="danger" onClick={() => revoke.mutate(key.apiKeyId)}>
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pager nextCursor={keys.data?.nextCursor} atFirst={!params.get('cursor')} onPage={(cursor) => setParams(cursor ? { cursor } : {})} />
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { Account, api, ApiError, setCsrfToken } from './api';
+
+export const ME = ['me'] as const;
+
+/** The signed-in account, or null when there is no session (the service answered 401). */
+export function useAccount() {
+  return useQuery({
+    queryKey: ME,
+    queryFn: async (): Promise<Account | null> => {
+      try {
+        const account = await api.get<Account>('/me');
+        setCsrfToken(account.csrfToken);
+        return account;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) return null;
+        throw err;
+      }
+    },
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+/** After sign-up, login or a session restart: the new account and its CSRF token, without asking again. */
+export function useSignedIn(): (account: Account) => void {
+  const client = useQueryClient();
+  return (account) => {
+    setCsrfToken(account.csrfToken);
+    client.setQueryData(ME, account);
+  };
+}
+
+/** Renders its children for a signed-in user, else sends the browser to the login page (and back after). */
+export function RequireSession({ children }: { children: (account: Account) => ReactNode }) {
+  const { data, isPending, error } = useAccount();
+  const location = useLocation();
+  if (isPending) return <p className="loading">Loading…</p>;
+  if (error) throw error;
+  if (!data) return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  return <>{children(data)}</>;
+}
+
+export function canWrite(account: Account, ...roles: Account['user']['role'][]): boolean {
+  return roles.includes(account.user.role);
+}
