@@ -5,6 +5,7 @@ import { IdempotencyModule } from '../idempotency';
 import { LedgerModule } from '../ledger';
 import { PoboBusinessesModule } from '../pobo-businesses';
 import { InternationalIntentStates } from './international-intent-states.service';
+import { InternationalIntentsDashboardController } from './international-intents.dashboard.controller';
 import { InternationalIntentsController } from './international-intents.controller';
 import { INTERNATIONAL_JOBS, INTERNATIONAL_QUEUE } from './international-intents.jobs';
 import { InternationalIntentsRepository } from './international-intents.repository';
@@ -24,7 +25,7 @@ import { ReceiptsService } from './receipts.service';
     PoboBusinessesModule,
     JobsModule.forFeature(INTERNATIONAL_QUEUE, Object.values(INTERNATIONAL_JOBS)),
   ],
-  controllers: [QuotesController, InternationalIntentsController, ReceiptsController],
+  controllers: [QuotesController, InternationalIntentsController, InternationalIntentsDashboardController, ReceiptsController],
   providers: [
     QuotesService,
     InternationalIntentsService,

@@ -63,14 +63,14 @@ export class InternationalIntentsService {
     return mapInternationalIntent(row, this.config.publicBaseUrl);
   }
 
-  list(merchantId: string, query: PageRequest): Promise<Page<InternationalIntentDto>> {
+  list(merchantId: string, query: PageRequest, path = INTERNATIONAL_INTENTS_PATH): Promise<Page<InternationalIntentDto>> {
     return listPage(
       query,
       'ipi',
       (limit, after) => this.repository.list(merchantId, limit, after),
       (row) => mapInternationalIntent(row, this.config.publicBaseUrl),
       (item) => item.intentId,
-      `${this.config.publicBaseUrl}${INTERNATIONAL_INTENTS_PATH}`,
+      `${this.config.publicBaseUrl}${path}`,
     );
   }
 

@@ -1,3 +1,4 @@
+import { BALANCE_TRANSACTIONS_PATH } from './ledger.routes';
 import { Inject, Injectable } from '@nestjs/common';
 import { listPage, Page, PageRequest } from '../../common/paging';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -18,14 +19,15 @@ export class BalanceService {
     return Promise.all(BALANCE_CURRENCIES.map((currency) => this.ledger.balance(merchantId, currency)));
   }
 
-  transactions(merchantId: string, query: PageRequest): Promise<Page<BalanceTransactionView>> {
+  /** `path`: the list's own route, which the next page's URL names (the merchant API's or the dashboard's). */
+  transactions(merchantId: string, query: PageRequest, path = BALANCE_TRANSACTIONS_PATH): Promise<Page<BalanceTransactionView>> {
     return listPage(
       query,
       'btx',
       (limit, after) => this.ledger.balanceTransactions(merchantId, limit, after),
       (row) => row,
       (item) => item.balanceTransactionId,
-      `${this.config.publicBaseUrl}/api/merchant/balance-transactions`,
+      `${this.config.publicBaseUrl}${path}`,
     );
   }
 }

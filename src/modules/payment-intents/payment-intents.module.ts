@@ -5,6 +5,7 @@ import { IdempotencyModule } from '../idempotency';
 import { LedgerModule } from '../ledger';
 import { PaymentIntentCollectionsService } from './payment-intent-collections.service';
 import { PaymentIntentStates } from './payment-intent-states.service';
+import { PaymentIntentsDashboardController } from './payment-intents.dashboard.controller';
 import { PaymentIntentsController } from './payment-intents.controller';
 import { PAYMENT_INTENTS_JOBS, PAYMENT_INTENTS_QUEUE } from './payment-intents.jobs';
 import { PaymentIntentsRepository } from './payment-intents.repository';
@@ -14,7 +15,7 @@ import { TestHelpersController } from './test-helpers.controller';
 /** Owns `payment_intents`, `inbound_payments` and `payment_intent_status_history`. */
 @Module({
   imports: [BankRailModule, IdempotencyModule, LedgerModule, JobsModule.forFeature(PAYMENT_INTENTS_QUEUE, Object.values(PAYMENT_INTENTS_JOBS))],
-  controllers: [PaymentIntentsController, TestHelpersController],
+  controllers: [PaymentIntentsController, PaymentIntentsDashboardController, TestHelpersController],
   providers: [PaymentIntentsService, PaymentIntentCollectionsService, PaymentIntentStates, PaymentIntentsRepository],
   exports: [PaymentIntentCollectionsService],
 })

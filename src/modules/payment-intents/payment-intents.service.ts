@@ -84,14 +84,14 @@ export class PaymentIntentsService {
     return mapPaymentIntent(await this.findOwned(merchantId, id));
   }
 
-  list(merchantId: string, query: PageRequest): Promise<Page<PaymentIntentDto>> {
+  list(merchantId: string, query: PageRequest, path = PAYMENT_INTENTS_PATH): Promise<Page<PaymentIntentDto>> {
     return listPage(
       query,
       'pi',
       (limit, after) => this.repository.list(merchantId, limit, after),
       mapPaymentIntent,
       (item) => item.paymentIntentId,
-      `${this.config.publicBaseUrl}${PAYMENT_INTENTS_PATH}`,
+      `${this.config.publicBaseUrl}${path}`,
     );
   }
 

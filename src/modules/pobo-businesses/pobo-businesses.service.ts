@@ -85,14 +85,14 @@ export class PoboBusinessesService {
    * does not already have, where the internal insertion order would tell how many businesses
    * every merchant together has created. It only resolves among the merchant's own businesses.
    */
-  list(merchantId: string, query: PageRequest): Promise<Page<PoboBusinessDto>> {
+  list(merchantId: string, query: PageRequest, path = POBO_USERS_PATH): Promise<Page<PoboBusinessDto>> {
     return listPage(
       query,
       'pobo',
       (limit, after) => this.repository.list(merchantId, limit, after),
       (row) => mapPoboBusiness(row),
       (item) => item.poboUserId,
-      `${this.config.publicBaseUrl}${POBO_USERS_PATH}`,
+      `${this.config.publicBaseUrl}${path}`,
     );
   }
 }

@@ -59,14 +59,14 @@ export class WithdrawalsService {
     return mapWithdrawal(row);
   }
 
-  list(merchantId: string, query: PageRequest): Promise<Page<WithdrawalDto>> {
+  list(merchantId: string, query: PageRequest, path = WITHDRAWALS_PATH): Promise<Page<WithdrawalDto>> {
     return listPage(
       query,
       'wd',
       (limit, after) => this.repository.list(merchantId, limit, after),
       mapWithdrawal,
       (item) => item.withdrawalId,
-      `${this.config.publicBaseUrl}${WITHDRAWALS_PATH}`,
+      `${this.config.publicBaseUrl}${path}`,
     );
   }
 

@@ -1,0 +1,88 @@
+import { startAppAtPublicUrl } from '../support/browser';
+import { expectErrorBody } from '../support/contract';
+import { DashboardClient, DashboardUser } from '../support/dashboard';
+import { createIntent, fundIntent, moneyStackOptions, post } from '../support/money-stack';
+import { startStack, Stack } from '../support/stack';
+import { createBusiness, http } from '../support/test-app';
+
+/**
+ * What the dashboard reads of a merchant's money and businesses, with a session: the same objects
+ * the merchant API answers with its key, another merchant's as not found, and the balance
+ * transactions as CSV.
+ */
+describe('Dashboard reads of the merchant API objects', () => {
+  let stack: Stack;
+  let d: DashboardClient;
+  let owner: DashboardUser;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    // At its public URL: the dashboard's changes carry the service's own Origin.
+    stack = await startStack({ ...moneyStackOptions({ name: 'dashboard-reads' }), startApp: startAppAtPublicUrl });
+    d = new DashboardClient(stack.t.baseUrl);
+    owner = await d.signUp(d.email('reads'), 'Reads Co');
+    apiKey = (await d.as(owner, 'POST', '/api-keys', { name: 'Server' })).body.response.apiKey;
+  });
+
+  afterAll(() => stack?.close());
+
+  const merchantGet = async (path: string) => (await http(stack.t.baseUrl, 'GET', `/api/merchant${path}`, { apiKey })).body.response;
+
+  it('answers the balance, its transactions, businesses, payment intents and withdrawals as the merchant API does', async () => {
+    const business = await createBusiness(stack.t, apiKey);
+    const intent = await createIntent(stack.t, apiKey, { amount: 20000 });
+    await fundIntent(stack.t, apiKey, intent.paymentIntentId, {}, (i) => i.status === 'funds_received');
+    expect((await post(stack.t, apiKey, `/api/merchant/payment-intents/${intent.paymentIntentId}/confirm`, {})).status).toBe(200);
+    const withdrawal = await post(stack.t, apiKey, '/api/merchant/withdrawals', {
+      merchantReference: 'reads-payout',
+      amount: 5000,
+      bankCode: '058',
+      accountNumber: '0123456785',
+      accountName: 'Reads Co',
+    });
+    expect(withdrawal.status).toBe(201);
+
+    for (const [dashboardPath, merchantPath] of [
+      ['/balance', '/balance'],
+      ['/balance-transactions', '/balance-transactions'],
+      ['/businesses', '/pobo/users'],
+      [`/businesses/${business.poboUserId}`, `/pobo/users/${business.poboUserId}`],
+      ['/payment-intents', '/payment-intents'],
+      [`/payment-intents/${intent.paymentIntentId}`, `/payment-intents/${intent.paymentIntentId}`],
+      ['/withdrawals', '/withdrawals'],
+      [`/withdrawals/${withdrawal.body.response.withdrawalId}`, `/withdrawals/${withdrawal.body.response.withdrawalId}`],
+      ['/international-payment-intents', '/international-payment-intents'],
+    ]) {
+      const viaSession = await d.as(owner, 'GET', dashboardPath);
+      expect(viaSession.status).toBe(200);
+      const viaKey = await merchantGet(merchantPath);
+      // Withdrawals move on by themselves (the rail pays out): compare what does not.
+      const stable = (value: unknown) =>
+        JSON.stringify(value, (key, v: unknown) => (['status', 'updatedAt', 'completedAt', 'reserved', 'available'].includes(key) ? undefined : v));
+      expect(stable(viaSession.body.response)).toBe(stable(viaKey));
+    }
+    // A page's next link names the dashboard route.
+    const paged = await d.as(owner, 'GET', '/balance-transactions?limit=1');
+    expect(paged.headers.get('link')).toContain('/api/dashboard/balance-transactions?limit=1&cursor=btx_');
+
+    const csv = await http(stack.t.baseUrl, 'GET', '/api/dashboard/balance-transactions/export.csv', { headers: { cookie: owner.cookie } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    expect(csv.headers.get('content-disposition')).toContain('attachment');
+    const lines = csv.text.trim().split('\r\n');
+    expect(lines[0]).toBe('balanceTransactionId,type,amount,currency,sourceId,poboUserId,createdAt');
+    const rows = (await merchantGet('/balance-transactions')) as { balanceTransactionId: string; amount: number }[];
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(rows.map((row) => row.balanceTransactionId));
+    expect(lines.slice(1).map((line) => Number(line.split(',')[2]))).toEqual(rows.map((row) => row.amount));
+  });
+
+  it("answers another merchant's objects as not found, and refuses an API key", async () => {
+    const other = await d.signUp(d.email('other'), 'Other Co');
+    const business = await createBusiness(stack.t, apiKey);
+    const intent = await createIntent(stack.t, apiKey);
+    expectErrorBody(await d.as(other, 'GET', `/businesses/${business.poboUserId}`), 404, 'resource_not_found');
+    expectErrorBody(await d.as(other, 'GET', `/payment-intents/${intent.paymentIntentId}`), 404, 'resource_not_found');
+    expect((await d.as(other, 'GET', '/businesses')).body.response).toEqual([]);
+    expectErrorBody(await http(stack.t.baseUrl, 'GET', '/api/dashboard/businesses', { apiKey }), 401, 'session_required');
+  });
+});
