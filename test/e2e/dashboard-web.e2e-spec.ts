@@ -4,7 +4,9 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from 'playwright-core';
 import { launchBrowser, Browser, startAppAtPublicUrl } from '../support/browser';
 import { DashboardClient, PASSWORD, totpCode } from '../support/dashboard';
+import { createIntent, fundIntent, moneyStackOptions, post } from '../support/money-stack';
 import { startStack, Stack } from '../support/stack';
+import { createBusiness, http } from '../support/test-app';
 
 /** Screenshots of every page visited, kept as the run's artefacts (never committed). */
 const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOT_DIR ?? join(__dirname, '..', '..', 'test-results', 'dashboard');
@@ -22,7 +24,8 @@ describe('Merchant Dashboard (browser)', () => {
 
   beforeAll(async () => {
     await mkdir(SCREENSHOT_DIR, { recursive: true });
-    stack = await startStack({ name: 'dashboard-web', startApp: startAppAtPublicUrl, worker: true });
+    // The bank rail too, so a payment intent can be funded; the app at its public URL, as a browser reaches it.
+    stack = await startStack({ ...moneyStackOptions({ name: 'dashboard-web' }), startApp: startAppAtPublicUrl });
     browser = await launchBrowser();
     d = new DashboardClient(stack.t.baseUrl);
   });
@@ -178,6 +181,56 @@ describe('Merchant Dashboard (browser)', () => {
     for (const name of ['Send invitation', 'Remove', 'Require it for everyone']) await expect(page.getByRole('button', { name }).count()).resolves.toBe(0);
     await expect(page.getByRole('combobox').count()).resolves.toBe(0);
     await page.close();
+  });
+
+  it("shows the merchant's balance, businesses, payments and their timeline, and another merchant's payment by URL as not found", async () => {
+    const owner = await d.signUp(d.email('web-money'), 'Money Co');
+    const apiKey = (await d.as(owner, 'POST', '/api-keys', { name: 'Server' })).body.response.apiKey;
+    const business = await createBusiness(stack.t, apiKey, { businessName: 'Lagos Textiles' });
+    const intent = await createIntent(stack.t, apiKey, { amount: 75000, merchantReference: 'order-web-1' });
+    await fundIntent(stack.t, apiKey, intent.paymentIntentId, {}, (i) => i.status === 'funds_received');
+    expect((await post(stack.t, apiKey, `/api/merchant/payment-intents/${intent.paymentIntentId}/confirm`, {})).status).toBe(200);
+
+    await browser.context.clearCookies();
+    await browser.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
+    const page = await newPage();
+    const balance = await page.goto(url('/balance'));
+    await page.getByRole('heading', { name: 'Balance transactions' }).waitFor();
+    await page.getByRole('cell', { name: 'payment', exact: true }).waitFor();
+    await checkPage(page, 'balance', balance);
+
+    await page.getByRole('link', { name: 'Businesses' }).first().click();
+    await page.getByRole('link', { name: 'Lagos Textiles' }).click();
+    await page.getByRole('heading', { name: 'Lagos Textiles' }).waitFor();
+    const shown = (await http(stack.t.baseUrl, 'GET', `/api/merchant/pobo/users/${business.poboUserId}`, { apiKey })).body.response;
+    expect(await page.locator('dl.details').textContent()).toContain(shown.wallets.evm.address);
+    await checkPage(page, 'business');
+
+    await page.getByRole('link', { name: 'Payments' }).first().click();
+    await page.getByRole('link', { name: 'order-web-1' }).click();
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    const timeline = (await page.locator('ol.timeline').textContent())!;
+    expect(timeline).toMatch(/Created.*Transfer of.*Funds received.*Confirmed/s);
+    await checkPage(page, 'payment-intent');
+
+    for (const [path, name, heading] of [
+      ['/withdrawals', 'withdrawals', 'Withdrawals'],
+      ['/international', 'international', 'International payments'],
+    ] as const) {
+      const answer = await page.goto(url(path));
+      await page.getByRole('heading', { name: heading }).waitFor();
+      await checkPage(page, name, answer);
+    }
+
+    const other = await d.signUp(d.email('web-other'), 'Other Co');
+    await browser.context.clearCookies();
+    await browser.context.addCookies([{ name: 'dashboard_session', value: other.cookie.split('=')[1], url: stack.t.baseUrl }]);
+    await page.goto(url(`/payment-intents/${intent.paymentIntentId}`));
+    await page.getByRole('heading', { name: 'Not found' }).waitFor();
+    expect(await page.content()).not.toContain('order-web-1');
+    await checkPage(page, 'not-found');
+    await page.close();
+    await browser.context.clearCookies();
   });
 
   it('serves its assets with content hashes and a year of caching, and its page never cached', async () => {

@@ -122,3 +122,92 @@ export interface AuditEntry {
   details: Record<string, unknown>;
   createdAt: string;
 }
+
+export interface Balance {
+  currency: string;
+  available: number;
+  reserved: number;
+}
+
+export interface BalanceTransaction {
+  balanceTransactionId: string;
+  type: string;
+  amount: number;
+  currency: string;
+  sourceId: string;
+  poboUserId: string | null;
+  createdAt: string;
+}
+
+export interface Business {
+  poboUserId: string;
+  businessName: string;
+  country: string;
+  allowNairaCollection: boolean;
+  nairaCollectionStatus: string;
+  nairaAccount: { accountNumber: string; accountName: string; bankName: string; bankCode: string } | null;
+  wallets: { evm: { address: string }; svm: { address: string } };
+  agreement: { status: string; url?: string };
+  kyb: { status: string; pendingRequirements: { code: string; field: string; message: string }[]; lastSyncedAt: string | null };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PaymentIntent {
+  paymentIntentId: string;
+  merchantReference: string;
+  amount: number;
+  currency: string;
+  status: string;
+  amountReceived: number;
+  virtualAccount: { accountNumber: string; accountName: string; bankName: string; bankCode: string };
+  payments: {
+    paymentId: string;
+    amount: number;
+    senderBankName: string;
+    senderAccountNumber: string;
+    status: string;
+    returnReason: string | null;
+    receivedAt: string;
+  }[];
+  expiresAt: string;
+  fundedAt: string | null;
+  confirmedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Withdrawal {
+  withdrawalId: string;
+  merchantReference: string;
+  amount: number;
+  fee: number;
+  currency: string;
+  status: string;
+  bankCode: string;
+  accountNumber: string;
+  accountName: string;
+  failureMessage: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export interface InternationalIntent {
+  intentId: string;
+  status: string;
+  poboUserId: string;
+  amount: number;
+  currency: string;
+  sourceAmount: number;
+  sourceCurrency: string;
+  recipientFullName: string;
+  destinationCountry: string;
+  routeType: string;
+  adminNote?: string;
+  processedAt: string | null;
+  settledAt: string | null;
+  receiptUrl?: string;
+  telexUrl?: string;
+  createdAt: string;
+  updatedAt: string;
+}

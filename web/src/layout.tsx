@@ -20,6 +20,11 @@ export function Layout({ account, children }: { account: Account; children: Reac
   });
   const links = [
     { to: '/', label: 'Overview', end: true },
+    { to: '/balance', label: 'Balance' },
+    { to: '/businesses', label: 'Businesses' },
+    { to: '/payment-intents', label: 'Payments' },
+    { to: '/withdrawals', label: 'Withdrawals' },
+    { to: '/international', label: 'International' },
     { to: '/api-keys', label: 'API keys' },
     { to: '/team', label: 'Team' },
     { to: '/security', label: 'Security' },

@@ -6,6 +6,8 @@ import type { Account } from './api';
 import { Layout } from './layout';
 import { ApiKeys } from './pages/api-keys';
 import { AuditLog } from './pages/audit-log';
+import { BusinessPage, Businesses } from './pages/businesses';
+import { BalancePage, InternationalIntents, PaymentIntentPage, PaymentIntents, Withdrawals } from './pages/money';
 import { AcceptInvitation, LogIn, ResetPassword, SignUp, VerifyEmail } from './pages/auth';
 import { NotFound, Overview } from './pages/overview';
 import { Security } from './pages/security';
@@ -23,6 +25,13 @@ const router = createBrowserRouter(
     { path: '/verify-email', element: <VerifyEmail /> },
     { path: '/accept-invitation', element: <AcceptInvitation /> },
     { path: '/', element: signedIn((account) => <Overview account={account} />) },
+    { path: '/balance', element: signedIn(() => <BalancePage />) },
+    { path: '/businesses', element: signedIn(() => <Businesses />) },
+    { path: '/businesses/:poboUserId', element: signedIn(() => <BusinessPage />) },
+    { path: '/payment-intents', element: signedIn(() => <PaymentIntents />) },
+    { path: '/payment-intents/:paymentIntentId', element: signedIn(() => <PaymentIntentPage />) },
+    { path: '/withdrawals', element: signedIn(() => <Withdrawals />) },
+    { path: '/international', element: signedIn(() => <InternationalIntents />) },
     { path: '/api-keys', element: signedIn((account) => <ApiKeys account={account} />) },
     { path: '/team', element: signedIn((account) => <Team account={account} />) },
     { path: '/security', element: signedIn((account) => <Security account={account} />) },

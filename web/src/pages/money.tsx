@@ -1,0 +1,277 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { api, ApiError, Balance, BalanceTransaction, InternationalIntent, PaymentIntent, Withdrawal } from '../api';
+import { toneOf } from '../components/status';
+import { EmptyState, ErrorNotice, PageHeader, Pager, Status, Time } from '../components/ui';
+import { money } from '../format';
+import { NotFound } from './overview';
+
+/** The cursor of a list in the URL: a page can be linked to. */
+function usePaged() {
+  const [params, setParams] = useSearchParams();
+  return {
+    params,
+    pager: (nextCursor: string | undefined) => (
+      <Pager nextCursor={nextCursor} atFirst={!params.get('cursor')} onPage={(cursor) => setParams(cursor ? { cursor } : {})} />
+    ),
+  };
+}
+
+export function BalancePage() {
+  const { params, pager } = usePaged();
+  const balance = useQuery({ queryKey: ['balance'], queryFn: () => api.get<Balance[]>('/balance') });
+  const transactions = useQuery({
+    queryKey: ['balance-transactions', params.toString()],
+    queryFn: () => api.page<BalanceTransaction>('/balance-transactions', params),
+  });
+  return (
+    <>
+      <PageHeader title="Balance">
+        <a href="/api/dashboard/balance-transactions/export.csv" download>
+          Export transactions (CSV)
+        </a>
+      </PageHeader>
+      <ErrorNotice error={balance.error ?? transactions.error} />
+      <dl className="figures">
+        {balance.data?.map((entry) => (
+          <div key={entry.currency}>
+            <dt>Available</dt>
+            <dd>{money(entry.available, entry.currency)}</dd>
+            <dt>Reserved</dt>
+            <dd>{money(entry.reserved, entry.currency)}</dd>
+          </div>
+        ))}
+      </dl>
+      <h2>Balance transactions</h2>
+      {transactions.data?.items.length === 0 && (
+        <EmptyState title="No money has moved yet">Collect a payment: a confirmed payment intent credits the balance.</EmptyState>
+      )}
+      {transactions.data && transactions.data.items.length > 0 && (
+        <table>
+          <caption className="visually-hidden">Balance transactions</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Type</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Source</th>
+            </tr>
+          </thead>
+          <tbody>
+            {transactions.data.items.map((row) => (
+              <tr key={row.balanceTransactionId}>
+                <td>
+                  <Time iso={row.createdAt} />
+                </td>
+                <td>{row.type.replace(/_/g, ' ')}</td>
+                <td className="amount">{money(row.amount, row.currency)}</td>
+                <td>
+                  <code>{row.sourceId}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {pager(transactions.data?.nextCursor)}
+    </>
+  );
+}
+
+export function PaymentIntents() {
+  const { params, pager } = usePaged();
+  const intents = useQuery({ queryKey: ['payment-intents', params.toString()], queryFn: () => api.page<PaymentIntent>('/payment-intents', params) });
+  return (
+    <>
+      <PageHeader title="Payment intents" />
+      <ErrorNotice error={intents.error} />
+      {intents.data?.items.length === 0 && <EmptyState title="No payment intents yet">Your server creates them through the Merchant API.</EmptyState>}
+      {intents.data && intents.data.items.length > 0 && (
+        <table>
+          <caption className="visually-hidden">Payment intents</caption>
+          <thead>
+            <tr>
+              <th scope="col">Reference</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {intents.data.items.map((intent) => (
+              <tr key={intent.paymentIntentId}>
+                <td>
+                  <Link to={`/payment-intents/${intent.paymentIntentId}`}>{intent.merchantReference}</Link>
+                </td>
+                <td className="amount">{money(intent.amount, intent.currency)}</td>
+                <td>
+                  <Status value={intent.status} tone={toneOf(intent.status)} />
+                </td>
+                <td>
+                  <Time iso={intent.createdAt} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {pager(intents.data?.nextCursor)}
+    </>
+  );
+}
+
+export function PaymentIntentPage() {
+  const { paymentIntentId = '' } = useParams();
+  const intent = useQuery({
+    queryKey: ['payment-intent', paymentIntentId],
+    queryFn: () => api.get<PaymentIntent>(`/payment-intents/${paymentIntentId}`),
+    retry: false,
+  });
+  if (intent.error instanceof ApiError && intent.error.status === 404) return <NotFound />;
+  const data = intent.data;
+  return (
+    <>
+      <PageHeader title={data ? `Payment intent ${data.merchantReference}` : 'Payment intent'} />
+      <ErrorNotice error={intent.error} />
+      {data && (
+        <>
+          <p>
+            {money(data.amount, data.currency)} <Status value={data.status} tone={toneOf(data.status)} /> · received {money(data.amountReceived, data.currency)}
+          </p>
+          <p>
+            Pay into {data.virtualAccount.bankName} {data.virtualAccount.accountNumber} ({data.virtualAccount.accountName})
+          </p>
+          <h2>Timeline</h2>
+          <ol className="timeline">
+            <li>
+              Created <Time iso={data.createdAt} />
+            </li>
+            {data.payments.map((payment) => (
+              <li key={payment.paymentId}>
+                Transfer of {money(payment.amount, data.currency)} from {payment.senderBankName} {payment.senderAccountNumber}{' '}
+                <Status value={payment.status} tone={toneOf(payment.status)} /> <Time iso={payment.receivedAt} />
+                {payment.returnReason && <span className="muted"> ({payment.returnReason})</span>}
+              </li>
+            ))}
+            {data.fundedAt && (
+              <li>
+                Funds received <Time iso={data.fundedAt} />
+              </li>
+            )}
+            {data.confirmedAt && (
+              <li>
+                Confirmed <Time iso={data.confirmedAt} />
+              </li>
+            )}
+            {data.status === 'expired' && (
+              <li>
+                Expired <Time iso={data.expiresAt} />
+              </li>
+            )}
+          </ol>
+        </>
+      )}
+    </>
+  );
+}
+
+export function Withdrawals() {
+  const { params, pager } = usePaged();
+  const withdrawals = useQuery({ queryKey: ['withdrawals', params.toString()], queryFn: () => api.page<Withdrawal>('/withdrawals', params) });
+  return (
+    <>
+      <PageHeader title="Withdrawals" />
+      <ErrorNotice error={withdrawals.error} />
+      {withdrawals.data?.items.length === 0 && (
+        <EmptyState title="No withdrawals yet">Withdrawals pay your available balance out to a Nigerian bank account.</EmptyState>
+      )}
+      {withdrawals.data && withdrawals.data.items.length > 0 && (
+        <table>
+          <caption className="visually-hidden">Withdrawals</caption>
+          <thead>
+            <tr>
+              <th scope="col">Reference</th>
+              <th scope="col">Amount</th>
+              <th scope="col">To</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {withdrawals.data.items.map((withdrawal) => (
+              <tr key={withdrawal.withdrawalId}>
+                <td>{withdrawal.merchantReference}</td>
+                <td className="amount">{money(withdrawal.amount, withdrawal.currency)}</td>
+                <td>
+                  {withdrawal.accountName} · {withdrawal.accountNumber}
+                </td>
+                <td>
+                  <Status value={withdrawal.status} tone={toneOf(withdrawal.status)} />
+                  {withdrawal.failureMessage && <span className="muted"> {withdrawal.failureMessage}</span>}
+                </td>
+                <td>
+                  <Time iso={withdrawal.createdAt} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {pager(withdrawals.data?.nextCursor)}
+    </>
+  );
+}
+
+export function InternationalIntents() {
+  const { params, pager } = usePaged();
+  const intents = useQuery({
+    queryKey: ['international', params.toString()],
+    queryFn: () => api.page<InternationalIntent>('/international-payment-intents', params),
+  });
+  return (
+    <>
+      <PageHeader title="International payments" />
+      <ErrorNotice error={intents.error} />
+      {intents.data?.items.length === 0 && (
+        <EmptyState title="No international payments yet">Your server pays abroad with a quote and an international payment intent.</EmptyState>
+      )}
+      {intents.data && intents.data.items.length > 0 && (
+        <table>
+          <caption className="visually-hidden">International payment intents</caption>
+          <thead>
+            <tr>
+              <th scope="col">Recipient</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created</th>
+              <th scope="col">Documents</th>
+            </tr>
+          </thead>
+          <tbody>
+            {intents.data.items.map((intent) => (
+              <tr key={intent.intentId}>
+                <td>
+                  {intent.recipientFullName} ({intent.destinationCountry})
+                </td>
+                <td className="amount">
+                  {money(intent.amount, intent.currency)} <span className="muted">for {money(intent.sourceAmount, intent.sourceCurrency)}</span>
+                </td>
+                <td>
+                  <Status value={intent.status} tone={toneOf(intent.status)} />
+                  {intent.adminNote && <span className="muted"> {intent.adminNote}</span>}
+                </td>
+                <td>
+                  <Time iso={intent.createdAt} />
+                </td>
+                <td>
+                  {intent.receiptUrl && <a href={intent.receiptUrl}>Receipt</a>} {intent.telexUrl && <a href={intent.telexUrl}>Telex</a>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {pager(intents.data?.nextCursor)}
+    </>
+  );
+}
