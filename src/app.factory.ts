@@ -119,8 +119,10 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   installReceiptPageErrors(fastify);
 
   setupOpenApi(app, config);
-  await installDashboardWeb(app);
   await app.init();
+  // After Nest's error handler is set: registering a plugin loads every pending one, and a plugin
+  // loaded before that handler (the API docs') would answer its errors with Fastify's own.
+  await installDashboardWeb(app);
   return app;
 }
 

@@ -76,6 +76,53 @@ describe('Dashboard reads of the merchant API objects', () => {
     expect(lines.slice(1).map((line) => Number(line.split(',')[2]))).toEqual(rows.map((row) => row.amount));
   });
 
+  it('lets an owner confirm a payment and withdraw with an Idempotency-Key (replayed, not repeated), audited; a developer may not', async () => {
+    const intent = await createIntent(stack.t, apiKey, { amount: 30000 });
+    await fundIntent(stack.t, apiKey, intent.paymentIntentId, {}, (i) => i.status === 'funds_received');
+    const withKey = (key: string | undefined, path: string, body: unknown) =>
+      http(stack.t.baseUrl, 'POST', `/api/dashboard${path}`, {
+        body,
+        headers: { cookie: owner.cookie, 'x-csrf-token': owner.csrf, origin: new URL(stack.t.baseUrl).origin, ...(key ? { 'idempotency-key': key } : {}) },
+      });
+    expectErrorBody(await withKey(undefined, `/payment-intents/${intent.paymentIntentId}/confirm`, {}), 400, 'idempotency_key_required');
+    const key = `confirm-${intent.paymentIntentId}`;
+    const [first, second] = await Promise.all([
+      withKey(key, `/payment-intents/${intent.paymentIntentId}/confirm`, {}),
+      withKey(key, `/payment-intents/${intent.paymentIntentId}/confirm`, {}),
+    ]);
+    expect([first.status, second.status].sort()).toEqual(expect.arrayContaining([200]));
+    const again = await withKey(key, `/payment-intents/${intent.paymentIntentId}/confirm`, {});
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const payout = { merchantReference: `dash-${Date.now()}`, amount: 1000, bankCode: '058', accountNumber: '0123456785', accountName: 'Reads Co' };
+    const created = await withKey(`wd-${payout.merchantReference}`, '/withdrawals', payout);
+    expect(created.status).toBe(201);
+    const replayed = await withKey(`wd-${payout.merchantReference}`, '/withdrawals', payout);
+    expect(replayed.body.response.withdrawalId).toBe(created.body.response.withdrawalId);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+
+    const entries = (await d.as(owner, 'GET', '/audit-log')).body.response as { action: string; objectId: string }[];
+    expect(entries.filter((entry) => entry.action === 'payment_intent.confirmed' && entry.objectId === intent.paymentIntentId)).toHaveLength(1);
+    expect(entries.filter((entry) => entry.action === 'withdrawal.created' && entry.objectId === created.body.response.withdrawalId)).toHaveLength(1);
+
+    const developerEmail = d.email('dev');
+    await d.as(owner, 'POST', '/members', { email: developerEmail, role: 'developer' });
+    const developer = d.signedIn(
+      await d.post('/invitations/accept', { token: (await stack.inbox.linkIn(developerEmail, /invited/)).token, password: 'correct horse battery staple' }),
+      201,
+    );
+    const asDeveloper = await http(stack.t.baseUrl, 'POST', '/api/dashboard/withdrawals', {
+      body: { ...payout, merchantReference: 'dev-payout' },
+      headers: {
+        cookie: developer.cookie,
+        'x-csrf-token': developer.csrf,
+        origin: new URL(stack.t.baseUrl).origin,
+        'idempotency-key': `dev-${Date.now()}-key`,
+      },
+    });
+    expectErrorBody(asDeveloper, 403, 'role_forbidden');
+  });
+
   it("answers another merchant's objects as not found, and refuses an API key", async () => {
     const other = await d.signUp(d.email('other'), 'Other Co');
     const business = await createBusiness(stack.t, apiKey);

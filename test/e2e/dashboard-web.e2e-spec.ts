@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from 'playwright-core';
 import { launchBrowser, Browser, startAppAtPublicUrl } from '../support/browser';
 import { DashboardClient, PASSWORD, totpCode } from '../support/dashboard';
-import { createIntent, fundIntent, moneyStackOptions, post } from '../support/money-stack';
+import { createIntent, fundIntent, moneyStackOptions } from '../support/money-stack';
 import { startStack, Stack } from '../support/stack';
 import { createBusiness, http } from '../support/test-app';
 
@@ -189,17 +189,13 @@ describe('Merchant Dashboard (browser)', () => {
     const business = await createBusiness(stack.t, apiKey, { businessName: 'Lagos Textiles' });
     const intent = await createIntent(stack.t, apiKey, { amount: 75000, merchantReference: 'order-web-1' });
     await fundIntent(stack.t, apiKey, intent.paymentIntentId, {}, (i) => i.status === 'funds_received');
-    expect((await post(stack.t, apiKey, `/api/merchant/payment-intents/${intent.paymentIntentId}/confirm`, {})).status).toBe(200);
 
     await browser.context.clearCookies();
     await browser.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
     const page = await newPage();
-    const balance = await page.goto(url('/balance'));
-    await page.getByRole('heading', { name: 'Balance transactions' }).waitFor();
-    await page.getByRole('cell', { name: 'payment', exact: true }).waitFor();
-    await checkPage(page, 'balance', balance);
-
-    await page.getByRole('link', { name: 'Businesses' }).first().click();
+    const businesses = await page.goto(url('/businesses'));
+    await page.getByRole('link', { name: 'Lagos Textiles' }).waitFor();
+    await checkPage(page, 'businesses', businesses);
     await page.getByRole('link', { name: 'Lagos Textiles' }).click();
     await page.getByRole('heading', { name: 'Lagos Textiles' }).waitFor();
     const shown = (await http(stack.t.baseUrl, 'GET', `/api/merchant/pobo/users/${business.poboUserId}`, { apiKey })).body.response;
@@ -209,9 +205,36 @@ describe('Merchant Dashboard (browser)', () => {
     await page.getByRole('link', { name: 'Payments' }).first().click();
     await page.getByRole('link', { name: 'order-web-1' }).click();
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    // The owner confirms it from the page: a double click confirms once.
+    await page.getByRole('button', { name: 'Confirm the payment' }).dblclick();
+    await page.getByText('succeeded').first().waitFor();
     const timeline = (await page.locator('ol.timeline').textContent())!;
     expect(timeline).toMatch(/Created.*Transfer of.*Funds received.*Confirmed/s);
     await checkPage(page, 'payment-intent');
+    await page.getByRole('link', { name: 'Balance' }).first().click();
+    await page.getByRole('heading', { name: 'Balance transactions' }).waitFor();
+    await page.getByRole('cell', { name: 'payment', exact: true }).waitFor();
+    await checkPage(page, 'balance');
+
+    // A withdrawal from the page, double-clicked: one withdrawal, its amount reserved once.
+    await page.getByRole('link', { name: 'Withdrawals' }).first().click();
+    await page.getByLabel('Amount (NGN)').fill('20000');
+    await page.getByLabel('Bank code').fill('058');
+    await page.getByLabel('Account number').fill('0123456785');
+    await page.getByLabel('Account name').fill('Money Co');
+    await page.getByLabel('Your reference').fill('web-payout-1');
+    await page.getByRole('button', { name: 'Withdraw' }).dblclick();
+    await page.getByRole('status').filter({ hasText: 'Withdrawal web-payout-1 created' }).waitFor();
+    await page.getByRole('cell', { name: 'web-payout-1' }).waitFor();
+    await checkPage(page, 'withdrawals-created');
+    const withdrawals = (await http(stack.t.baseUrl, 'GET', '/api/merchant/withdrawals', { apiKey })).body.response;
+    expect(withdrawals).toHaveLength(1);
+    const balanceNow = (await http(stack.t.baseUrl, 'GET', '/api/merchant/balance', { apiKey })).body.response[0];
+    expect(balanceNow.available + balanceNow.reserved).toBeLessThanOrEqual(75000 - 20000 + 0.001);
+    expect(balanceNow.available).toBe(55000);
+    const audit = (await d.as(owner, 'GET', '/audit-log')).body.response.map((entry: { action: string }) => entry.action);
+    expect(audit.filter((action: string) => action === 'payment_intent.confirmed')).toHaveLength(1);
+    expect(audit.filter((action: string) => action === 'withdrawal.created')).toHaveLength(1);
 
     for (const [path, name, heading] of [
       ['/withdrawals', 'withdrawals', 'Withdrawals'],

@@ -61,6 +61,7 @@ describe('The request edge: limits, credentials, logs and framework answers', ()
     const elapsedSeconds = (performance.now() - started) / 1000;
     const served = results.filter((r) => r.status === 200);
     const limited = results.filter((r) => r.status === 429);
+    expect(results.filter((r) => r.status !== 200 && r.status !== 429).map((r) => `${r.status} ${r.text.slice(0, 200)}`)).toEqual([]);
     expect(served.length + limited.length).toBe(80);
     expect(served.length).toBeGreaterThanOrEqual(BURST);
     expect(served.length).toBeLessThanOrEqual(BURST + PER_SECOND * Math.floor(elapsedSeconds));

@@ -24,8 +24,9 @@ export function setCsrfToken(token: string): void {
   csrfToken = token;
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<{ data: T; headers: Headers }> {
+async function call<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<{ data: T; headers: Headers }> {
   const headers: Record<string, string> = { accept: 'application/json' };
+  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
@@ -49,6 +50,12 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<{ 
 export const api = {
   get: async <T>(path: string): Promise<T> => (await call<T>('GET', `/api/dashboard${path}`)).data,
   post: async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('POST', `/api/dashboard${path}`, body)).data,
+  /**
+   * A money-moving change, with the Idempotency-Key of this one operation: sent twice (a double
+   * click, a retry after a lost answer), it happens once and answers the same.
+   */
+  postOnce: async <T>(path: string, body: unknown, idempotencyKey: string): Promise<T> =>
+    (await call<T>('POST', `/api/dashboard${path}`, body, idempotencyKey)).data,
   put: async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('PUT', `/api/dashboard${path}`, body)).data,
   patch: async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('PATCH', `/api/dashboard${path}`, body)).data,
   delete: async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('DELETE', `/api/dashboard${path}`, body)).data,

@@ -1,22 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { NavLink, useNavigate } from 'react-router';
+import { NavLink } from 'react-router';
 import { Account, api } from './api';
-import { ME } from './session';
 
 /** Every signed-in page: a skip link, the navigation, who is signed in, and the page in `main`. */
 export function Layout({ account, children }: { account: Account; children: ReactNode }) {
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const logout = useMutation({
     mutationFn: () => api.post('/logout'),
-    onSettled: async () => {
-      // To the login page first: with the account gone, this page would send the browser there
-      // with itself as the place to come back to.
-      await navigate('/login', { replace: true });
-      client.setQueryData(ME, null);
-      client.removeQueries({ predicate: (query) => query.queryKey[0] !== ME[0] });
-    },
+    // A fresh page: nothing of the session (its CSRF token, its data) stays in memory.
+    onSettled: () => window.location.replace('/dashboard/login'),
   });
   const links = [
     { to: '/', label: 'Overview', end: true },

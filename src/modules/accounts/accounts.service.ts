@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { isId, newId } from '../../common/ids/ids';
-import { AuditLog } from '../audit';
+import { AuditLog, auditActor } from '../audit';
 import { DashboardPrincipal, MerchantsService, RateLimitsService } from '../auth';
 import { AccountLinks } from './account-links.service';
 import { mapAccount, mapSession } from './account.mapper';
@@ -19,7 +19,6 @@ import { ClientOf, DashboardSessions, SignedIn } from './dashboard-sessions.serv
 import type { AccountDto, ChangePasswordDto, LoginDto, SessionDto, SignUpDto } from './dto/account.dto';
 import type { AcceptInvitationDto, PasswordResetDto } from './dto/links.dto';
 import { hashPassword, verifyPassword } from './passwords';
-import { actorOf } from './client';
 import { TwoFactor } from './two-factor.service';
 import type { UserEntity } from './user.entity';
 
@@ -51,7 +50,7 @@ export class AccountsService {
       const user = { id: newId('usr'), merchantId: merchant.merchantId, email: dto.email, passwordHash, role: 'owner' as const, emailVerifiedAt: null };
       await this.repository.insertUser(manager, user);
       await this.links.issue(manager, { purpose: 'verify_email', userId: user.id, invitationId: null, email: user.email });
-      await this.audit.record(manager, actorOf({ ...user, userId: user.id }, client), { action: 'user.signed_up', objectId: user.id });
+      await this.audit.record(manager, auditActor({ ...user, userId: user.id }, client.ip), { action: 'user.signed_up', objectId: user.id });
       return { user: { ...user, totpEnabledAt: null }, merchant };
     });
   }
@@ -81,7 +80,7 @@ export class AccountsService {
     const merchant = (await this.merchants.find(user.merchantId))!;
     return this.dataSource.transaction(async (manager) => {
       const session = await this.sessions.start(user.id, client, manager);
-      const actor = actorOf({ ...user, userId: user.id }, client);
+      const actor = auditActor({ ...user, userId: user.id }, client.ip);
       await this.audit.record(manager, actor, { action: 'user.logged_in', objectId: session.sessionId, details: { secondFactor: secondFactor ?? null } });
       if (secondFactor === 'recovery_code') await this.audit.record(manager, actor, { action: 'two_factor.recovery_code_used', objectId: user.id });
       return { account: mapAccount(user, merchant, session.csrfToken), session };
@@ -92,7 +91,7 @@ export class AccountsService {
     await this.sessions.changing(principal, () =>
       this.dataSource.transaction(async (manager) => {
         await this.repository.endSession(manager, principal.userId, principal.sessionId);
-        await this.audit.record(manager, actorOf(principal, client), { action: 'user.logged_out', objectId: principal.sessionId });
+        await this.audit.record(manager, auditActor(principal, client.ip), { action: 'user.logged_out', objectId: principal.sessionId });
       }),
     );
     return { sessionId: principal.sessionId, ended: true };
@@ -114,7 +113,7 @@ export class AccountsService {
     return this.sessions.changing(principal, () =>
       this.dataSource.transaction(async (manager) => {
         await this.repository.updatePassword(manager, user.id, passwordHash);
-        await this.audit.record(manager, actorOf(principal, client), { action: 'user.password_changed', objectId: user.id });
+        await this.audit.record(manager, auditActor(principal, client.ip), { action: 'user.password_changed', objectId: user.id });
         const session = await this.sessions.restart(manager, user.id, client);
         return { account: mapAccount(user, merchant, session.csrfToken), session };
       }),
@@ -146,7 +145,7 @@ export class AccountsService {
       await this.repository.endAllSessions(manager, user.id);
       // Proof of the mailbox, too.
       await this.repository.markEmailVerified(manager, user.id);
-      await this.audit.record(manager, actorOf({ ...user, userId: user.id }, client), { action: 'user.password_reset', objectId: user.id });
+      await this.audit.record(manager, auditActor({ ...user, userId: user.id }, client.ip), { action: 'user.password_reset', objectId: user.id });
       return user.id;
     });
     await this.sessions.stale({ userId });
@@ -158,7 +157,7 @@ export class AccountsService {
       const user = link.userId ? await this.repository.findUser(link.userId, manager) : null;
       if (!user) throw new InvalidLinkError();
       await this.repository.markEmailVerified(manager, user.id);
-      await this.audit.record(manager, actorOf({ ...user, userId: user.id }, client), { action: 'user.email_verified', objectId: user.id });
+      await this.audit.record(manager, auditActor({ ...user, userId: user.id }, client.ip), { action: 'user.email_verified', objectId: user.id });
     });
   }
 
@@ -187,7 +186,7 @@ export class AccountsService {
         emailVerifiedAt: new Date(),
       };
       await this.repository.insertUser(manager, user);
-      await this.audit.record(manager, actorOf({ ...user, userId: user.id }, client), {
+      await this.audit.record(manager, auditActor({ ...user, userId: user.id }, client.ip), {
         action: 'invitation.accepted',
         objectId: invitation.id,
         details: { role: user.role },
@@ -206,7 +205,7 @@ export class AccountsService {
       this.dataSource.transaction(async (manager) => {
         // Only a well-formed id reaches the database (a NUL byte in a path would make PostgreSQL fail).
         if (!isId('ses', sessionId) || !(await this.repository.endSession(manager, principal.userId, sessionId))) throw new SessionNotFoundError();
-        await this.audit.record(manager, actorOf(principal, client), { action: 'session.ended', objectId: sessionId });
+        await this.audit.record(manager, auditActor(principal, client.ip), { action: 'session.ended', objectId: sessionId });
       }),
     );
     return { sessionId, ended: true };
@@ -240,6 +239,10 @@ export class AccountsService {
   private async failedLogin(email: string, client: ClientOf, user: UserEntity | null, reason: 'password' | 'second_factor'): Promise<void> {
     await this.limits.recordAccountAttempt(email, client.ip);
     if (user)
-      this.audit.recordInBackground(actorOf({ ...user, userId: user.id }, client), { action: 'user.login_failed', objectId: user.id, details: { reason } });
+      this.audit.recordInBackground(auditActor({ ...user, userId: user.id }, client.ip), {
+        action: 'user.login_failed',
+        objectId: user.id,
+        details: { reason },
+      });
   }
 }

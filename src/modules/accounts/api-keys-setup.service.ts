@@ -3,12 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Page, PageRequest } from '../../common/paging';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { AuditLog } from '../audit';
+import { AuditLog, auditActor } from '../audit';
 import type { ApiKeyDto, DashboardPrincipal, IssuedApiKeyDto } from '../auth';
 import { MerchantsService } from '../auth';
 import { API_KEYS_PATH } from './accounts.routes';
 import { ClientOf } from './dashboard-sessions.service';
-import { actorOf } from './client';
 
 /** The dashboard's management of the merchant's API keys (the auth module owns them): each change with its audit entry. */
 @Injectable()
@@ -27,7 +26,7 @@ export class ApiKeysSetup {
   create(principal: DashboardPrincipal, name: string, client: ClientOf): Promise<IssuedApiKeyDto> {
     return this.dataSource.transaction(async (manager) => {
       const key = await this.merchants.issueKey(manager, principal.merchantId, name, principal);
-      await this.audit.record(manager, actorOf(principal, client), { action: 'api_key.created', objectId: key.apiKeyId, details: { name } });
+      await this.audit.record(manager, auditActor(principal, client.ip), { action: 'api_key.created', objectId: key.apiKeyId, details: { name } });
       return key;
     });
   }
@@ -35,7 +34,7 @@ export class ApiKeysSetup {
   roll(principal: DashboardPrincipal, apiKeyId: string, expiresInHours: number, client: ClientOf): Promise<IssuedApiKeyDto> {
     return this.dataSource.transaction(async (manager) => {
       const key = await this.merchants.rollKey(manager, principal.merchantId, apiKeyId, expiresInHours, principal);
-      await this.audit.record(manager, actorOf(principal, client), {
+      await this.audit.record(manager, auditActor(principal, client.ip), {
         action: 'api_key.rolled',
         objectId: apiKeyId,
         details: { newApiKeyId: key.apiKeyId, expiresInHours },
@@ -47,7 +46,7 @@ export class ApiKeysSetup {
   revoke(principal: DashboardPrincipal, apiKeyId: string, client: ClientOf): Promise<ApiKeyDto> {
     return this.dataSource.transaction(async (manager) => {
       const key = await this.merchants.revokeOwnKey(manager, principal.merchantId, apiKeyId);
-      await this.audit.record(manager, actorOf(principal, client), { action: 'api_key.revoked', objectId: apiKeyId });
+      await this.audit.record(manager, auditActor(principal, client.ip), { action: 'api_key.revoked', objectId: apiKeyId });
       return key;
     });
   }

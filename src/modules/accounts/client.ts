@@ -1,6 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuditActor } from '../audit';
-import type { DashboardPrincipal } from '../auth';
 import type { ClientOf, SessionCookie, SignedIn } from './dashboard-sessions.service';
 import type { AccountDto } from './dto/account.dto';
 
@@ -22,8 +20,3 @@ export function setCookie(reply: FastifyReply, cookie: SessionCookie): void {
 export const SET_COOKIE = {
   'Set-Cookie': { description: 'The session cookie (`HttpOnly`, `SameSite=Lax`; `Secure` and `__Host-` over HTTPS)', schema: { type: 'string' } },
 };
-
-/** The audit log's actor: the user (signed in, or named by a login) and the client's IP. */
-export function actorOf(principal: Pick<DashboardPrincipal, 'merchantId' | 'userId' | 'email'>, client: ClientOf): AuditActor {
-  return { merchantId: principal.merchantId, userId: principal.userId, email: principal.email, ip: client.ip };
-}

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { isId, newId } from '../../common/ids/ids';
 import { listPage, Page, PageRequest } from '../../common/paging';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { AuditLog } from '../audit';
+import { AuditLog, auditActor } from '../audit';
 import type { DashboardRole } from '../../common/dashboard-roles';
 import { DashboardPrincipal } from '../auth';
 import { LINK_TTL_MS, AccountLinks } from './account-links.service';
@@ -14,7 +14,6 @@ import { AccountsRepository } from './accounts.repository';
 import { INVITATIONS_PATH, MEMBERS_PATH } from './accounts.routes';
 import { ClientOf, DashboardSessions } from './dashboard-sessions.service';
 import type { InvitationDto, InviteMemberDto, MemberDto, MemberRemovedDto, TeamSettingsDto } from './dto/team.dto';
-import { actorOf } from './client';
 import type { UserEntity } from './user.entity';
 
 /** A merchant's dashboard team: its members and their roles, invitations, and the team's settings. */
@@ -67,7 +66,11 @@ export class TeamService {
       };
       await this.repository.insertInvitation(manager, invitation);
       await this.links.issue(manager, { purpose: 'invitation', userId: null, invitationId: invitation.id, email: dto.email });
-      await this.audit.record(manager, actorOf(principal, client), { action: 'invitation.created', objectId: invitation.id, details: { role: dto.role } });
+      await this.audit.record(manager, auditActor(principal, client.ip), {
+        action: 'invitation.created',
+        objectId: invitation.id,
+        details: { role: dto.role },
+      });
       return mapInvitation({ ...invitation, createdAt: new Date(), acceptedAt: null, revokedAt: null });
     });
   }
@@ -76,7 +79,7 @@ export class TeamService {
     return this.dataSource.transaction(async (manager) => {
       const invitation = isId('inv', invitationId) ? await this.repository.revokeInvitation(manager, principal.merchantId, invitationId) : undefined;
       if (!invitation) throw new InvitationNotFoundError();
-      await this.audit.record(manager, actorOf(principal, client), { action: 'invitation.revoked', objectId: invitation.id });
+      await this.audit.record(manager, auditActor(principal, client.ip), { action: 'invitation.revoked', objectId: invitation.id });
       return mapInvitation({ ...invitation, revokedAt: new Date() });
     });
   }
@@ -92,7 +95,7 @@ export class TeamService {
         if (member.role !== role) {
           await this.repository.updateRole(manager, member.id, role);
           await this.repository.endAllSessions(manager, member.id);
-          await this.audit.record(manager, actorOf(principal, client), {
+          await this.audit.record(manager, auditActor(principal, client.ip), {
             action: 'member.role_changed',
             objectId: member.id,
             details: { from: member.role, to: role },
@@ -109,7 +112,7 @@ export class TeamService {
       this.dataSource.transaction(async (manager) => {
         const member = await this.lockedMember(manager, principal.merchantId, userId, true);
         await this.repository.deleteUser(manager, member.id);
-        await this.audit.record(manager, actorOf(principal, client), { action: 'member.removed', objectId: member.id, details: { email: member.email } });
+        await this.audit.record(manager, auditActor(principal, client.ip), { action: 'member.removed', objectId: member.id, details: { email: member.email } });
         return { userId: member.id, removed: true };
       }),
     );
@@ -123,7 +126,10 @@ export class TeamService {
     return this.sessions.changing({ merchantId: principal.merchantId }, () =>
       this.dataSource.transaction(async (manager) => {
         await this.repository.setRequireTwoFactor(manager, principal.merchantId, dto.requireTwoFactor);
-        await this.audit.record(manager, actorOf(principal, client), { action: 'team.settings_changed', details: { requireTwoFactor: dto.requireTwoFactor } });
+        await this.audit.record(manager, auditActor(principal, client.ip), {
+          action: 'team.settings_changed',
+          details: { requireTwoFactor: dto.requireTwoFactor },
+        });
         return { requireTwoFactor: dto.requireTwoFactor };
       }),
     );

@@ -5,12 +5,11 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import { DataSource } from 'typeorm';
 import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { AuditLog } from '../audit';
+import { AuditLog, auditActor } from '../audit';
 import { DashboardPrincipal, MerchantsService } from '../auth';
 import { mapAccount } from './account.mapper';
 import { InvalidTwoFactorCodeError, TwoFactorStateError } from './accounts.errors';
 import { AccountsRepository } from './accounts.repository';
-import { actorOf } from './client';
 import { ClientOf, DashboardSessions, SignedIn } from './dashboard-sessions.service';
 import type { TwoFactorEnrolmentDto } from './dto/two-factor.dto';
 import type { UserEntity } from './user.entity';
@@ -76,7 +75,7 @@ export class TwoFactor {
           user.id,
           recoveryCodes.map((c) => ({ id: newId('rc'), codeHash: this.codeHash(c) })),
         );
-        await this.audit.record(manager, actorOf(principal, client), { action: 'two_factor.enabled', objectId: user.id });
+        await this.audit.record(manager, auditActor(principal, client.ip), { action: 'two_factor.enabled', objectId: user.id });
         const session = await this.sessions.restart(manager, user.id, client);
         const account = mapAccount({ ...user, totpEnabledAt: new Date() }, merchant, session.csrfToken);
         return { account, session, recoveryCodes };
@@ -94,7 +93,7 @@ export class TwoFactor {
     return this.sessions.changing(principal, () =>
       this.dataSource.transaction(async (manager) => {
         await this.repository.disableTotp(manager, user.id);
-        await this.audit.record(manager, actorOf(principal, client), { action: 'two_factor.disabled', objectId: user.id });
+        await this.audit.record(manager, auditActor(principal, client.ip), { action: 'two_factor.disabled', objectId: user.id });
         const session = await this.sessions.restart(manager, user.id, client);
         return { account: mapAccount({ ...user, totpEnabledAt: null }, merchant, session.csrfToken), session };
       }),

@@ -17,6 +17,11 @@ export interface AuditActor {
   ip: string;
 }
 
+/** The actor of a signed-in dashboard user's request. */
+export function auditActor(user: { merchantId: string; userId: string; email: string }, ip: string): AuditActor {
+  return { merchantId: user.merchantId, userId: user.userId, email: user.email, ip };
+}
+
 /** What was done: `<object>.<verb>`, the object's id, and what else says what changed (never a secret). */
 export interface AuditAction {
   action: string;

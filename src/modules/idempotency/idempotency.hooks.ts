@@ -50,7 +50,9 @@ export function installIdempotency(app: INestApplication, fastify: FastifyInstan
   fastify.decorateRequest('idempotencyExtra', undefined);
 
   const claimKey = (route: IdempotencyRoute, answer: { status: number; message: string }) => async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.merchant) return;
+    // A merchant's key, or a dashboard user's session: keys belong to the merchant either way.
+    const merchantId = request.merchant?.merchantId ?? request.dashboardUser?.merchantId;
+    if (!merchantId) return;
     const header = idempotencyKeyHeader(request.raw.rawHeaders);
     if (header === undefined) {
       if (route.mode === 'required') throw new IdempotencyKeyRequiredError();
@@ -60,7 +62,7 @@ export function installIdempotency(app: INestApplication, fastify: FastifyInstan
     if (key === undefined) throw new IdempotencyKeyInvalidError();
     const body = request.idempotencyExtra === undefined ? request.body : { body: request.body, extra: request.idempotencyExtra };
     const fingerprint = requestFingerprint(request.method, request.routeOptions.url ?? '', request.params, body);
-    const outcome = await service.begin(request.merchant.merchantId, key, fingerprint, answer, route.creates ? newId(route.creates) : null);
+    const outcome = await service.begin(merchantId, key, fingerprint, answer, route.creates ? newId(route.creates) : null);
     if (outcome.kind === 'replay') {
       return reply.code(outcome.answer.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(outcome.answer.body);
     }

@@ -30,6 +30,11 @@ export interface IdempotencyClaim {
   readonly resourceId: string | null;
   /** The stored answer, once the operation committed it. */
   answer?: StoredAnswer;
+  /**
+   * A write that belongs with the operation's first committed change (the dashboard's audit entry
+   * of a money-moving action): run once, in that change's transaction. See `withChange`.
+   */
+  changeRecord?: (manager: EntityManager) => Promise<void>;
 }
 
 export interface StoredAnswer {
@@ -122,8 +127,18 @@ export class IdempotencyService {
    * and renews the lock. Call it before each external effect after the first (the claim itself
    * records the start, and the resource it fixed).
    */
+  /**
+   * Makes `write` part of the operation's first change that commits (a checkpoint's or the final
+   * commit's transaction), so it exists exactly when the change does. Only for a fresh request: a
+   * retry taking over after a crash may find that change committed, with its record.
+   */
+  withChange(claim: IdempotencyClaim | undefined, write: (manager: EntityManager) => Promise<void>): void {
+    if (claim?.recoveryPoint === 'started') claim.changeRecord = write;
+  }
+
   async checkpoint(claim: IdempotencyClaim | undefined, point: string, manager?: EntityManager): Promise<void> {
     if (!claim) return;
+    if (manager) await this.writeChangeRecord(manager, claim);
     const held = await this.repository.checkpoint(manager, claim.merchantId, claim.key, claim.token, point, this.config.idempotency.lockMs);
     if (!held) throw new IdempotencyLockLostError();
     claim.recoveryPoint = point;
@@ -137,12 +152,19 @@ export class IdempotencyService {
     let answer: StoredAnswer | undefined;
     const result = await this.dataSource.transaction(async (manager) => {
       const result = await work(manager);
+      if (claim) await this.writeChangeRecord(manager, claim);
       if (claim) await this.store(manager, claim, (answer = answerOf(claim, result)));
       return result;
     });
     // Only once committed: the request then sends it.
     if (claim && answer) claim.answer = answer;
     return result;
+  }
+
+  private async writeChangeRecord(manager: EntityManager, claim: IdempotencyClaim): Promise<void> {
+    const write = claim.changeRecord;
+    claim.changeRecord = undefined;
+    await write?.(manager);
   }
 
   /** Stores a refusal the operation answered (a business error), replayed from then on. */

@@ -1,10 +1,13 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Answer } from '../../common/http/answer';
 import { LIST_HEADERS } from '../../common/http/api-docs';
 import { ListQuery, sendPage } from '../../common/http/list.query';
+import { AuditLog, auditActor } from '../audit';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
+import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { ConfirmPaymentIntentDto } from './dto/create-payment-intent.dto';
 import { PaymentIntentDto, PaymentIntentEnvelopeDto, PaymentIntentListEnvelopeDto } from './dto/payment-intent.response';
 import { PaymentIntentsService } from './payment-intents.service';
 import { DASHBOARD_PAYMENT_INTENTS_PATH } from './payment-intents.routes';
@@ -13,7 +16,11 @@ import { DASHBOARD_PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 @ApiTags('Dashboard: money')
 @Controller(DASHBOARD_PAYMENT_INTENTS_PATH)
 export class PaymentIntentsDashboardController {
-  constructor(private readonly service: PaymentIntentsService) {}
+  constructor(
+    private readonly service: PaymentIntentsService,
+    private readonly idempotency: IdempotencyService,
+    private readonly audit: AuditLog,
+  ) {}
 
   @Get()
   @DashboardOperation(
@@ -45,5 +52,40 @@ export class PaymentIntentsDashboardController {
   @Answer('Payment intent retrieved')
   get(@CurrentUser() user: DashboardPrincipal, @Param('paymentIntentId') id: string): Promise<PaymentIntentDto> {
     return this.service.get(user.merchantId, id);
+  }
+
+  @Post(':paymentIntentId/confirm')
+  @Idempotent('required', 200)
+  @DashboardOperation(
+    { roles: ['owner'] },
+    {
+      operationId: 'dashboardConfirmPaymentIntent',
+      summary: "Confirm a funded payment intent: credits the merchant's balance once (owners)",
+      description: "The same operation as the merchant API's, with its Idempotency-Key; recorded in the audit log with the confirmation.",
+      unsafe: true,
+      success: { status: 200, type: PaymentIntentEnvelopeDto, headers: REPLAYED_HEADER, description: 'Confirmed, `succeeded`' },
+      body: { type: ConfirmPaymentIntentDto, example: {}, optional: true },
+      errors: [
+        'resource_not_found',
+        'uri_too_long',
+        ...idempotencyErrors('required'),
+        'payment_not_received',
+        'payment_intent_expired',
+        'payment_intent_already_confirmed',
+      ],
+    },
+  )
+  @Answer('Payment intent confirmed')
+  confirm(
+    @CurrentUser() user: DashboardPrincipal,
+    @Param('paymentIntentId') id: string,
+    @Body() _body: ConfirmPaymentIntentDto,
+    @IdempotencyContext() claim: IdempotencyClaim | undefined,
+    @Req() request: FastifyRequest,
+  ): Promise<PaymentIntentDto> {
+    this.idempotency.withChange(claim, (manager) =>
+      this.audit.record(manager, auditActor(user, request.ip), { action: 'payment_intent.confirmed', objectId: id }),
+    );
+    return this.service.confirm(user.merchantId, id, claim);
   }
 }

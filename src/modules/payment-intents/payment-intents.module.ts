@@ -1,3 +1,4 @@
+import { AuditModule } from '../audit';
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../../jobs';
 import { BankRailModule } from '../bank-rail';
@@ -14,7 +15,7 @@ import { TestHelpersController } from './test-helpers.controller';
 
 /** Owns `payment_intents`, `inbound_payments` and `payment_intent_status_history`. */
 @Module({
-  imports: [BankRailModule, IdempotencyModule, LedgerModule, JobsModule.forFeature(PAYMENT_INTENTS_QUEUE, Object.values(PAYMENT_INTENTS_JOBS))],
+  imports: [AuditModule, BankRailModule, IdempotencyModule, LedgerModule, JobsModule.forFeature(PAYMENT_INTENTS_QUEUE, Object.values(PAYMENT_INTENTS_JOBS))],
   controllers: [PaymentIntentsController, PaymentIntentsDashboardController, TestHelpersController],
   providers: [PaymentIntentsService, PaymentIntentCollectionsService, PaymentIntentStates, PaymentIntentsRepository],
   exports: [PaymentIntentCollectionsService],

@@ -1,10 +1,13 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Answer } from '../../common/http/answer';
 import { LIST_HEADERS } from '../../common/http/api-docs';
 import { ListQuery, sendPage } from '../../common/http/list.query';
+import { AuditLog, auditActor } from '../audit';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
+import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { CreateWithdrawalDto } from './dto/create-withdrawal.dto';
 import { WithdrawalDto, WithdrawalEnvelopeDto, WithdrawalListEnvelopeDto } from './dto/withdrawal.response';
 import { WithdrawalsService } from './withdrawals.service';
 import { DASHBOARD_WITHDRAWALS_PATH } from './withdrawals.routes';
@@ -13,7 +16,47 @@ import { DASHBOARD_WITHDRAWALS_PATH } from './withdrawals.routes';
 @ApiTags('Dashboard: money')
 @Controller(DASHBOARD_WITHDRAWALS_PATH)
 export class WithdrawalsDashboardController {
-  constructor(private readonly service: WithdrawalsService) {}
+  constructor(
+    private readonly service: WithdrawalsService,
+    private readonly idempotency: IdempotencyService,
+    private readonly audit: AuditLog,
+  ) {}
+
+  @Post()
+  @Idempotent('required', 201, { creates: 'wd' })
+  @DashboardOperation(
+    { roles: ['owner'] },
+    {
+      operationId: 'dashboardCreateWithdrawal',
+      summary: 'Withdraw NGN to a Nigerian bank account (owners)',
+      description:
+        "The same operation as the merchant API's, with its Idempotency-Key (the page makes one per withdrawal, so a double click makes one); recorded " +
+        'in the audit log with the reservation of the funds.',
+      unsafe: true,
+      success: { status: 201, type: WithdrawalEnvelopeDto, headers: REPLAYED_HEADER, description: 'Created' },
+      body: {
+        type: CreateWithdrawalDto,
+        example: { merchantReference: 'payout-2026-11-20', amount: 25000, bankCode: '058', accountNumber: '0123456785', accountName: 'Acme Stores Ltd' },
+      },
+      errors: ['account_number_invalid', ...idempotencyErrors('required'), 'merchant_reference_in_use', 'insufficient_funds'],
+    },
+  )
+  @Answer('Withdrawal created')
+  create(
+    @CurrentUser() user: DashboardPrincipal,
+    @Body() dto: CreateWithdrawalDto,
+    @IdempotencyContext() claim: IdempotencyClaim | undefined,
+    @Req() request: FastifyRequest,
+  ): Promise<WithdrawalDto> {
+    this.idempotency.withChange(claim, (manager) =>
+      this.audit.record(manager, auditActor(user, request.ip), {
+        action: 'withdrawal.created',
+        objectId: claim?.resourceId ?? null,
+        details: { amount: dto.amount, accountNumber: dto.accountNumber },
+      }),
+    );
+    return this.service.create(user.merchantId, dto, claim);
+  }
 
   @Get()
   @DashboardOperation(

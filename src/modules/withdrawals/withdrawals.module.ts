@@ -1,3 +1,4 @@
+import { AuditModule } from '../audit';
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../../jobs';
 import { BankRailModule } from '../bank-rail';
@@ -13,7 +14,7 @@ import { WithdrawalsService } from './withdrawals.service';
 
 /** Owns `withdrawals` and `withdrawal_status_history`. */
 @Module({
-  imports: [BankRailModule, IdempotencyModule, LedgerModule, JobsModule.forFeature(WITHDRAWALS_QUEUE, Object.values(WITHDRAWALS_JOBS))],
+  imports: [AuditModule, BankRailModule, IdempotencyModule, LedgerModule, JobsModule.forFeature(WITHDRAWALS_QUEUE, Object.values(WITHDRAWALS_JOBS))],
   controllers: [WithdrawalsController, WithdrawalsDashboardController],
   providers: [WithdrawalsService, WithdrawalPayoutsService, WithdrawalStates, WithdrawalsRepository],
   exports: [WithdrawalPayoutsService],

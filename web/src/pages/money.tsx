@@ -1,10 +1,29 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { api, ApiError, Balance, BalanceTransaction, InternationalIntent, PaymentIntent, Withdrawal } from '../api';
+import { Account, api, ApiError, Balance, BalanceTransaction, InternationalIntent, PaymentIntent, Withdrawal } from '../api';
 import { toneOf } from '../components/status';
-import { EmptyState, ErrorNotice, PageHeader, Pager, Status, Time } from '../components/ui';
+import { EmptyState, ErrorNotice, Field, formValues, PageHeader, Pager, Status, Time } from '../components/ui';
 import { money } from '../format';
+import { canWrite } from '../session';
 import { NotFound } from './overview';
+
+/**
+ * Runs a money-moving action once at a time: a second click while the first is on its way does
+ * nothing (and were it sent, its Idempotency-Key would make it the same action).
+ */
+function useOnce(): (action: () => Promise<unknown>) => void {
+  const inFlight = useRef(false);
+  return (action) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    action()
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight.current = false;
+      });
+  };
+}
 
 /** The cursor of a list in the URL: a page can be linked to. */
 function usePaged() {
@@ -120,12 +139,20 @@ export function PaymentIntents() {
   );
 }
 
-export function PaymentIntentPage() {
+export function PaymentIntentPage({ account }: { account: Account }) {
   const { paymentIntentId = '' } = useParams();
+  const client = useQueryClient();
+  // One key for this page's confirmation: clicked twice, it confirms once.
+  const [confirmKey] = useState(() => crypto.randomUUID());
+  const once = useOnce();
   const intent = useQuery({
     queryKey: ['payment-intent', paymentIntentId],
     queryFn: () => api.get<PaymentIntent>(`/payment-intents/${paymentIntentId}`),
     retry: false,
+  });
+  const confirm = useMutation({
+    mutationFn: () => api.postOnce<PaymentIntent>(`/payment-intents/${paymentIntentId}/confirm`, {}, confirmKey),
+    onSuccess: (confirmed) => client.setQueryData(['payment-intent', paymentIntentId], confirmed),
   });
   if (intent.error instanceof ApiError && intent.error.status === 404) return <NotFound />;
   const data = intent.data;
@@ -138,6 +165,15 @@ export function PaymentIntentPage() {
           <p>
             {money(data.amount, data.currency)} <Status value={data.status} tone={toneOf(data.status)} /> · received {money(data.amountReceived, data.currency)}
           </p>
+          {data.status === 'funds_received' && canWrite(account, 'owner') && (
+            <p>
+              <button type="button" onClick={() => once(() => confirm.mutateAsync())} disabled={confirm.isPending}>
+                Confirm the payment
+              </button>{' '}
+              <span className="muted">Credits your balance with {money(data.amount, data.currency)}.</span>
+            </p>
+          )}
+          <ErrorNotice error={confirm.error} />
           <p>
             Pay into {data.virtualAccount.bankName} {data.virtualAccount.accountNumber} ({data.virtualAccount.accountName})
           </p>
@@ -175,13 +211,47 @@ export function PaymentIntentPage() {
   );
 }
 
-export function Withdrawals() {
+export function Withdrawals({ account }: { account: Account }) {
   const { params, pager } = usePaged();
+  const client = useQueryClient();
+  // One key per withdrawal the form makes: a double click or a retry sends the same one, so one withdrawal.
+  const [key, setKey] = useState(() => crypto.randomUUID());
+  const once = useOnce();
   const withdrawals = useQuery({ queryKey: ['withdrawals', params.toString()], queryFn: () => api.page<Withdrawal>('/withdrawals', params) });
+  const create = useMutation({
+    mutationFn: (body: Record<string, string>) => api.postOnce<Withdrawal>('/withdrawals', { ...body, amount: Number(body.amount) }, key),
+    onSuccess: () => {
+      setKey(crypto.randomUUID());
+      void client.invalidateQueries({ predicate: (query) => ['withdrawals', 'balance', 'balance-transactions'].includes(String(query.queryKey[0])) });
+    },
+  });
   return (
     <>
       <PageHeader title="Withdrawals" />
-      <ErrorNotice error={withdrawals.error} />
+      {canWrite(account, 'owner') && (
+        <form
+          className="inline-form"
+          aria-label="Withdraw to a bank account"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const values = formValues(event.currentTarget);
+            once(() => create.mutateAsync(values));
+          }}
+        >
+          <Field label="Amount (NGN)" name="amount" inputMode="numeric" required />
+          <Field label="Bank code" name="bankCode" required hint="e.g. 058" />
+          <Field label="Account number" name="accountNumber" inputMode="numeric" required />
+          <Field label="Account name" name="accountName" required />
+          <Field label="Your reference" name="merchantReference" required />
+          <button type="submit">Withdraw</button>
+        </form>
+      )}
+      {create.isSuccess && (
+        <p role="status">
+          Withdrawal {create.data.merchantReference} created: {create.data.status.replace(/_/g, ' ')}.
+        </p>
+      )}
+      <ErrorNotice error={withdrawals.error ?? create.error} />
       {withdrawals.data?.items.length === 0 && (
         <EmptyState title="No withdrawals yet">Withdrawals pay your available balance out to a Nigerian bank account.</EmptyState>
       )}

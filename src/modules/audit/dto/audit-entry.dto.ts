@@ -36,7 +36,7 @@ export class AuditEntryDto {
       '`<object>.<verb>`: `user.signed_up`, `user.logged_in`, `user.login_failed`, `user.logged_out`, `user.password_changed`, `user.password_reset`, ' +
       '`user.email_verified`, `two_factor.enabled`, `two_factor.disabled`, `two_factor.recovery_code_used`, `session.ended`, `api_key.created`, ' +
       '`api_key.rolled`, `api_key.revoked`, `invitation.created`, `invitation.revoked`, `invitation.accepted`, `member.role_changed`, `member.removed`, ' +
-      '`team.settings_changed`',
+      '`team.settings_changed`, `payment_intent.confirmed`, `withdrawal.created`',
   })
   action: string;
 
