@@ -2,6 +2,9 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 
 /**
+ * `npm run build` runs this with `NODE_ENV=production`: a `NODE_ENV` already set (jest sets
+ * `test`) would otherwise ship React's development build.
+ *
  * The Merchant Dashboard, built into `dist/web` and served by the service at `/dashboard`: every
  * asset under `/dashboard/assets/` with a content hash in its name, nothing inline (the pages'
  * Content-Security-Policy allows scripts and styles from the service only).

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from 'playwright-core';
 import { launchBrowser, Browser, startAppAtPublicUrl } from '../support/browser';
@@ -254,6 +255,22 @@ describe('Merchant Dashboard (browser)', () => {
     await checkPage(page, 'not-found');
     await page.close();
     await browser.context.clearCookies();
+  });
+
+  it('reports its first load: the initial JavaScript (gzip, kept under 250 KiB) and the time until the login form works', async () => {
+    await browser.context.clearCookies();
+    const page = await newPage();
+    const started = performance.now();
+    await page.goto(url('/login'));
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const interactiveMs = performance.now() - started;
+    const html = await (await fetch(url('/login'))).text();
+    const script = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(html)![1];
+    const gzipped = gzipSync(Buffer.from(await (await fetch(`${stack.t.baseUrl}${script}`)).arrayBuffer())).length;
+    console.log(`dashboard first load: initial JavaScript ${(gzipped / 1024).toFixed(1)} KiB gzip, login form usable after ${interactiveMs.toFixed(0)} ms`);
+    // The time is reported, never asserted (a shared machine's times vary); the size is a count.
+    expect(gzipped).toBeLessThan(250 * 1024);
+    await page.close();
   });
 
   it('serves its assets with content hashes and a year of caching, and its page never cached', async () => {
