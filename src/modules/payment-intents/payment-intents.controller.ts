@@ -7,7 +7,13 @@ import { ListQuery, sendPage } from '../../common/http/list.query';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { ConfirmPaymentIntentDto, CreatePaymentIntentDto } from './dto/create-payment-intent.dto';
-import { PAYMENT_INTENT_EXAMPLE, PaymentIntentDto, PaymentIntentEnvelopeDto, PaymentIntentListEnvelopeDto } from './dto/payment-intent.response';
+import {
+  PAYMENT_INTENT_EXAMPLE,
+  PaymentIntentDto,
+  PaymentIntentEnvelopeDto,
+  PaymentIntentListEnvelopeDto,
+  CONFIRM_ERRORS,
+} from './dto/payment-intent.response';
 import { PaymentIntentsService } from './payment-intents.service';
 import { PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 
@@ -119,14 +125,7 @@ export class PaymentIntentsController {
       example: { message: 'Payment intent confirmed', response: { ...FUNDED_EXAMPLE, status: 'succeeded', confirmedAt: '2026-11-20T09:46:00.000Z' } },
     },
     body: { type: ConfirmPaymentIntentDto, example: {}, optional: true },
-    errors: [
-      'resource_not_found',
-      'uri_too_long',
-      ...idempotencyErrors('required'),
-      'payment_not_received',
-      'payment_intent_expired',
-      'payment_intent_already_confirmed',
-    ],
+    errors: [...CONFIRM_ERRORS],
   })
   @Answer('Payment intent confirmed')
   confirm(

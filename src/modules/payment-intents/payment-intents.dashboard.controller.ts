@@ -6,9 +6,9 @@ import { LIST_HEADERS } from '../../common/http/api-docs';
 import { ListQuery, sendPage } from '../../common/http/list.query';
 import { AuditLog, auditActor } from '../audit';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, REPLAYED_HEADER } from '../idempotency';
 import { ConfirmPaymentIntentDto } from './dto/create-payment-intent.dto';
-import { PaymentIntentDto, PaymentIntentEnvelopeDto, PaymentIntentListEnvelopeDto } from './dto/payment-intent.response';
+import { PaymentIntentDto, PaymentIntentEnvelopeDto, PaymentIntentListEnvelopeDto, CONFIRM_ERRORS } from './dto/payment-intent.response';
 import { PaymentIntentsService } from './payment-intents.service';
 import { DASHBOARD_PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 
@@ -65,14 +65,7 @@ export class PaymentIntentsDashboardController {
       unsafe: true,
       success: { status: 200, type: PaymentIntentEnvelopeDto, headers: REPLAYED_HEADER, description: 'Confirmed, `succeeded`' },
       body: { type: ConfirmPaymentIntentDto, example: {}, optional: true },
-      errors: [
-        'resource_not_found',
-        'uri_too_long',
-        ...idempotencyErrors('required'),
-        'payment_not_received',
-        'payment_intent_expired',
-        'payment_intent_already_confirmed',
-      ],
+      errors: [...CONFIRM_ERRORS],
     },
   )
   @Answer('Payment intent confirmed')

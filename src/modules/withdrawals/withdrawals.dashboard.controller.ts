@@ -6,9 +6,9 @@ import { LIST_HEADERS } from '../../common/http/api-docs';
 import { ListQuery, sendPage } from '../../common/http/list.query';
 import { AuditLog, auditActor } from '../audit';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, REPLAYED_HEADER } from '../idempotency';
 import { CreateWithdrawalDto } from './dto/create-withdrawal.dto';
-import { WithdrawalDto, WithdrawalEnvelopeDto, WithdrawalListEnvelopeDto } from './dto/withdrawal.response';
+import { WithdrawalDto, WithdrawalEnvelopeDto, WithdrawalListEnvelopeDto, CREATE_WITHDRAWAL_ERRORS } from './dto/withdrawal.response';
 import { WithdrawalsService } from './withdrawals.service';
 import { DASHBOARD_WITHDRAWALS_PATH } from './withdrawals.routes';
 
@@ -38,7 +38,7 @@ export class WithdrawalsDashboardController {
         type: CreateWithdrawalDto,
         example: { merchantReference: 'payout-2026-11-20', amount: 25000, bankCode: '058', accountNumber: '0123456785', accountName: 'Acme Stores Ltd' },
       },
-      errors: ['account_number_invalid', ...idempotencyErrors('required'), 'merchant_reference_in_use', 'insufficient_funds'],
+      errors: [...CREATE_WITHDRAWAL_ERRORS],
     },
   )
   @Answer('Withdrawal created')

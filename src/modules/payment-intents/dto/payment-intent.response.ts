@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../../../common/errors/error-codes';
+import { idempotencyErrors } from '../../idempotency';
 import { ApiProperty } from '@nestjs/swagger';
 import { PAYMENT_INTENT_STATES } from '../payment-intent.states';
 import { RETURN_REASONS } from '../inbound-payment.entity';
@@ -138,3 +140,13 @@ export const PAYMENT_INTENT_EXAMPLE: PaymentIntentDto = {
   createdAt: '2026-11-20T09:41:07.000Z',
   updatedAt: '2026-11-20T09:41:07.000Z',
 };
+
+/** What confirming a payment intent may refuse, from the merchant API or the dashboard. */
+export const CONFIRM_ERRORS = [
+  'resource_not_found',
+  'uri_too_long',
+  ...idempotencyErrors('required'),
+  'payment_not_received',
+  'payment_intent_expired',
+  'payment_intent_already_confirmed',
+] as const satisfies readonly ErrorCode[];

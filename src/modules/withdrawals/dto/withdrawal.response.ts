@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../../../common/errors/error-codes';
+import { idempotencyErrors } from '../../idempotency';
 import { ApiProperty } from '@nestjs/swagger';
 import { WITHDRAWAL_STATES } from '../withdrawal.states';
 
@@ -97,3 +99,11 @@ export const WITHDRAWAL_EXAMPLE: WithdrawalDto = {
   updatedAt: '2026-11-20T09:50:00.000Z',
   completedAt: null,
 };
+
+/** What creating a withdrawal may refuse, from the merchant API or the dashboard. */
+export const CREATE_WITHDRAWAL_ERRORS = [
+  'account_number_invalid',
+  ...idempotencyErrors('required'),
+  'merchant_reference_in_use',
+  'insufficient_funds',
+] as const satisfies readonly ErrorCode[];
