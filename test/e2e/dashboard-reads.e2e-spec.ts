@@ -123,6 +123,33 @@ describe('Dashboard reads of the merchant API objects', () => {
     expectErrorBody(asDeveloper, 403, 'role_forbidden');
   });
 
+  it('filters payment intents by status, reference and creation window, keeping the filters in the next page link', async () => {
+    const tag = `filter-${Date.now()}`;
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push(await createIntent(stack.t, apiKey, { amount: 1000 + i, merchantReference: `${tag}-${i}` }));
+    await fundIntent(stack.t, apiKey, made[0].paymentIntentId, {}, (i) => i.status === 'funds_received');
+    // The window starts at the first one's creation, as the service recorded it.
+    const before = made[0].createdAt as string;
+    const ids = (result: { body: { response: { paymentIntentId: string }[] } }) => result.body.response.map((intent) => intent.paymentIntentId);
+
+    const funded = await d.as(owner, 'GET', `/payment-intents?status=funds_received&createdAfter=${encodeURIComponent(before)}`);
+    expect(ids(funded)).toEqual([made[0].paymentIntentId]);
+    const byReference = await d.as(owner, 'GET', `/payment-intents?merchantReference=${tag}-1`);
+    expect(ids(byReference)).toEqual([made[1].paymentIntentId]);
+    const window = await d.as(owner, 'GET', `/payment-intents?createdAfter=${encodeURIComponent(before)}&limit=2`);
+    expect(ids(window)).toEqual([made[2].paymentIntentId, made[1].paymentIntentId]);
+    const next = /<([^>]+)>; rel="next"/.exec(window.headers.get('link') ?? '')![1];
+    expect(next).toContain('/api/dashboard/payment-intents?createdAfter=');
+    const second = await http(stack.t.baseUrl, 'GET', new URL(next).pathname + new URL(next).search, { headers: { cookie: owner.cookie } });
+    expect(ids(second)).toEqual([made[0].paymentIntentId]);
+    expect((await d.as(owner, 'GET', `/payment-intents?createdBefore=${encodeURIComponent(before)}&merchantReference=${tag}-0`)).body.response).toEqual([]);
+    // The merchant API takes the same filters.
+    expect((await http(stack.t.baseUrl, 'GET', `/api/merchant/payment-intents?merchantReference=${tag}-2`, { apiKey })).body.response).toHaveLength(1);
+    for (const bad of ['status=paid', 'createdAfter=yesterday', `merchantReference=${'x'.repeat(101)}`]) {
+      expectErrorBody(await d.as(owner, 'GET', `/payment-intents?${bad}`), 400, 'validation_failed');
+    }
+  });
+
   it("answers another merchant's objects as not found, and refuses an API key", async () => {
     const other = await d.signUp(d.email('other'), 'Other Co');
     const business = await createBusiness(stack.t, apiKey);

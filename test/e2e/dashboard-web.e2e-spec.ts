@@ -212,6 +212,16 @@ describe('Merchant Dashboard (browser)', () => {
     const timeline = (await page.locator('ol.timeline').textContent())!;
     expect(timeline).toMatch(/Created.*Transfer of.*Funds received.*Confirmed/s);
     await checkPage(page, 'payment-intent');
+    // The list's filters live in the URL: a filtered list is a link.
+    await page.getByRole('link', { name: 'Payments' }).first().click();
+    await page.getByLabel('Status').selectOption('succeeded');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/status=succeeded/);
+    await page.getByRole('link', { name: 'order-web-1' }).waitFor();
+    await page.goto(url('/payment-intents?status=expired'));
+    await page.getByText('No payment intents match these filters').waitFor();
+    await checkPage(page, 'payment-intents-filtered');
+
     await page.getByRole('link', { name: 'Balance' }).first().click();
     await page.getByRole('heading', { name: 'Balance transactions' }).waitFor();
     await page.getByRole('cell', { name: 'payment', exact: true }).waitFor();

@@ -3,10 +3,10 @@ import { Answer } from '../../common/http/answer';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
-import { ListQuery, sendPage } from '../../common/http/list.query';
+import { sendPage } from '../../common/http/list.query';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
-import { ConfirmPaymentIntentDto, CreatePaymentIntentDto } from './dto/create-payment-intent.dto';
+import { ConfirmPaymentIntentDto, CreatePaymentIntentDto, PaymentIntentListQuery } from './dto/create-payment-intent.dto';
 import {
   PAYMENT_INTENT_EXAMPLE,
   PaymentIntentDto,
@@ -86,7 +86,7 @@ export class PaymentIntentsController {
   @Answer('Payment intents retrieved')
   async list(
     @CurrentMerchant() merchant: MerchantPrincipal,
-    @Query() query: ListQuery,
+    @Query() query: PaymentIntentListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PaymentIntentDto[]> {
     return sendPage(reply, await this.intents.list(merchant.merchantId, query));

@@ -3,11 +3,11 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Answer } from '../../common/http/answer';
 import { LIST_HEADERS } from '../../common/http/api-docs';
-import { ListQuery, sendPage } from '../../common/http/list.query';
+import { sendPage } from '../../common/http/list.query';
 import { AuditLog, auditActor } from '../audit';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, REPLAYED_HEADER } from '../idempotency';
-import { ConfirmPaymentIntentDto } from './dto/create-payment-intent.dto';
+import { ConfirmPaymentIntentDto, PaymentIntentListQuery } from './dto/create-payment-intent.dto';
 import { PaymentIntentDto, PaymentIntentEnvelopeDto, PaymentIntentListEnvelopeDto, CONFIRM_ERRORS } from './dto/payment-intent.response';
 import { PaymentIntentsService } from './payment-intents.service';
 import { DASHBOARD_PAYMENT_INTENTS_PATH } from './payment-intents.routes';
@@ -34,7 +34,11 @@ export class PaymentIntentsDashboardController {
     },
   )
   @Answer('Payment intents retrieved')
-  async list(@CurrentUser() user: DashboardPrincipal, @Query() query: ListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<PaymentIntentDto[]> {
+  async list(
+    @CurrentUser() user: DashboardPrincipal,
+    @Query() query: PaymentIntentListQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PaymentIntentDto[]> {
     return sendPage(reply, await this.service.list(user.merchantId, query, DASHBOARD_PAYMENT_INTENTS_PATH));
   }
 

@@ -15,6 +15,14 @@ export const PAYMENT_INTENT_COLUMNS = `pi.id, pi.merchant_reference, pi.amount, 
                                               'return_reason', p.return_reason, 'received_at', p.received_at) ORDER BY p.received_at, p.id)
               FROM inbound_payments p WHERE p.payment_intent_id = pi.id), '[]'::json) AS payments`;
 
+/** What a list of payment intents may be narrowed to. */
+export interface PaymentIntentFilter {
+  status?: string;
+  merchantReference?: string;
+  after?: Date;
+  before?: Date;
+}
+
 export interface NewInboundPayment {
   id: string;
   paymentIntentId: string;
@@ -88,9 +96,32 @@ export class PaymentIntentsRepository {
     return row;
   }
 
-  /** A page of the merchant's intents (see `KeysetList`). */
-  list(merchantId: string, limit: number, afterId?: string): Promise<PaymentIntentRecord[] | undefined> {
-    return this.pages.page(merchantId, limit, afterId);
+  /**
+   * A page of the merchant's intents, newest first (see `KeysetList`), narrowed by `filter` when
+   * it says anything: created in [`after`, `before`), in `status`, with `merchantReference`.
+   */
+  async list(merchantId: string, filter: PaymentIntentFilter, limit: number, afterId?: string): Promise<PaymentIntentRecord[] | undefined> {
+    if (Object.values(filter).every((value) => value === undefined)) return this.pages.page(merchantId, limit, afterId);
+    const { rows } = await this.pool.query<PaymentIntentRecord>({
+      name: 'pi_list_filtered',
+      text: `SELECT ${PAYMENT_INTENT_COLUMNS} FROM payment_intents pi
+              WHERE pi.merchant_id = $1
+                AND ($2::text IS NULL OR pi.status = $2) AND ($3::text IS NULL OR pi.merchant_reference = $3)
+                AND ($4::timestamptz IS NULL OR pi.created_at >= $4) AND ($5::timestamptz IS NULL OR pi.created_at < $5)
+                AND ($6::text IS NULL OR pi.seq <= (SELECT seq FROM payment_intents WHERE id = $6 AND merchant_id = $1))
+              ORDER BY pi.seq DESC LIMIT $7`,
+      values: [
+        merchantId,
+        filter.status ?? null,
+        filter.merchantReference ?? null,
+        filter.after ?? null,
+        filter.before ?? null,
+        afterId ?? null,
+        afterId === undefined ? limit : limit + 1,
+      ],
+    });
+    if (afterId === undefined) return rows;
+    return rows[0]?.id === afterId ? rows.slice(1) : undefined;
   }
 
   async idByAccountNumber(manager: EntityManager, accountNumber: string): Promise<string | undefined> {

@@ -1,7 +1,7 @@
 import { PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { listPage, Page, PageRequest } from '../../common/paging';
+import { listPage, Page } from '../../common/paging';
 import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -9,7 +9,7 @@ import { MerchantPrincipal } from '../auth';
 import { BANK_RAIL, BankRail, callRailForRequest, testTransferKey, TEST_SENDER } from '../bank-rail';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService } from '../ledger';
-import { CreatePaymentIntentDto, DEFAULT_EXPIRES_IN_MINUTES, FundPaymentIntentDto } from './dto/create-payment-intent.dto';
+import { CreatePaymentIntentDto, DEFAULT_EXPIRES_IN_MINUTES, FundPaymentIntentDto, PaymentIntentListQuery } from './dto/create-payment-intent.dto';
 import { FundPaymentIntentResultDto, PaymentIntentDto } from './dto/payment-intent.response';
 import { mapNewPaymentIntent, mapPaymentIntent, PaymentIntentRecord } from './payment-intent.mapper';
 import { PaymentIntentStates } from './payment-intent-states.service';
@@ -84,14 +84,26 @@ export class PaymentIntentsService {
     return mapPaymentIntent(await this.findOwned(merchantId, id));
   }
 
-  list(merchantId: string, query: PageRequest, path = PAYMENT_INTENTS_PATH): Promise<Page<PaymentIntentDto>> {
+  /** A page of the merchant's intents, narrowed by the query's filters, which the next page's URL keeps. */
+  list(merchantId: string, query: PaymentIntentListQuery, path = PAYMENT_INTENTS_PATH): Promise<Page<PaymentIntentDto>> {
+    const filter = {
+      status: query.status,
+      merchantReference: query.merchantReference,
+      after: query.createdAfter ? new Date(query.createdAfter) : undefined,
+      before: query.createdBefore ? new Date(query.createdBefore) : undefined,
+    };
+    const url = new URL(`${this.config.publicBaseUrl}${path}`);
+    for (const name of ['status', 'merchantReference', 'createdAfter', 'createdBefore'] as const) {
+      const value = query[name];
+      if (value !== undefined) url.searchParams.set(name, value);
+    }
     return listPage(
       query,
       'pi',
-      (limit, after) => this.repository.list(merchantId, limit, after),
+      (limit, after) => this.repository.list(merchantId, filter, limit, after),
       mapPaymentIntent,
       (item) => item.paymentIntentId,
-      `${this.config.publicBaseUrl}${path}`,
+      url.toString(),
     );
   }
 

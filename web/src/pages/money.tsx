@@ -31,7 +31,16 @@ function usePaged() {
   return {
     params,
     pager: (nextCursor: string | undefined) => (
-      <Pager nextCursor={nextCursor} atFirst={!params.get('cursor')} onPage={(cursor) => setParams(cursor ? { cursor } : {})} />
+      <Pager
+        nextCursor={nextCursor}
+        atFirst={!params.get('cursor')}
+        onPage={(cursor) => {
+          const next = new URLSearchParams(params);
+          if (cursor) next.set('cursor', cursor);
+          else next.delete('cursor');
+          setParams(next);
+        }}
+      />
     ),
   };
 }
@@ -97,14 +106,68 @@ export function BalancePage() {
   );
 }
 
+const PAYMENT_INTENT_STATUSES = ['awaiting_payment', 'funds_received', 'succeeded', 'expired'];
+
+/** A day picked in the viewer's time zone, as the instant its local midnight is (what the API's window takes). */
+function dayStart(day: string): string {
+  return new Date(`${day}T00:00:00`).toISOString();
+}
+
 export function PaymentIntents() {
   const { params, pager } = usePaged();
+  const [, setParams] = useSearchParams();
   const intents = useQuery({ queryKey: ['payment-intents', params.toString()], queryFn: () => api.page<PaymentIntent>('/payment-intents', params) });
+  const applyFilters = (form: HTMLFormElement) => {
+    const values = formValues(form);
+    const next = new URLSearchParams();
+    if (values.status) next.set('status', values.status);
+    if (values.merchantReference) next.set('merchantReference', values.merchantReference.trim());
+    if (values.from) next.set('createdAfter', dayStart(values.from));
+    // The whole last day: up to the next day's start.
+    if (values.to) next.set('createdBefore', new Date(new Date(`${values.to}T00:00:00`).getTime() + 86_400_000).toISOString());
+    setParams(next);
+  };
+  const localDay = (iso: string | null, shift = 0) => {
+    if (!iso) return '';
+    const date = new Date(new Date(iso).getTime() - shift);
+    return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+  };
   return (
     <>
       <PageHeader title="Payment intents" />
+      <form
+        className="inline-form"
+        aria-label="Filter payment intents"
+        onSubmit={(event) => {
+          event.preventDefault();
+          applyFilters(event.currentTarget);
+        }}
+      >
+        <div className="field">
+          <label htmlFor="filter-status">Status</label>
+          <select id="filter-status" name="status" defaultValue={params.get('status') ?? ''}>
+            <option value="">Any</option>
+            {PAYMENT_INTENT_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {status.replace(/_/g, ' ')}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field label="Reference" name="merchantReference" defaultValue={params.get('merchantReference') ?? ''} />
+        <Field label="Created from" name="from" type="date" defaultValue={localDay(params.get('createdAfter'))} />
+        <Field label="Created to" name="to" type="date" defaultValue={localDay(params.get('createdBefore'), 86_400_000)} />
+        <button type="submit" className="secondary">
+          Filter
+        </button>
+      </form>
       <ErrorNotice error={intents.error} />
-      {intents.data?.items.length === 0 && <EmptyState title="No payment intents yet">Your server creates them through the Merchant API.</EmptyState>}
+      {intents.data?.items.length === 0 &&
+        (params.toString() ? (
+          <EmptyState title="No payment intents match these filters">Change or clear a filter.</EmptyState>
+        ) : (
+          <EmptyState title="No payment intents yet">Your server creates them through the Merchant API.</EmptyState>
+        ))}
       {intents.data && intents.data.items.length > 0 && (
         <table>
           <caption className="visually-hidden">Payment intents</caption>

@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ListQuery } from '../../../common/http/list.query';
+import { IsTimestamp } from '../../../common/validation/timestamp.validator';
+import { PAYMENT_INTENT_STATES } from '../payment-intent.states';
 import { MAX_MAJOR_AMOUNT } from '../../../common/money/money';
 import { TestSenderFields } from '../../bank-rail';
 import { IsDisplayText } from '../../../common/validation/display-text.validator';
@@ -69,3 +72,27 @@ export class FundPaymentIntentDto extends TestSenderFields({
 
 /** `confirm` takes no fields: an empty body or `{}`. */
 export class ConfirmPaymentIntentDto {}
+
+/** `?limit=&cursor=` and the filters of the list: status, reference, and the window of `createdAt`. */
+export class PaymentIntentListQuery extends ListQuery {
+  @ApiPropertyOptional({ enum: PAYMENT_INTENT_STATES.states, description: 'Only intents in this status' })
+  @IsOptional()
+  @IsIn(PAYMENT_INTENT_STATES.states)
+  status?: string;
+
+  @ApiPropertyOptional({ example: 'order-10045', description: 'Only the intent with this `merchantReference`' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  merchantReference?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-01T00:00:00Z', description: 'Only intents created at or after this time' })
+  @IsOptional()
+  @IsTimestamp()
+  createdAfter?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-12-01T00:00:00Z', description: 'Only intents created before this time' })
+  @IsOptional()
+  @IsTimestamp()
+  createdBefore?: string;
+}
