@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId } from '../../common/ids/ids';
@@ -10,6 +9,7 @@ import { AccountTokenEntity, TokenPurpose } from './account-token.entity';
 import { InvalidLinkError } from './accounts.errors';
 import { ACCOUNTS_JOBS } from './accounts.jobs';
 import { AccountsRepository } from './accounts.repository';
+import { hashSecretToken, isSecretToken, newSecretToken } from './secret-token';
 
 /** How long each kind of link works. */
 export const LINK_TTL_MS: Record<TokenPurpose, number> = {
@@ -23,7 +23,6 @@ const LINK_PAGES: Record<TokenPurpose, string> = {
   reset_password: 'reset-password',
   invitation: 'accept-invitation',
 };
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** What a link is for: its user, or its invitation, and where it goes. */
 export type LinkRequest = Pick<AccountTokenEntity, 'purpose' | 'userId' | 'invitationId' | 'email'>;
@@ -53,7 +52,7 @@ export class AccountLinks {
 
   /** Uses a link in the caller's transaction; 400 `invalid_link` when it is unknown, used or expired. */
   async consume(manager: EntityManager, purpose: TokenPurpose, token: string): Promise<AccountTokenEntity> {
-    const row = TOKEN.test(token) ? await this.repository.consumeToken(manager, purpose, sha256(token)) : undefined;
+    const row = isSecretToken(token) ? await this.repository.consumeToken(manager, purpose, hashSecretToken(token)) : undefined;
     if (!row) throw new InvalidLinkError();
     return row;
   }
@@ -70,8 +69,8 @@ export class AccountLinks {
     if (row.purpose === 'reset_password' && row.userId === null) return;
     const message = await this.compose(row);
     if (!message) return;
-    const token = randomBytes(32).toString('base64url');
-    await this.repository.setTokenHash(row.id, sha256(token));
+    const token = newSecretToken();
+    await this.repository.setTokenHash(row.id, hashSecretToken(token));
     await this.mailer.send(message(`${this.config.publicBaseUrl}/dashboard/${LINK_PAGES[row.purpose]}#token=${token}`));
     this.logger.log(`${row.purpose} link ${row.id} mailed`);
   }
@@ -105,8 +104,4 @@ export class AccountLinks {
         `Accept here (the link works once, for 7 days):\n\n${link}\n\nIf you did not expect this, ignore this message.`,
     });
   }
-}
-
-function sha256(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type Redis from 'ioredis';
@@ -10,6 +10,7 @@ import { REDIS } from '../../redis/redis.module';
 import { CsrfFailedError, DashboardPrincipal, SessionAuthenticator, SessionRequiredError } from '../auth';
 import { AccountsRepository, SessionRow } from './accounts.repository';
 import type { AccountDto } from './dto/account.dto';
+import { hashSecretToken, isSecretToken, newSecretToken } from './secret-token';
 
 /** A session ends 30 minutes after its last use, and 12 hours after it began whatever its use. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -17,7 +18,6 @@ export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 /** How stale `last_seen_at` may be before a request moves it on: one write a minute, not one per request. */
 const TOUCH_AFTER_MS = 60 * 1000;
 
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** Bounds the memory of the session cache; a session pushed out is just looked up again. */
 const MAX_CACHED_SESSIONS = 10_000;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -99,14 +99,14 @@ export class DashboardSessions implements SessionAuthenticator, OnModuleDestroy 
 
   /** A new session with a new token (never one the client brought: no fixation), in `manager`'s transaction when given. */
   async start(userId: string, client: ClientOf, manager?: EntityManager): Promise<StartedSession> {
-    const token = randomBytes(32).toString('base64url');
+    const token = newSecretToken();
     const now = Date.now();
     const sessionId = newId('ses');
     await this.repository.insertSession(
       {
         id: sessionId,
         userId,
-        tokenHash: sha256(token),
+        tokenHash: hashSecretToken(token),
         lastSeenAt: new Date(now),
         expiresAt: new Date(now + SESSION_ABSOLUTE_MS),
         ip: client.ip,
@@ -175,8 +175,8 @@ export class DashboardSessions implements SessionAuthenticator, OnModuleDestroy 
 
   private async sessionOf(request: FastifyRequest) {
     const token = this.tokenOf(request);
-    if (!token || !TOKEN.test(token)) throw new SessionRequiredError();
-    const hash = sha256(token);
+    if (!token || !isSecretToken(token)) throw new SessionRequiredError();
+    const hash = hashSecretToken(token);
     let row = this.cache?.get(hash);
     if (!row) {
       this.listen();
@@ -224,8 +224,4 @@ export class DashboardSessions implements SessionAuthenticator, OnModuleDestroy 
   private cookie(value: string, maxAgeSeconds: number): SessionCookie {
     return { name: this.cookieName, value, options: { path: '/', httpOnly: true, sameSite: 'lax', secure: this.config.secureCookies, maxAge: maxAgeSeconds } };
   }
-}
-
-function sha256(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }

@@ -3,7 +3,6 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Answer } from '../../common/http/answer';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
-import { AccountsRepository } from './accounts.repository';
 import { DASHBOARD_PATH } from './accounts.routes';
 import { clientOf, SET_COOKIE, signedIn } from './client';
 import { AccountDto, AccountEnvelopeDto } from './dto/account.dto';
@@ -14,10 +13,7 @@ import { TwoFactor } from './two-factor.service';
 @ApiTags('Dashboard: account')
 @Controller(`${DASHBOARD_PATH}/two-factor`)
 export class TwoFactorController {
-  constructor(
-    private readonly twoFactor: TwoFactor,
-    private readonly repository: AccountsRepository,
-  ) {}
+  constructor(private readonly twoFactor: TwoFactor) {}
 
   @Post()
   @HttpCode(200)
@@ -83,7 +79,6 @@ export class TwoFactorController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AccountDto> {
-    const required = await this.repository.requiresTwoFactor(user.merchantId);
-    return signedIn(reply, await this.twoFactor.disable(user, dto.code, clientOf(request), required));
+    return signedIn(reply, await this.twoFactor.disable(user, dto.code, clientOf(request)));
   }
 }

@@ -84,10 +84,10 @@ export class TwoFactor {
   }
 
   /** Off again, proven with a current code (or a recovery code); refused while the team requires it. */
-  async disable(principal: DashboardPrincipal, code: string, client: ClientOf, teamRequiresIt: boolean): Promise<SignedIn> {
+  async disable(principal: DashboardPrincipal, code: string, client: ClientOf): Promise<SignedIn> {
     const user = (await this.repository.findUser(principal.userId))!;
     if (!user.totpEnabledAt) throw new TwoFactorStateError('The second factor is not on');
-    if (teamRequiresIt) throw new TwoFactorStateError('Your team requires a second factor: it stays on');
+    if (await this.repository.requiresTwoFactor(principal.merchantId)) throw new TwoFactorStateError('Your team requires a second factor: it stays on');
     if (!(await this.check(user, code))) throw new InvalidTwoFactorCodeError();
     const merchant = (await this.merchants.find(user.merchantId))!;
     return this.sessions.changing(principal, () =>

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { ApiError } from '../api';
 import { localTime, utcTime } from '../format';
 
@@ -114,18 +115,29 @@ export function Field(props: {
   );
 }
 
-/** The next and first pages of a list whose cursor lives in the URL, so a link to a page can be shared. */
-export function Pager({ nextCursor, onPage, atFirst }: { nextCursor?: string; onPage: (cursor: string | undefined) => void; atFirst: boolean }) {
+/**
+ * The next and first pages of a list whose cursor lives in the URL beside its filters, so a link
+ * to a page can be shared.
+ */
+export function Pager({ nextCursor }: { nextCursor?: string }) {
+  const [params, setParams] = useSearchParams();
+  const atFirst = !params.get('cursor');
   if (atFirst && !nextCursor) return null;
+  const go = (cursor: string | undefined) => {
+    const next = new URLSearchParams(params);
+    if (cursor) next.set('cursor', cursor);
+    else next.delete('cursor');
+    setParams(next);
+  };
   return (
     <nav className="pager" aria-label="Pages">
       {!atFirst && (
-        <button type="button" className="secondary" onClick={() => onPage(undefined)}>
+        <button type="button" className="secondary" onClick={() => go(undefined)}>
           First page
         </button>
       )}
       {nextCursor && (
-        <button type="button" className="secondary" onClick={() => onPage(nextCursor)}>
+        <button type="button" className="secondary" onClick={() => go(nextCursor)}>
           Next page
         </button>
       )}

@@ -10,7 +10,7 @@ const TONE = { active: 'good', expiring: 'warn', expired: 'neutral', revoked: 'b
 /** The merchant's API keys: everyone sees them (never a secret); owners and developers create, roll and revoke. */
 export function ApiKeys({ account }: { account: Account }) {
   const client = useQueryClient();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const [issued, setIssued] = useState<IssuedApiKey | null>(null);
   const writer = canWrite(account, 'owner', 'developer');
   const keys = useQuery({ queryKey: ['api-keys', params.toString()], queryFn: () => api.page<ApiKey>('/api-keys', params) });
@@ -133,7 +133,7 @@ export function ApiKeys({ account }: { account: Account }) {
           </tbody>
         </table>
       )}
-      <Pager nextCursor={keys.data?.nextCursor} atFirst={!params.get('cursor')} onPage={(cursor) => setParams(cursor ? { cursor } : {})} />
+      <Pager nextCursor={keys.data?.nextCursor} />
     </>
   );
 }

@@ -69,16 +69,7 @@ export function AuditLog() {
           </tbody>
         </table>
       )}
-      <Pager
-        nextCursor={entries.data?.nextCursor}
-        atFirst={!params.get('cursor')}
-        onPage={(cursor) => {
-          const next = new URLSearchParams(params);
-          if (cursor) next.set('cursor', cursor);
-          else next.delete('cursor');
-          setParams(next);
-        }}
-      />
+      <Pager nextCursor={entries.data?.nextCursor} />
     </>
   );
 }

@@ -6,7 +6,7 @@ import { EmptyState, ErrorNotice, PageHeader, Pager, Status, Time } from '../com
 import { NotFound } from './overview';
 
 export function Businesses() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const businesses = useQuery({ queryKey: ['businesses', params.toString()], queryFn: () => api.page<Business>('/businesses', params) });
   return (
     <>
@@ -48,7 +48,7 @@ export function Businesses() {
           </tbody>
         </table>
       )}
-      <Pager nextCursor={businesses.data?.nextCursor} atFirst={!params.get('cursor')} onPage={(cursor) => setParams(cursor ? { cursor } : {})} />
+      <Pager nextCursor={businesses.data?.nextCursor} />
     </>
   );
 }

@@ -25,28 +25,8 @@ function useOnce(): (action: () => Promise<unknown>) => void {
   };
 }
 
-/** The cursor of a list in the URL: a page can be linked to. */
-function usePaged() {
-  const [params, setParams] = useSearchParams();
-  return {
-    params,
-    pager: (nextCursor: string | undefined) => (
-      <Pager
-        nextCursor={nextCursor}
-        atFirst={!params.get('cursor')}
-        onPage={(cursor) => {
-          const next = new URLSearchParams(params);
-          if (cursor) next.set('cursor', cursor);
-          else next.delete('cursor');
-          setParams(next);
-        }}
-      />
-    ),
-  };
-}
-
 export function BalancePage() {
-  const { params, pager } = usePaged();
+  const [params] = useSearchParams();
   const balance = useQuery({ queryKey: ['balance'], queryFn: () => api.get<Balance[]>('/balance') });
   const transactions = useQuery({
     queryKey: ['balance-transactions', params.toString()],
@@ -101,7 +81,7 @@ export function BalancePage() {
           </tbody>
         </table>
       )}
-      {pager(transactions.data?.nextCursor)}
+      <Pager nextCursor={transactions.data?.nextCursor} />
     </>
   );
 }
@@ -114,8 +94,7 @@ function dayStart(day: string): string {
 }
 
 export function PaymentIntents() {
-  const { params, pager } = usePaged();
-  const [, setParams] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const intents = useQuery({ queryKey: ['payment-intents', params.toString()], queryFn: () => api.page<PaymentIntent>('/payment-intents', params) });
   const applyFilters = (form: HTMLFormElement) => {
     const values = formValues(form);
@@ -197,7 +176,7 @@ export function PaymentIntents() {
           </tbody>
         </table>
       )}
-      {pager(intents.data?.nextCursor)}
+      <Pager nextCursor={intents.data?.nextCursor} />
     </>
   );
 }
@@ -275,7 +254,7 @@ export function PaymentIntentPage({ account }: { account: Account }) {
 }
 
 export function Withdrawals({ account }: { account: Account }) {
-  const { params, pager } = usePaged();
+  const [params] = useSearchParams();
   const client = useQueryClient();
   // One key per withdrawal the form makes: a double click or a retry sends the same one, so one withdrawal.
   const [key, setKey] = useState(() => crypto.randomUUID());
@@ -350,13 +329,13 @@ export function Withdrawals({ account }: { account: Account }) {
           </tbody>
         </table>
       )}
-      {pager(withdrawals.data?.nextCursor)}
+      <Pager nextCursor={withdrawals.data?.nextCursor} />
     </>
   );
 }
 
 export function InternationalIntents() {
-  const { params, pager } = usePaged();
+  const [params] = useSearchParams();
   const intents = useQuery({
     queryKey: ['international', params.toString()],
     queryFn: () => api.page<InternationalIntent>('/international-payment-intents', params),
@@ -404,7 +383,7 @@ export function InternationalIntents() {
           </tbody>
         </table>
       )}
-      {pager(intents.data?.nextCursor)}
+      <Pager nextCursor={intents.data?.nextCursor} />
     </>
   );
 }

@@ -1,15 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { trimmedLowerCase } from '../../../common/validation/transforms';
 import { IsEmail, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { DASHBOARD_ROLES } from '../../../common/dashboard-roles';
 import { IsDisplayText } from '../../../common/validation/display-text.validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../passwords';
 
-const lowerCase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
-
 export class SignUpDto {
   @ApiProperty({ example: 'ada@acme.example', description: 'Matched without regard to case' })
-  @Transform(lowerCase)
+  @Transform(trimmedLowerCase)
   @IsEmail()
   @MaxLength(254)
   email: string;
@@ -28,7 +27,7 @@ export class SignUpDto {
 
 export class LoginDto {
   @ApiProperty({ example: 'ada@acme.example' })
-  @Transform(lowerCase)
+  @Transform(trimmedLowerCase)
   @IsString()
   @MaxLength(254)
   email: string;

@@ -1,9 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { trimmedLowerCase } from '../../../common/validation/transforms';
 import { IsString, Length, MaxLength } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../passwords';
-
-const lowerCase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
 export class LinkTokenDto {
   @ApiProperty({ example: 'q0mJ2pWm3kW0yq1Yb0n8l0O7hB9kYw3V8q6H2d1c4f0', description: 'The `token` of the e-mailed link (after `#token=`)' })
@@ -14,7 +13,7 @@ export class LinkTokenDto {
 
 export class PasswordResetRequestDto {
   @ApiProperty({ example: 'ada@acme.example' })
-  @Transform(lowerCase)
+  @Transform(trimmedLowerCase)
   @IsString()
   @MaxLength(254)
   email: string;

@@ -1,14 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { trimmedLowerCase } from '../../../common/validation/transforms';
 import { IsBoolean, IsEmail, IsIn, MaxLength } from 'class-validator';
 import { DASHBOARD_ROLES } from '../../../common/dashboard-roles';
 import type { DashboardRole } from '../../../common/dashboard-roles';
 
-const lowerCase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
-
 export class InviteMemberDto {
   @ApiProperty({ example: 'grace@acme.example' })
-  @Transform(lowerCase)
+  @Transform(trimmedLowerCase)
   @IsEmail()
   @MaxLength(254)
   email: string;
