@@ -27,8 +27,13 @@ const TAGS = [
   },
   { name: 'Dashboard: team', description: 'Members and their roles, invitations by e-mail, and the team settings (owners change them)' },
   { name: 'Dashboard: API keys', description: "The merchant's API keys: create, roll, revoke (owners and developers); the secret is shown once" },
-  { name: 'Dashboard: money', description: "The merchant's balance, payment intents, withdrawals and international payment intents, read with a session" },
-  { name: 'Dashboard: businesses', description: "The merchant's businesses, read with a session" },
+  {
+    name: 'Dashboard: money',
+    description:
+      "The merchant's balance, payment intents, withdrawals, quotes and international payment intents, read with a session; owners confirm payments and withdraw",
+  },
+  { name: 'Dashboard: businesses', description: "The merchant's businesses, read with a session; owners issue fresh agreement links" },
+  { name: 'Dashboard: test helpers', description: 'Test mode only: sandbox money for trying an integration from the dashboard' },
   { name: 'Dashboard: audit log', description: 'Every change made from the dashboard, and every login, with who, what, when and from where (owners)' },
   { name: 'Health', description: 'Liveness and readiness for orchestrators and load balancers; no key needed' },
 ];

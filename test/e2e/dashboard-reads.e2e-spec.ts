@@ -1,8 +1,11 @@
 import { startAppAtPublicUrl } from '../support/browser';
 import { expectErrorBody } from '../support/contract';
 import { DashboardClient, DashboardUser } from '../support/dashboard';
-import { createIntent, fundIntent, moneyStackOptions, post } from '../support/money-stack';
-import { startStack, Stack } from '../support/stack';
+import { createInternationalIntent, createQuote, intentBody, PIPELINE, pollIntent, verifiedBusiness } from '../support/international';
+import { acceptAgreementDirectly } from '../support/kyb-fixtures';
+import { createIntent, fundBalance, fundIntent, getIntent, moneyStackOptions, MoneyStack, post } from '../support/money-stack';
+import { eventually } from '../support/poll';
+import { startStack } from '../support/stack';
 import { createBusiness, http } from '../support/test-app';
 
 /**
@@ -11,14 +14,20 @@ import { createBusiness, http } from '../support/test-app';
  * transactions as CSV.
  */
 describe('Dashboard reads of the merchant API objects', () => {
-  let stack: Stack;
+  let stack: MoneyStack;
   let d: DashboardClient;
   let owner: DashboardUser;
   let apiKey: string;
 
   beforeAll(async () => {
     // At its public URL: the dashboard's changes carry the service's own Origin.
-    stack = await startStack({ ...moneyStackOptions({ name: 'dashboard-reads' }), startApp: startAppAtPublicUrl });
+    // The cross-border rails too, so quotes are priced and international intents settle.
+    const started = await startStack({
+      ...moneyStackOptions({ name: 'dashboard-reads' }),
+      crossBorder: { settlementStepMs: 20 },
+      startApp: startAppAtPublicUrl,
+    });
+    stack = { ...started, bankRail: started.bankRail! };
     d = new DashboardClient(stack.t.baseUrl);
     owner = await d.signUp(d.email('reads'), 'Reads Co');
     apiKey = (await d.as(owner, 'POST', '/api-keys', { name: 'Server' })).body.response.apiKey;
@@ -27,6 +36,21 @@ describe('Dashboard reads of the merchant API objects', () => {
   afterAll(() => stack?.close());
 
   const merchantGet = async (path: string) => (await http(stack.t.baseUrl, 'GET', `/api/merchant${path}`, { apiKey })).body.response;
+  /** A dashboard change of `user` with an Idempotency-Key (none when undefined). */
+  const withKey = (user: DashboardUser, key: string | undefined, path: string, body?: unknown) =>
+    http(stack.t.baseUrl, 'POST', `/api/dashboard${path}`, {
+      body,
+      headers: { cookie: user.cookie, 'x-csrf-token': user.csrf, origin: new URL(stack.t.baseUrl).origin, ...(key ? { 'idempotency-key': key } : {}) },
+    });
+  const auditedTimes = async (action: string, objectId: string) =>
+    ((await d.as(owner, 'GET', `/audit-log?action=${action}`)).body.response as { objectId: string }[]).filter((entry) => entry.objectId === objectId).length;
+  /** A member of the owner's team with `role`, signed in from the invitation. */
+  const member = async (role: string): Promise<DashboardUser> => {
+    const email = d.email(role);
+    await d.as(owner, 'POST', '/members', { email, role });
+    const { token } = await stack.inbox.linkIn(email, /invited/);
+    return d.signedIn(await d.post('/invitations/accept', { token, password: 'correct horse battery staple' }), 201);
+  };
 
   it('answers the balance, its transactions, businesses, payment intents and withdrawals as the merchant API does', async () => {
     const business = await createBusiness(stack.t, apiKey);
@@ -79,25 +103,20 @@ describe('Dashboard reads of the merchant API objects', () => {
   it('lets an owner confirm a payment and withdraw with an Idempotency-Key (replayed, not repeated), audited; a developer may not', async () => {
     const intent = await createIntent(stack.t, apiKey, { amount: 30000 });
     await fundIntent(stack.t, apiKey, intent.paymentIntentId, {}, (i) => i.status === 'funds_received');
-    const withKey = (key: string | undefined, path: string, body: unknown) =>
-      http(stack.t.baseUrl, 'POST', `/api/dashboard${path}`, {
-        body,
-        headers: { cookie: owner.cookie, 'x-csrf-token': owner.csrf, origin: new URL(stack.t.baseUrl).origin, ...(key ? { 'idempotency-key': key } : {}) },
-      });
-    expectErrorBody(await withKey(undefined, `/payment-intents/${intent.paymentIntentId}/confirm`, {}), 400, 'idempotency_key_required');
+    expectErrorBody(await withKey(owner, undefined, `/payment-intents/${intent.paymentIntentId}/confirm`, {}), 400, 'idempotency_key_required');
     const key = `confirm-${intent.paymentIntentId}`;
     const [first, second] = await Promise.all([
-      withKey(key, `/payment-intents/${intent.paymentIntentId}/confirm`, {}),
-      withKey(key, `/payment-intents/${intent.paymentIntentId}/confirm`, {}),
+      withKey(owner, key, `/payment-intents/${intent.paymentIntentId}/confirm`, {}),
+      withKey(owner, key, `/payment-intents/${intent.paymentIntentId}/confirm`, {}),
     ]);
     expect([first.status, second.status].sort()).toEqual(expect.arrayContaining([200]));
-    const again = await withKey(key, `/payment-intents/${intent.paymentIntentId}/confirm`, {});
+    const again = await withKey(owner, key, `/payment-intents/${intent.paymentIntentId}/confirm`, {});
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const payout = { merchantReference: `dash-${Date.now()}`, amount: 1000, bankCode: '058', accountNumber: '0123456785', accountName: 'Reads Co' };
-    const created = await withKey(`wd-${payout.merchantReference}`, '/withdrawals', payout);
+    const created = await withKey(owner, `wd-${payout.merchantReference}`, '/withdrawals', payout);
     expect(created.status).toBe(201);
-    const replayed = await withKey(`wd-${payout.merchantReference}`, '/withdrawals', payout);
+    const replayed = await withKey(owner, `wd-${payout.merchantReference}`, '/withdrawals', payout);
     expect(replayed.body.response.withdrawalId).toBe(created.body.response.withdrawalId);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
 
@@ -105,22 +124,98 @@ describe('Dashboard reads of the merchant API objects', () => {
     expect(entries.filter((entry) => entry.action === 'payment_intent.confirmed' && entry.objectId === intent.paymentIntentId)).toHaveLength(1);
     expect(entries.filter((entry) => entry.action === 'withdrawal.created' && entry.objectId === created.body.response.withdrawalId)).toHaveLength(1);
 
-    const developerEmail = d.email('dev');
-    await d.as(owner, 'POST', '/members', { email: developerEmail, role: 'developer' });
-    const developer = d.signedIn(
-      await d.post('/invitations/accept', { token: (await stack.inbox.linkIn(developerEmail, /invited/)).token, password: 'correct horse battery staple' }),
-      201,
+    const developer = await member('developer');
+    expectErrorBody(await withKey(developer, `dev-${Date.now()}-key`, '/withdrawals', { ...payout, merchantReference: 'dev-payout' }), 403, 'role_forbidden');
+  });
+
+  it('issues a fresh agreement link for owners with an Idempotency-Key: replayed, not repeated, audited once, the old link void', async () => {
+    const business = await createBusiness(stack.t, apiKey);
+    const path = `/businesses/${business.poboUserId}/agreement-link`;
+    expectErrorBody(await withKey(owner, undefined, path), 400, 'idempotency_key_required');
+    const key = `link-${business.poboUserId}`;
+    const issued = await withKey(owner, key, path);
+    expect(issued.status).toBe(201);
+    const fresh = issued.body.response.agreement.url as string;
+    expect(fresh).not.toBe(business.agreement.url);
+    const replayed = await withKey(owner, key, path);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body.response.agreement.url).toBe(fresh);
+    expect((await fetch(business.agreement.url)).status).toBe(410);
+    expect((await fetch(fresh)).status).toBe(200);
+    expect(await auditedTimes('pobo_business.agreement_link_issued', business.poboUserId)).toBe(1);
+
+    const developer = await member('developer');
+    expectErrorBody(await withKey(developer, `${key}-dev`, path), 403, 'role_forbidden');
+    await acceptAgreementDirectly(stack.pg, business.poboUserId);
+    expectErrorBody(await withKey(owner, `${key}-late`, path), 409, 'agreement_already_accepted');
+    expect(await auditedTimes('pobo_business.agreement_link_issued', business.poboUserId)).toBe(1);
+  });
+
+  it('funds a test payment for owners and developers (test mode) with an Idempotency-Key, audited once each; viewers may not', async () => {
+    expect((await d.as(owner, 'GET', '/me')).body.response.merchant.mode).toBe('test');
+    const intent = await createIntent(stack.t, apiKey, { amount: 9000 });
+    const path = `/test-helpers/payment-intents/${intent.paymentIntentId}/fund`;
+    expectErrorBody(await withKey(owner, undefined, path, { amount: 1000 }), 400, 'idempotency_key_required');
+    const key = `fund-${intent.paymentIntentId}`;
+    const sent = await withKey(owner, key, path, { amount: 1000 });
+    expect(sent.status).toBe(202);
+    expect(sent.body.response).toMatchObject({ paymentIntentId: intent.paymentIntentId, amount: 1000 });
+    const replayed = await withKey(owner, key, path, { amount: 1000 });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body.response.transferId).toBe(sent.body.response.transferId);
+
+    const developer = await member('developer');
+    // No body: the intent's outstanding amount.
+    expect((await withKey(developer, `${key}-dev`, path)).status).toBe(202);
+    const funded = await eventually(
+      () => getIntent(stack.t, apiKey, intent.paymentIntentId),
+      (i) => i.status === 'funds_received',
+      10_000,
+      50,
     );
-    const asDeveloper = await http(stack.t.baseUrl, 'POST', '/api/dashboard/withdrawals', {
-      body: { ...payout, merchantReference: 'dev-payout' },
-      headers: {
-        cookie: developer.cookie,
-        'x-csrf-token': developer.csrf,
-        origin: new URL(stack.t.baseUrl).origin,
-        'idempotency-key': `dev-${Date.now()}-key`,
-      },
-    });
-    expectErrorBody(asDeveloper, 403, 'role_forbidden');
+    expect(funded.payments.map((payment: { amount: number }) => payment.amount)).toEqual([1000, 9000]);
+    expect(await auditedTimes('payment_intent.test_funded', intent.paymentIntentId)).toBe(2);
+
+    const viewer = await member('viewer');
+    expectErrorBody(await withKey(viewer, `${key}-viewer`, path, { amount: 1 }), 403, 'role_forbidden');
+    const other = await d.signUp(d.email('fund-other'), 'Other Fund Co');
+    expectErrorBody(await withKey(other, `${key}-other`, path, { amount: 1 }), 404, 'resource_not_found');
+  });
+
+  it("lists quotes and follows an international intent's timeline as the service recorded them; another merchant's are not found", async () => {
+    await fundBalance(stack.t, apiKey, 400_000);
+    const poboUserId = await verifiedBusiness(stack, apiKey);
+    const first = await createQuote(stack.t, apiKey, { poboUserId, amount: 50 });
+    const quote = await createQuote(stack.t, apiKey, { poboUserId, amount: 100 });
+    const intent = await createInternationalIntent(stack.t, apiKey, intentBody(quote));
+    await pollIntent(stack.t, apiKey, intent.intentId, (seen) => seen.status === 'settled');
+
+    const quotes = await d.as(owner, 'GET', '/quotes?limit=1');
+    expect(quotes.body.response).toEqual([await merchantGet(`/quotes/${quote.quoteId}`)]);
+    const next = /<([^>]+)>; rel="next"/.exec(quotes.headers.get('link') ?? '')![1];
+    expect(next).toContain(`/api/dashboard/quotes?limit=1&cursor=${quote.quoteId}`);
+    const older = await http(stack.t.baseUrl, 'GET', new URL(next).pathname + new URL(next).search, { headers: { cookie: owner.cookie } });
+    expect(older.body.response.map((q: { quoteId: string }) => q.quoteId)).toEqual([first.quoteId]);
+    expect((await d.as(owner, 'GET', `/quotes/${quote.quoteId}`)).body.response).toEqual(await merchantGet(`/quotes/${quote.quoteId}`));
+
+    const timeline = (await d.as(owner, 'GET', `/international-payment-intents/${intent.intentId}/timeline`)).body.response as {
+      status: string;
+      previousStatus: string;
+      cause: string;
+      at: string;
+    }[];
+    expect(timeline.map((step) => step.status)).toEqual(PIPELINE.slice(1));
+    expect(timeline.map((step) => step.previousStatus)).toEqual(PIPELINE.slice(0, -1));
+    const { rows } = await stack.pg.query<{ cause: string }>('SELECT cause FROM international_payment_intent_status_history WHERE intent_id = $1 ORDER BY id', [
+      intent.intentId,
+    ]);
+    expect(timeline.map((step) => step.cause)).toEqual(rows.map((row) => row.cause));
+    expect([...timeline.map((step) => step.at)].sort()).toEqual(timeline.map((step) => step.at));
+
+    const other = await d.signUp(d.email('intl-other'), 'Other Intl Co');
+    expectErrorBody(await d.as(other, 'GET', `/international-payment-intents/${intent.intentId}/timeline`), 404, 'resource_not_found');
+    expectErrorBody(await d.as(other, 'GET', `/quotes/${quote.quoteId}`), 404, 'quote_not_found');
+    expect((await d.as(other, 'GET', '/quotes')).body.response).toEqual([]);
   });
 
   it('filters payment intents by status, reference and creation window, keeping the filters in the next page link', async () => {

@@ -5,8 +5,10 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, Response } from 'playwright-core';
 import { launchBrowser, Browser, startAppAtPublicUrl } from '../support/browser';
 import { DashboardClient, PASSWORD, totpCode } from '../support/dashboard';
-import { createIntent, fundIntent, moneyStackOptions } from '../support/money-stack';
-import { startStack, Stack } from '../support/stack';
+import { createInternationalIntent, createQuote, intentBody, pollIntent, verifiedBusiness } from '../support/international';
+import { kybApplication } from '../support/kyb-fixtures';
+import { createIntent, fundBalance, moneyStackOptions, MoneyStack } from '../support/money-stack';
+import { startStack } from '../support/stack';
 import { createBusiness, http } from '../support/test-app';
 
 /** Screenshots of every page visited, kept as the run's artefacts (never committed). */
@@ -18,15 +20,21 @@ const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOT_DIR ?? join(__dirname, '
  * checked on every page the journey visits.
  */
 describe('Merchant Dashboard (browser)', () => {
-  let stack: Stack;
+  let stack: MoneyStack;
   let browser: Browser;
   let d: DashboardClient;
   const cspViolations: string[] = [];
 
   beforeAll(async () => {
     await mkdir(SCREENSHOT_DIR, { recursive: true });
-    // The bank rail too, so a payment intent can be funded; the app at its public URL, as a browser reaches it.
-    stack = await startStack({ ...moneyStackOptions({ name: 'dashboard-web' }), startApp: startAppAtPublicUrl });
+    // Every sandbox: the verification provider, the bank rail (funding from the test helpers) and the
+    // cross-border rails (international payments settle); the app at its public URL, as a browser reaches it.
+    const started = await startStack({
+      ...moneyStackOptions({ name: 'dashboard-web' }),
+      crossBorder: { settlementStepMs: 50 },
+      startApp: startAppAtPublicUrl,
+    });
+    stack = { ...started, bankRail: started.bankRail! };
     browser = await launchBrowser();
     d = new DashboardClient(stack.t.baseUrl);
   });
@@ -184,12 +192,11 @@ describe('Merchant Dashboard (browser)', () => {
     await page.close();
   });
 
-  it("shows the merchant's balance, businesses, payments and their timeline, and another merchant's payment by URL as not found", async () => {
+  it("funds a payment from the test helpers, confirms it and withdraws (double clicks act once); another merchant's payment by URL is not found", async () => {
     const owner = await d.signUp(d.email('web-money'), 'Money Co');
     const apiKey = (await d.as(owner, 'POST', '/api-keys', { name: 'Server' })).body.response.apiKey;
     const business = await createBusiness(stack.t, apiKey, { businessName: 'Lagos Textiles' });
     const intent = await createIntent(stack.t, apiKey, { amount: 75000, merchantReference: 'order-web-1' });
-    await fundIntent(stack.t, apiKey, intent.paymentIntentId, {}, (i) => i.status === 'funds_received');
 
     await browser.context.clearCookies();
     await browser.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
@@ -206,6 +213,18 @@ describe('Merchant Dashboard (browser)', () => {
     await page.getByRole('link', { name: 'Payments' }).first().click();
     await page.getByRole('link', { name: 'order-web-1' }).click();
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    // Test mode: the panel sends a transfer through the sandbox bank rail (a double click sends one),
+    // and the page follows the intent until the rail's signed callback has landed.
+    await expect(page.getByLabel('Amount (NGN)').inputValue()).resolves.toBe('75000.00');
+    await checkPage(page, 'payment-intent-test-helpers');
+    await page.getByRole('button', { name: 'Send a test transfer' }).dblclick();
+    await page.getByRole('status').filter({ hasText: 'Test transfer of' }).waitFor();
+    await page.locator('ol.timeline').getByText('Funds received').waitFor();
+    await expect(page.getByText('funds received').count()).resolves.toBeGreaterThan(0);
+    const funded = (await http(stack.t.baseUrl, 'GET', `/api/merchant/payment-intents/${intent.paymentIntentId}`, { apiKey })).body.response;
+    expect(funded.status).toBe('funds_received');
+    expect(funded.payments).toHaveLength(1);
+    await expect(page.getByRole('button', { name: 'Send a test transfer' }).count()).resolves.toBe(0);
     // The owner confirms it from the page: a double click confirms once.
     await page.getByRole('button', { name: 'Confirm the payment' }).dblclick();
     await page.getByText('succeeded').first().waitFor();
@@ -246,6 +265,7 @@ describe('Merchant Dashboard (browser)', () => {
     const audit = (await d.as(owner, 'GET', '/audit-log')).body.response.map((entry: { action: string }) => entry.action);
     expect(audit.filter((action: string) => action === 'payment_intent.confirmed')).toHaveLength(1);
     expect(audit.filter((action: string) => action === 'withdrawal.created')).toHaveLength(1);
+    expect(audit.filter((action: string) => action === 'payment_intent.test_funded')).toHaveLength(1);
 
     for (const [path, name, heading] of [
       ['/withdrawals', 'withdrawals', 'Withdrawals'],
@@ -263,6 +283,91 @@ describe('Merchant Dashboard (browser)', () => {
     await page.getByRole('heading', { name: 'Not found' }).waitFor();
     expect(await page.content()).not.toContain('order-web-1');
     await checkPage(page, 'not-found');
+    await page.close();
+    await browser.context.clearCookies();
+  });
+
+  it('issues a fresh agreement link from a business page, the business accepts through it, and the page follows KYB to verified', async () => {
+    const owner = await d.signUp(d.email('web-kyb'), 'Onboard Co');
+    const apiKey = (await d.as(owner, 'POST', '/api-keys', { name: 'Server' })).body.response.apiKey;
+    const business = await createBusiness(stack.t, apiKey, { businessName: 'Kano Grains Ltd' });
+
+    await browser.context.clearCookies();
+    await browser.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
+    const page = await newPage();
+    const opened = await page.goto(url(`/businesses/${business.poboUserId}`));
+    await page.getByRole('heading', { name: 'Kano Grains Ltd' }).waitFor();
+    await checkPage(page, 'business-agreement-pending', opened);
+    await page.getByRole('button', { name: 'Issue a fresh agreement link' }).dblclick();
+    const shown = page.getByRole('status').filter({ hasText: 'New link' });
+    await shown.waitFor();
+    const fresh = (await shown.getByRole('link').getAttribute('href'))!;
+    expect(fresh).toContain('/agreements/');
+    expect(fresh).not.toBe(business.agreement.url);
+    await checkPage(page, 'business-agreement-link');
+    // The fresh link voided the first one; a double click issued one link, audited once.
+    expect((await fetch(business.agreement.url)).status).toBe(410);
+    const audit = (await d.as(owner, 'GET', '/audit-log?action=pobo_business.agreement_link_issued')).body.response;
+    expect(audit).toHaveLength(1);
+    expect(audit[0].objectId).toBe(business.poboUserId);
+
+    // The business opens the link and accepts the terms.
+    await page.goto(fresh);
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Accept' }).click()]);
+    await page.getByRole('heading', { name: 'Agreement accepted' }).waitFor();
+
+    await page.goto(url(`/businesses/${business.poboUserId}`));
+    const details = page.locator('dl.details');
+    await details.getByText('accepted').waitFor();
+    await details.getByText('not started').waitFor();
+    await expect(page.getByRole('button', { name: 'Issue a fresh agreement link' }).count()).resolves.toBe(0);
+    // The merchant's server submits the KYB application; reloaded, the page follows the review to its verdict.
+    const submitted = await http(stack.t.baseUrl, 'POST', `/api/merchant/pobo/users/${business.poboUserId}/onboarding`, {
+      apiKey,
+      body: kybApplication('RC-WEB-0001'),
+    });
+    expect(submitted.status).toBe(202);
+    await page.reload();
+    await details.getByText('verified').waitFor({ timeout: 20_000 });
+    await checkPage(page, 'business-verified');
+    await page.close();
+    await browser.context.clearCookies();
+  });
+
+  it('follows an international payment to settled, leg by leg, with its quote, and opens its receipt', async () => {
+    const owner = await d.signUp(d.email('web-intl'), 'Abroad Co');
+    const apiKey = (await d.as(owner, 'POST', '/api-keys', { name: 'Server' })).body.response.apiKey;
+    await fundBalance(stack.t, apiKey, 500_000);
+    const poboUserId = await verifiedBusiness(stack, apiKey, { businessName: 'Abuja Exports Ltd' });
+    const quote = await createQuote(stack.t, apiKey, { poboUserId, amount: 100 });
+    const intent = await createInternationalIntent(stack.t, apiKey, intentBody(quote));
+    await pollIntent(stack.t, apiKey, intent.intentId, (seen) => seen.status === 'settled');
+
+    await browser.context.clearCookies();
+    await browser.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
+    const page = await newPage();
+    const list = await page.goto(url('/international'));
+    await page.getByRole('link', { name: 'Jane Doe (US)' }).waitFor();
+    await checkPage(page, 'international-settled', list);
+    await page.getByRole('link', { name: 'Quotes' }).click();
+    await page.getByRole('cell', { name: quote.quoteId }).waitFor();
+    await checkPage(page, 'quotes');
+    await page.goBack();
+
+    await page.getByRole('link', { name: 'Jane Doe (US)' }).click();
+    await page.getByRole('heading', { name: 'Payment to Jane Doe' }).waitFor();
+    const timeline = page.locator('ol.timeline');
+    await timeline.getByText('Settled: the recipient has the money').waitFor();
+    expect(await timeline.textContent()).toMatch(
+      /Created.*Picked up for settlement.*Bridge leg started.*Bridge leg confirmed.*Payout leg started.*Payout leg confirmed.*Settled/s,
+    );
+    // The route's price comes from the quote the intent used.
+    expect(await page.locator('dl.details').textContent()).toContain(`rate ${quote.options[0].exchangeRate}`);
+    await checkPage(page, 'international-intent');
+
+    await Promise.all([page.waitForNavigation(), page.locator('dl.details').getByRole('link', { name: 'Receipt' }).click()]);
+    await page.getByRole('heading', { name: /Abuja Exports Ltd.*paid.*Jane Doe/ }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'international-receipt.png'), fullPage: true });
     await page.close();
     await browser.context.clearCookies();
   });

@@ -392,6 +392,13 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
         'GET withdrawals/:id': undefined,
         'GET international-payment-intents': undefined,
         'GET international-payment-intents/:id': undefined,
+        'GET international-payment-intents/:id/timeline': undefined,
+        'GET quotes': undefined,
+        'GET quotes/:id': undefined,
+        'POST payment-intents/:id/confirm': {},
+        'POST withdrawals': { merchantReference: 'fuzz-payout', amount: 1000, bankCode: '058', accountNumber: '0123456785', accountName: 'Acme Stores Ltd' },
+        'POST businesses/:id/agreement-link': undefined,
+        'POST test-helpers/payment-intents/:id/fund': { amount: 1000 },
       };
       const segment = fc.oneof(
         fc.constantFrom(
@@ -403,13 +410,14 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
           'pi_000000000000000000000000',
           'wd_000000000000000000000000',
           'ipi_000000000000000000000000',
+          'qt_000000000000000000000000',
         ),
         oddPathSegment,
       );
       await fuzz(
         'dashboard: setup routes',
         fc
-          .record({ route: fc.constantFrom(...Object.keys(routes)), session, csrf, segment, query, contentType, body: body({}) })
+          .record({ route: fc.constantFrom(...Object.keys(routes)), session, csrf, segment, query, contentType, body: body({}), key: keyPlan })
           .chain((plan) => (routes[plan.route] === undefined ? fc.constant(plan.body) : body(routes[plan.route])).map((b) => ({ ...plan, body: b }))),
         (plan) => {
           const [method, path] = plan.route.split(' ');
@@ -420,6 +428,8 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
             path: `${DASHBOARD}/${path.replace(':id', plan.segment)}${q(plan.query)}`,
             headers: {
               ...sessionHeaders(plan.session, plan.csrf),
+              // The money-moving routes take an Idempotency-Key; the others ignore it.
+              ...(method === 'POST' ? keyHeader(plan.key, plan.route) : {}),
               ...(bytes === undefined || plan.contentType === null ? {} : { 'content-type': plan.contentType }),
             },
             body: bytes,

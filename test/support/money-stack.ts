@@ -77,14 +77,19 @@ export async function fundIntent(
   return eventually(() => getIntent(t, apiKey, id), until, 10_000, 50);
 }
 
-/** A merchant with `amount` NGN available, collected and confirmed through the API. */
-export async function fundedMerchant(t: TestApp, amount: number): Promise<{ apiKey: string; merchantId: string }> {
-  const { apiKey, merchantId } = await t.createMerchant();
+/** `amount` NGN more available to the merchant of `apiKey`, collected and confirmed through the API. */
+export async function fundBalance(t: Pick<TestApp, 'baseUrl'>, apiKey: string, amount: number): Promise<void> {
   const intent = await createIntent(t, apiKey, { amount });
   const funded = await fundIntent(t, apiKey, intent.paymentIntentId, {}, (i) => i.status === 'funds_received');
   expect(funded.status).toBe('funds_received');
   const confirmed = await post(t, apiKey, `/api/merchant/payment-intents/${intent.paymentIntentId}/confirm`, {});
   expect(confirmed.status).toBe(200);
+}
+
+/** A merchant with `amount` NGN available, collected and confirmed through the API. */
+export async function fundedMerchant(t: TestApp, amount: number): Promise<{ apiKey: string; merchantId: string }> {
+  const { apiKey, merchantId } = await t.createMerchant();
+  await fundBalance(t, apiKey, amount);
   return { apiKey, merchantId };
 }
 

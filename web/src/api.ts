@@ -70,7 +70,8 @@ export const api = {
 
 export interface Account {
   user: { userId: string; email: string; role: 'owner' | 'developer' | 'viewer'; emailVerified: boolean; twoFactorEnabled: boolean };
-  merchant: { merchantId: string; name: string };
+  /** `mode`: the service's keys are test keys (sandbox money only): the test helpers are offered. */
+  merchant: { merchantId: string; name: string; mode: 'test' | 'live' };
   csrfToken: string;
 }
 
@@ -202,13 +203,21 @@ export interface Withdrawal {
 export interface InternationalIntent {
   intentId: string;
   status: string;
+  quoteId: string;
+  quoteOptionId: string;
   poboUserId: string;
+  paymentReference?: string;
   amount: number;
   currency: string;
   sourceAmount: number;
   sourceCurrency: string;
   recipientFullName: string;
+  recipientEmail?: string;
   destinationCountry: string;
+  bankCode: string;
+  bankCodeType: string;
+  accountNumber?: string;
+  purposeOfTransfer: string;
   routeType: string;
   adminNote?: string;
   processedAt: string | null;
@@ -217,4 +226,29 @@ export interface InternationalIntent {
   telexUrl?: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/** One move of an international payment intent through the pipeline. */
+export interface TimelineEntry {
+  status: string;
+  previousStatus: string;
+  cause: string;
+  at: string;
+}
+
+export interface Quote {
+  quoteId: string;
+  poboUserId: string;
+  destinationCountry: string;
+  currency: string;
+  amount: number;
+  expiresAt: string;
+  options: { quoteOptionId: string; routeType: string; sourceCurrency: string; sourceAmount: number; exchangeRate: string; fee: number }[];
+  createdAt: string;
+}
+
+export interface TestTransfer {
+  transferId: string;
+  paymentIntentId: string;
+  amount: number;
 }

@@ -11,3 +11,10 @@ export function utcTime(iso: string): string {
 export function money(amount: string | number, currency: string): string {
   return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(Number(amount));
 }
+
+/** `a - b` for amounts of one currency, computed in its minor units so no binary fraction leaks in (500.1 - 200.05 is 300.05). */
+export function subtractMoney(a: number, b: number, currency: string): string {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const scale = 10 ** digits;
+  return ((Math.round(a * scale) - Math.round(b * scale)) / scale).toFixed(digits);
+}

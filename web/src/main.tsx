@@ -7,7 +7,9 @@ import { Layout } from './layout';
 import { ApiKeys } from './pages/api-keys';
 import { AuditLog } from './pages/audit-log';
 import { BusinessPage, Businesses } from './pages/businesses';
-import { BalancePage, InternationalIntents, PaymentIntentPage, PaymentIntents, Withdrawals } from './pages/money';
+import { InternationalIntentPage, InternationalIntents, Quotes } from './pages/international';
+import { BalancePage, Withdrawals } from './pages/money';
+import { PaymentIntentPage, PaymentIntents } from './pages/payments';
 import { AcceptInvitation, LogIn, ResetPassword, SignUp, VerifyEmail } from './pages/auth';
 import { NotFound, Overview } from './pages/overview';
 import { Security } from './pages/security';
@@ -27,11 +29,13 @@ const router = createBrowserRouter(
     { path: '/', element: signedIn((account) => <Overview account={account} />) },
     { path: '/balance', element: signedIn(() => <BalancePage />) },
     { path: '/businesses', element: signedIn(() => <Businesses />) },
-    { path: '/businesses/:poboUserId', element: signedIn(() => <BusinessPage />) },
+    { path: '/businesses/:poboUserId', element: signedIn((account) => <BusinessPage account={account} />) },
     { path: '/payment-intents', element: signedIn(() => <PaymentIntents />) },
     { path: '/payment-intents/:paymentIntentId', element: signedIn((account) => <PaymentIntentPage account={account} />) },
     { path: '/withdrawals', element: signedIn((account) => <Withdrawals account={account} />) },
     { path: '/international', element: signedIn(() => <InternationalIntents />) },
+    { path: '/international/:intentId', element: signedIn(() => <InternationalIntentPage />) },
+    { path: '/quotes', element: signedIn(() => <Quotes />) },
     { path: '/api-keys', element: signedIn((account) => <ApiKeys account={account} />) },
     { path: '/team', element: signedIn((account) => <Team account={account} />) },
     { path: '/security', element: signedIn((account) => <Security account={account} />) },

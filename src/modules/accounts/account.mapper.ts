@@ -12,7 +12,7 @@ export function mapAccount(
 ): AccountDto {
   return {
     user: { userId: user.id, email: user.email, role: user.role, emailVerified: user.emailVerifiedAt !== null, twoFactorEnabled: user.totpEnabledAt !== null },
-    merchant: { merchantId: merchant.merchantId, name: merchant.name },
+    merchant: { merchantId: merchant.merchantId, name: merchant.name, mode: merchant.mode },
     csrfToken,
   };
 }

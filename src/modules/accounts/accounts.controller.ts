@@ -32,7 +32,7 @@ import {
 
 const ACCOUNT_EXAMPLE = {
   user: { userId: 'usr_0a1b2c3d4e5f60718293a4b5', email: 'ada@acme.example', role: 'owner', emailVerified: false, twoFactorEnabled: false },
-  merchant: { merchantId: 'mer_0a1b2c3d4e5f60718293a4b5', name: 'Acme' },
+  merchant: { merchantId: 'mer_0a1b2c3d4e5f60718293a4b5', name: 'Acme', mode: 'test' },
   csrfToken: 'q0mJ2pWm3kW0yq1Yb0n8l0O7hB9kYw3V8q6H2d1c4f0',
 };
 const TOKEN_EXAMPLE = 'q0mJ2pWm3kW0yq1Yb0n8l0O7hB9kYw3V8q6H2d1c4f0';

@@ -9,10 +9,12 @@ import { mapApiKey } from './api-key.mapper';
 import { ApiKeyInactiveError, ApiKeyNotFoundError, MerchantNotFoundError } from './auth.errors';
 import type { ApiKeyDto, IssuedApiKeyDto } from './dto/api-key.dto';
 import { MerchantsRepository, NewApiKey } from './merchants.repository';
+import { KeyMode, keyMode } from './test-mode.guard';
 
 export interface Merchant {
   merchantId: string;
   name: string;
+  mode: KeyMode;
 }
 
 export interface IssuedKey {
@@ -51,12 +53,12 @@ export class MerchantsService {
   async createInTransaction(manager: EntityManager, name: string): Promise<Merchant> {
     const merchantId = newId('mer');
     await this.repository.insertMerchant(manager, { id: merchantId, name });
-    return { merchantId, name };
+    return { merchantId, name, mode: keyMode(this.config) };
   }
 
   async find(merchantId: string): Promise<Merchant | undefined> {
     const merchant = await this.repository.findMerchant(merchantId);
-    return merchant ? { merchantId: merchant.id, name: merchant.name } : undefined;
+    return merchant ? { merchantId: merchant.id, name: merchant.name, mode: keyMode(this.config) } : undefined;
   }
 
   async createKey(merchantId: string): Promise<IssuedKey> {

@@ -1,6 +1,6 @@
 import { RECEIPTS_PATH } from './international-intents.routes';
 import { minorFromColumn, toMajorUnits } from '../../common/money/money';
-import type { InternationalIntentDto } from './dto/international-intent.response';
+import type { InternationalIntentDto, TimelineEntryDto } from './dto/international-intent.response';
 import type { InternationalIntentEntity } from './international-intent.entity';
 import { PIPELINE_ORDER } from './international-intent.states';
 
@@ -57,4 +57,16 @@ export function mapInternationalIntent(row: InternationalIntentRecord, publicBas
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** One move of an intent, from its status history. */
+export interface TimelineRow {
+  fromStatus: string;
+  toStatus: string;
+  cause: string;
+  createdAt: Date;
+}
+
+export function mapTimelineEntry(row: TimelineRow): TimelineEntryDto {
+  return { status: row.toStatus, previousStatus: row.fromStatus, cause: row.cause, at: row.createdAt.toISOString() };
 }

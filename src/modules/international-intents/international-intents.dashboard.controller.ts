@@ -5,7 +5,13 @@ import { Answer } from '../../common/http/answer';
 import { LIST_HEADERS } from '../../common/http/api-docs';
 import { ListQuery, sendPage } from '../../common/http/list.query';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
-import { InternationalIntentDto, InternationalIntentEnvelopeDto, InternationalIntentListEnvelopeDto } from './dto/international-intent.response';
+import {
+  InternationalIntentDto,
+  InternationalIntentEnvelopeDto,
+  InternationalIntentListEnvelopeDto,
+  TimelineEntryDto,
+  TimelineEnvelopeDto,
+} from './dto/international-intent.response';
 import { InternationalIntentsService } from './international-intents.service';
 import { DASHBOARD_INTERNATIONAL_INTENTS_PATH } from './international-intents.routes';
 
@@ -49,5 +55,22 @@ export class InternationalIntentsDashboardController {
   @Answer('International payment intent retrieved')
   get(@CurrentUser() user: DashboardPrincipal, @Param('intentId') id: string): Promise<InternationalIntentDto> {
     return this.service.get(user.merchantId, id);
+  }
+
+  @Get(':intentId/timeline')
+  @DashboardOperation(
+    {},
+    {
+      operationId: 'dashboardGetInternationalPaymentIntentTimeline',
+      summary: "An international payment intent's moves through the pipeline, oldest first",
+      description: 'Each leg as it started and was confirmed (bridge, then payout), then the settlement or the rejection, with its cause and time.',
+      unsafe: false,
+      success: { status: 200, type: TimelineEnvelopeDto, description: 'The timeline' },
+      errors: ['resource_not_found', 'uri_too_long'],
+    },
+  )
+  @Answer('Timeline retrieved')
+  timeline(@CurrentUser() user: DashboardPrincipal, @Param('intentId') id: string): Promise<TimelineEntryDto[]> {
+    return this.service.timeline(user.merchantId, id);
   }
 }

@@ -12,6 +12,7 @@ import { InternationalIntentsRepository } from './international-intents.reposito
 import { InternationalIntentsService } from './international-intents.service';
 import { InternationalSettlementService } from './international-settlement.service';
 import { QuotesController } from './quotes.controller';
+import { QuotesDashboardController } from './quotes.dashboard.controller';
 import { QuotesService } from './quotes.service';
 import { ReceiptsController } from './receipts.controller';
 import { ReceiptsService } from './receipts.service';
@@ -25,7 +26,7 @@ import { ReceiptsService } from './receipts.service';
     PoboBusinessesModule,
     JobsModule.forFeature(INTERNATIONAL_QUEUE, Object.values(INTERNATIONAL_JOBS)),
   ],
-  controllers: [QuotesController, InternationalIntentsController, InternationalIntentsDashboardController, ReceiptsController],
+  controllers: [QuotesController, QuotesDashboardController, InternationalIntentsController, InternationalIntentsDashboardController, ReceiptsController],
   providers: [
     QuotesService,
     InternationalIntentsService,

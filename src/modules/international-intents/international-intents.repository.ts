@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { PG_POOL } from '../../database/database.module';
 import { KeysetList } from '../../database/keyset-list';
 import { InternationalIntentEntity } from './international-intent.entity';
-import type { InternationalIntentRecord } from './international-intent.mapper';
+import type { InternationalIntentRecord, TimelineRow } from './international-intent.mapper';
 import type { InternationalIntentStatus } from './international-intent.states';
 import { QuoteEntity } from './quote.entity';
 import type { QuoteRecord } from './quote.mapper';
@@ -40,12 +40,14 @@ export type ReceiptRecord = InternationalIntentRecord & Pick<InternationalIntent
 @Injectable()
 export class InternationalIntentsRepository {
   private readonly pages: KeysetList<InternationalIntentRecord>;
+  private readonly quotePages: KeysetList<QuoteRecord>;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.pages = new KeysetList(pool, 'ipi', { table: 'international_payment_intents', alias: 'i' }, INTERNATIONAL_INTENT_COLUMNS);
+    this.quotePages = new KeysetList(pool, 'qt', { table: 'quotes', alias: 'q' }, QUOTE_COLUMNS);
   }
 
   async findOwned(merchantId: string, id: string): Promise<InternationalIntentRecord | undefined> {
@@ -75,6 +77,22 @@ export class InternationalIntentsRepository {
   /** A page of the merchant's intents (see `KeysetList`). */
   list(merchantId: string, limit: number, afterId?: string): Promise<InternationalIntentRecord[] | undefined> {
     return this.pages.page(merchantId, limit, afterId);
+  }
+
+  /** The intent's moves, oldest first (a handful: the pipeline is forward only). */
+  async timeline(intentId: string): Promise<TimelineRow[]> {
+    const { rows } = await this.pool.query<TimelineRow>({
+      name: 'ipi_timeline',
+      text: `SELECT from_status AS "fromStatus", to_status AS "toStatus", cause, created_at AS "createdAt"
+               FROM international_payment_intent_status_history WHERE intent_id = $1 ORDER BY id`,
+      values: [intentId],
+    });
+    return rows;
+  }
+
+  /** A page of the merchant's quotes (see `KeysetList`). */
+  listQuotes(merchantId: string, limit: number, afterId?: string): Promise<QuoteRecord[] | undefined> {
+    return this.quotePages.page(merchantId, limit, afterId);
   }
 
   async findByReceiptToken(token: string): Promise<ReceiptRecord | undefined> {

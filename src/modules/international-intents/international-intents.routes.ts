@@ -7,3 +7,4 @@ export const INTERNATIONAL_INTENTS_PATH = '/api/merchant/international-payment-i
 export const DASHBOARD_INTERNATIONAL_INTENTS_PATH = `${DASHBOARD_API_PATH}/international-payment-intents`;
 /** Receipts are served outside the merchant API: the URL itself is the credential. */
 export const RECEIPTS_PATH = '/receipts';
+export const DASHBOARD_QUOTES_PATH = `${DASHBOARD_API_PATH}/quotes`;

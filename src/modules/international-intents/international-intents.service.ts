@@ -11,8 +11,8 @@ import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { CreateInternationalIntentDto } from './dto/create-international-intent.dto';
-import { InternationalIntentDto } from './dto/international-intent.response';
-import { mapInternationalIntent } from './international-intent.mapper';
+import { InternationalIntentDto, TimelineEntryDto } from './dto/international-intent.response';
+import { mapInternationalIntent, mapTimelineEntry } from './international-intent.mapper';
 import { INTERNATIONAL_JOBS } from './international-intents.jobs';
 import {
   InternationalIntentNotFoundError,
@@ -61,6 +61,13 @@ export class InternationalIntentsService {
     const row = isId('ipi', id) ? await this.repository.findOwned(merchantId, id) : undefined;
     if (!row) throw new InternationalIntentNotFoundError();
     return mapInternationalIntent(row, this.config.publicBaseUrl);
+  }
+
+  /** The intent's moves through the pipeline, oldest first: what the dashboard draws as the legs' timeline. */
+  async timeline(merchantId: string, id: string): Promise<TimelineEntryDto[]> {
+    const row = isId('ipi', id) ? await this.repository.findOwned(merchantId, id) : undefined;
+    if (!row) throw new InternationalIntentNotFoundError();
+    return (await this.repository.timeline(row.id)).map(mapTimelineEntry);
   }
 
   list(merchantId: string, query: PageRequest, path = INTERNATIONAL_INTENTS_PATH): Promise<Page<InternationalIntentDto>> {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ServiceUnavailableError, ValidationFailedError } from '../../common/errors/app-error';
 import { isId, newId } from '../../common/ids/ids';
+import { listPage, Page, PageRequest } from '../../common/paging';
 import { quoteSourceAmount } from './fx';
 import { toMinorUnits } from '../../common/money/money';
 import { ProviderError } from '../../common/providers/provider-http-client';
@@ -79,6 +80,18 @@ export class QuotesService {
     const row = isId('qt', id) ? await this.repository.findOwnedQuote(merchantId, id) : undefined;
     if (!row) throw new QuoteNotFoundError();
     return mapQuote(row);
+  }
+
+  /** The merchant's quotes, newest first (the dashboard's list: the merchant API reads one by id). */
+  listQuotes(merchantId: string, query: PageRequest, path: string): Promise<Page<QuoteDto>> {
+    return listPage(
+      query,
+      'qt',
+      (limit, after) => this.repository.listQuotes(merchantId, limit, after),
+      mapQuote,
+      (item) => item.quoteId,
+      `${this.config.publicBaseUrl}${path}`,
+    );
   }
 
   private async corridorRates(country: string, currency: string) {

@@ -12,11 +12,12 @@ import { PAYMENT_INTENTS_JOBS, PAYMENT_INTENTS_QUEUE } from './payment-intents.j
 import { PaymentIntentsRepository } from './payment-intents.repository';
 import { PaymentIntentsService } from './payment-intents.service';
 import { TestHelpersController } from './test-helpers.controller';
+import { TestHelpersDashboardController } from './test-helpers.dashboard.controller';
 
 /** Owns `payment_intents`, `inbound_payments` and `payment_intent_status_history`. */
 @Module({
   imports: [AuditModule, BankRailModule, IdempotencyModule, LedgerModule, JobsModule.forFeature(PAYMENT_INTENTS_QUEUE, Object.values(PAYMENT_INTENTS_JOBS))],
-  controllers: [PaymentIntentsController, PaymentIntentsDashboardController, TestHelpersController],
+  controllers: [PaymentIntentsController, PaymentIntentsDashboardController, TestHelpersController, TestHelpersDashboardController],
   providers: [PaymentIntentsService, PaymentIntentCollectionsService, PaymentIntentStates, PaymentIntentsRepository],
   exports: [PaymentIntentCollectionsService],
 })

@@ -1,11 +1,14 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Answer } from '../../common/http/answer';
 import { LIST_HEADERS } from '../../common/http/api-docs';
 import { ListQuery, sendPage } from '../../common/http/list.query';
+import { AuditLog, auditActor } from '../audit';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
+import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { PoboBusinessDto, PoboBusinessEnvelopeDto, PoboBusinessListEnvelopeDto } from './dto/pobo-business.response';
+import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
 import { PoboBusinessesService } from './pobo-businesses.service';
 import { DASHBOARD_BUSINESSES_PATH } from './pobo-businesses.routes';
 
@@ -13,7 +16,12 @@ import { DASHBOARD_BUSINESSES_PATH } from './pobo-businesses.routes';
 @ApiTags('Dashboard: businesses')
 @Controller(DASHBOARD_BUSINESSES_PATH)
 export class PoboBusinessesDashboardController {
-  constructor(private readonly businesses: PoboBusinessesService) {}
+  constructor(
+    private readonly businesses: PoboBusinessesService,
+    private readonly agreement: PoboBusinessAgreementService,
+    private readonly idempotency: IdempotencyService,
+    private readonly audit: AuditLog,
+  ) {}
 
   @Get()
   @DashboardOperation(
@@ -45,5 +53,32 @@ export class PoboBusinessesDashboardController {
   @Answer('Business retrieved')
   get(@CurrentUser() user: DashboardPrincipal, @Param('poboUserId') poboUserId: string): Promise<PoboBusinessDto> {
     return this.businesses.get(user.merchantId, poboUserId);
+  }
+
+  @Post(':poboUserId/agreement-link')
+  @Idempotent('required', 201)
+  @DashboardOperation(
+    { roles: ['owner'] },
+    {
+      operationId: 'dashboardIssueAgreementLink',
+      summary: 'Issue a fresh agreement link, voiding the earlier ones (owners)',
+      description:
+        "The same operation as the merchant API's, with its Idempotency-Key (the page makes one per click); recorded in the audit log with the new link.",
+      unsafe: true,
+      success: { status: 201, type: PoboBusinessEnvelopeDto, headers: REPLAYED_HEADER, description: '`response.agreement.url` is the new link' },
+      errors: ['resource_not_found', 'uri_too_long', 'agreement_already_accepted', ...idempotencyErrors('required')],
+    },
+  )
+  @Answer('Agreement link issued')
+  issueAgreementLink(
+    @CurrentUser() user: DashboardPrincipal,
+    @Param('poboUserId') poboUserId: string,
+    @IdempotencyContext() claim: IdempotencyClaim | undefined,
+    @Req() request: FastifyRequest,
+  ): Promise<PoboBusinessDto> {
+    this.idempotency.withChange(claim, (manager) =>
+      this.audit.record(manager, auditActor(user, request.ip), { action: 'pobo_business.agreement_link_issued', objectId: poboUserId }),
+    );
+    return this.agreement.issueLink(user.merchantId, poboUserId, claim);
   }
 }

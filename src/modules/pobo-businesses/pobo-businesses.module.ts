@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgreementsModule } from '../agreements';
+import { AuditModule } from '../audit';
 import { IdempotencyModule } from '../idempotency';
 import { WalletsModule } from '../wallets';
 import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
@@ -11,7 +12,7 @@ import { PoboBusinessesService } from './pobo-businesses.service';
 
 /** Owns `pobo_businesses` and `business_status_history`. */
 @Module({
-  imports: [AgreementsModule, WalletsModule, IdempotencyModule],
+  imports: [AgreementsModule, AuditModule, WalletsModule, IdempotencyModule],
   controllers: [PoboBusinessesController, PoboBusinessesDashboardController],
   providers: [PoboBusinessesService, PoboBusinessesRepository, PoboBusinessStates, PoboBusinessAgreementService],
   exports: [PoboBusinessesService, PoboBusinessStates, PoboBusinessAgreementService],

@@ -87,7 +87,7 @@ export function Field(props: {
   autoComplete?: string;
   required?: boolean;
   minLength?: number;
-  inputMode?: 'numeric' | 'text' | 'email';
+  inputMode?: 'numeric' | 'decimal' | 'text' | 'email';
   defaultValue?: string;
   hint?: string;
 }) {

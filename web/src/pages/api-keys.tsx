@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { Account, api, ApiKey, IssuedApiKey } from '../api';
-import { CopyButton, EmptyState, ErrorNotice, Field, formValues, PageHeader, Pager, Status, Time } from '../components/ui';
+import { Column, PagedTable } from '../components/table';
+import { CopyButton, EmptyState, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
 import { canWrite } from '../session';
 
 const TONE = { active: 'good', expiring: 'warn', expired: 'neutral', revoked: 'bad' } as const;
@@ -10,11 +10,9 @@ const TONE = { active: 'good', expiring: 'warn', expired: 'neutral', revoked: 'b
 /** The merchant's API keys: everyone sees them (never a secret); owners and developers create, roll and revoke. */
 export function ApiKeys({ account }: { account: Account }) {
   const client = useQueryClient();
-  const [params] = useSearchParams();
   const [issued, setIssued] = useState<IssuedApiKey | null>(null);
   const writer = canWrite(account, 'owner', 'developer');
-  const keys = useQuery({ queryKey: ['api-keys', params.toString()], queryFn: () => api.page<ApiKey>('/api-keys', params) });
-  const refresh = () => void client.invalidateQueries({ queryKey: ['api-keys'] });
+  const refresh = () => void client.invalidateQueries({ queryKey: ['/api-keys'] });
   const create = useMutation({
     mutationFn: (body: Record<string, string>) => api.post<IssuedApiKey>('/api-keys', body),
     onSuccess: (key) => {
@@ -30,6 +28,65 @@ export function ApiKeys({ account }: { account: Account }) {
     },
   });
   const revoke = useMutation({ mutationFn: (apiKeyId: string) => api.delete<ApiKey>(`/api-keys/${apiKeyId}`), onSuccess: refresh });
+  const columns: Column<ApiKey>[] = [
+    { header: 'Name', cell: (key) => key.name },
+    {
+      header: 'Key',
+      cell: (key) => (
+        <code>
+          {key.prefix}_…{key.lastFour}
+        </code>
+      ),
+    },
+    {
+      header: 'Status',
+      cell: (key) => (
+        <>
+          <Status value={key.status} tone={TONE[key.status]} />
+          {key.expiresAt && key.status === 'expiring' && (
+            <>
+              {' '}
+              until <Time iso={key.expiresAt} />
+            </>
+          )}
+        </>
+      ),
+    },
+    {
+      header: 'Created',
+      cell: (key) => (
+        <>
+          <Time iso={key.createdAt} /> {key.createdBy ? `by ${key.createdBy.email}` : 'by an operator'}
+        </>
+      ),
+    },
+    { header: 'Last used', cell: (key) => <Time iso={key.lastUsedAt} /> },
+  ];
+  if (writer) {
+    columns.push({
+      header: 'Actions',
+      className: 'actions',
+      cell: (key) => (
+        <>
+          {key.status === 'active' && (
+            <>
+              <button type="button" className="secondary" onClick={() => roll.mutate({ apiKeyId: key.apiKeyId, hours: 1 })}>
+                Roll (old key works 1 hour)
+              </button>
+              <button type="button" className="secondary" onClick={() => roll.mutate({ apiKeyId: key.apiKeyId, hours: 0 })}>
+                Roll now
+              </button>
+            </>
+          )}
+          {(key.status === 'active' || key.status === 'expiring') && (
+            <button type="button" className="danger" onClick={() => revoke.mutate(key.apiKeyId)}>
+              Revoke
+            </button>
+          )}
+        </>
+      ),
+    });
+  }
 
   return (
     <>
@@ -66,74 +123,18 @@ export function ApiKeys({ account }: { account: Account }) {
           </button>
         </form>
       )}
-      <ErrorNotice error={keys.error ?? create.error ?? roll.error ?? revoke.error} />
-      {keys.data && keys.data.items.length === 0 && (
-        <EmptyState title="No API keys yet">
-          {writer ? <p>Create one above, then give it to your server.</p> : <p>Ask an owner or a developer of your team to create one.</p>}
-        </EmptyState>
-      )}
-      {keys.data && keys.data.items.length > 0 && (
-        <table>
-          <caption className="visually-hidden">API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              {writer && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.items.map((key) => (
-              <tr key={key.apiKeyId}>
-                <td>{key.name}</td>
-                <td>
-                  <code>
-                    {key.prefix}_…{key.lastFour}
-                  </code>
-                </td>
-                <td>
-                  <Status value={key.status} tone={TONE[key.status]} />
-                  {key.expiresAt && key.status === 'expiring' && (
-                    <>
-                      {' '}
-                      until <Time iso={key.expiresAt} />
-                    </>
-                  )}
-                </td>
-                <td>
-                  <Time iso={key.createdAt} /> {key.createdBy ? `by ${key.createdBy.email}` : 'by an operator'}
-                </td>
-                <td>
-                  <Time iso={key.lastUsedAt} />
-                </td>
-                {writer && (
-                  <td className="actions">
-                    {key.status === 'active' && (
-                      <>
-                        <button type="button" className="secondary" onClick={() => roll.mutate({ apiKeyId: key.apiKeyId, hours: 1 })}>
-                          Roll (old key works 1 hour)
-                        </button>
-                        <button type="button" className="secondary" onClick={() => roll.mutate({ apiKeyId: key.apiKeyId, hours: 0 })}>
-                          Roll now
-                        </button>
-                      </>
-                    )}
-                    {(key.status === 'active' || key.status === 'expiring') && (
-                      <button type="button" className="danger" onClick={() => revoke.mutate(key.apiKeyId)}>
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <Pager nextCursor={keys.data?.nextCursor} />
+      <ErrorNotice error={create.error ?? roll.error ?? revoke.error} />
+      <PagedTable<ApiKey>
+        path="/api-keys"
+        caption="API keys"
+        rowKey={(key) => key.apiKeyId}
+        columns={columns}
+        empty={
+          <EmptyState title="No API keys yet">
+            {writer ? <p>Create one above, then give it to your server.</p> : <p>Ask an owner or a developer of your team to create one.</p>}
+          </EmptyState>
+        }
+      />
     </>
   );
 }

@@ -1,12 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { api, AuditEntry } from '../api';
-import { EmptyState, ErrorNotice, PageHeader, Pager, Time } from '../components/ui';
+import { AuditEntry } from '../api';
+import { PagedTable } from '../components/table';
+import { EmptyState, PageHeader, Time } from '../components/ui';
 
 /** The audit log, filtered by action and user, the filters and the page in the URL. Owners only. */
 export function AuditLog() {
   const [params, setParams] = useSearchParams();
-  const entries = useQuery({ queryKey: ['audit-log', params.toString()], queryFn: () => api.page<AuditEntry>('/audit-log', params) });
   const setFilter = (name: string, value: string) => {
     const next = new URLSearchParams(params);
     next.delete('cursor');
@@ -38,38 +37,19 @@ export function AuditLog() {
           />
         </div>
       </form>
-      <ErrorNotice error={entries.error} />
-      {entries.data && entries.data.items.length === 0 && <EmptyState title="Nothing recorded for these filters">Clear a filter to see more.</EmptyState>}
-      {entries.data && entries.data.items.length > 0 && (
-        <table>
-          <caption className="visually-hidden">Audit log</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">Object</th>
-              <th scope="col">IP</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.data.items.map((entry) => (
-              <tr key={entry.auditEntryId}>
-                <td>
-                  <Time iso={entry.createdAt} />
-                </td>
-                <td>{entry.user?.email ?? '—'}</td>
-                <td>
-                  <code>{entry.action}</code>
-                </td>
-                <td>{entry.objectId ? <code>{entry.objectId}</code> : '—'}</td>
-                <td>{entry.ip}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <Pager nextCursor={entries.data?.nextCursor} />
+      <PagedTable<AuditEntry>
+        path="/audit-log"
+        caption="Audit log"
+        rowKey={(entry) => entry.auditEntryId}
+        empty={<EmptyState title="Nothing recorded for these filters">Clear a filter to see more.</EmptyState>}
+        columns={[
+          { header: 'When', cell: (entry) => <Time iso={entry.createdAt} /> },
+          { header: 'Who', cell: (entry) => entry.user?.email ?? '—' },
+          { header: 'Action', cell: (entry) => <code>{entry.action}</code> },
+          { header: 'Object', cell: (entry) => (entry.objectId ? <code>{entry.objectId}</code> : '—') },
+          { header: 'IP', cell: (entry) => entry.ip },
+        ]}
+      />
     </>
   );
 }

@@ -1,61 +1,43 @@
-import { useQuery } from '@tanstack/react-query';
-import { Link, useParams, useSearchParams } from 'react-router';
-import { api, ApiError, Business } from '../api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { Account, api, ApiError, Business } from '../api';
 import { toneOf } from '../components/status';
-import { EmptyState, ErrorNotice, PageHeader, Pager, Status, Time } from '../components/ui';
+import { PagedTable } from '../components/table';
+import { CopyButton, EmptyState, ErrorNotice, PageHeader, Status, Time } from '../components/ui';
+import { useOnce, useOperationKey } from '../once';
+import { canWrite } from '../session';
 import { NotFound } from './overview';
 
 export function Businesses() {
-  const [params] = useSearchParams();
-  const businesses = useQuery({ queryKey: ['businesses', params.toString()], queryFn: () => api.page<Business>('/businesses', params) });
   return (
     <>
       <PageHeader title="Businesses" />
-      <ErrorNotice error={businesses.error} />
-      {businesses.data?.items.length === 0 && <EmptyState title="No businesses yet">Your server onboards them through the Merchant API.</EmptyState>}
-      {businesses.data && businesses.data.items.length > 0 && (
-        <table>
-          <caption className="visually-hidden">Businesses</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Agreement</th>
-              <th scope="col">KYB</th>
-              <th scope="col">Naira account</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {businesses.data.items.map((business) => (
-              <tr key={business.poboUserId}>
-                <td>
-                  <Link to={`/businesses/${business.poboUserId}`}>{business.businessName}</Link>
-                </td>
-                <td>
-                  <Status value={business.agreement.status} tone={toneOf(business.agreement.status)} />
-                </td>
-                <td>
-                  <Status value={business.kyb.status} tone={toneOf(business.kyb.status)} />
-                </td>
-                <td>
-                  <Status value={business.nairaCollectionStatus} tone={toneOf(business.nairaCollectionStatus)} />
-                </td>
-                <td>
-                  <Time iso={business.createdAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <Pager nextCursor={businesses.data?.nextCursor} />
+      <PagedTable<Business>
+        path="/businesses"
+        caption="Businesses"
+        rowKey={(row) => row.poboUserId}
+        empty={<EmptyState title="No businesses yet">Your server onboards them through the Merchant API.</EmptyState>}
+        columns={[
+          { header: 'Name', cell: (row) => <Link to={`/businesses/${row.poboUserId}`}>{row.businessName}</Link> },
+          { header: 'Agreement', cell: (row) => <Status value={row.agreement.status} tone={toneOf(row.agreement.status)} /> },
+          { header: 'KYB', cell: (row) => <Status value={row.kyb.status} tone={toneOf(row.kyb.status)} /> },
+          { header: 'Naira account', cell: (row) => <Status value={row.nairaCollectionStatus} tone={toneOf(row.nairaCollectionStatus)} /> },
+          { header: 'Created', cell: (row) => <Time iso={row.createdAt} /> },
+        ]}
+      />
     </>
   );
 }
 
-export function BusinessPage() {
+export function BusinessPage({ account }: { account: Account }) {
   const { poboUserId = '' } = useParams();
-  const business = useQuery({ queryKey: ['business', poboUserId], queryFn: () => api.get<Business>(`/businesses/${poboUserId}`), retry: false });
+  const business = useQuery({
+    queryKey: ['business', poboUserId],
+    queryFn: () => api.get<Business>(`/businesses/${poboUserId}`),
+    retry: false,
+    // While the provider reviews the application, the page follows it to its verdict.
+    refetchInterval: (query) => (query.state.data?.kyb.status === 'processing' ? 2000 : false),
+  });
   if (business.error instanceof ApiError && business.error.status === 404) return <NotFound />;
   const data = business.data;
   return (
@@ -67,6 +49,7 @@ export function BusinessPage() {
           <dt>Agreement</dt>
           <dd>
             <Status value={data.agreement.status} tone={toneOf(data.agreement.status)} />
+            {data.agreement.status !== 'accepted' && canWrite(account, 'owner') && <FreshAgreementLink poboUserId={data.poboUserId} />}
           </dd>
           <dt>KYB</dt>
           <dd>
@@ -110,5 +93,36 @@ export function BusinessPage() {
         </dl>
       )}
     </>
+  );
+}
+
+/**
+ * A fresh agreement link for the business to open (the earlier ones stop working): the service
+ * keeps only a hash of its token, so the link is shown here once, to copy and send.
+ */
+function FreshAgreementLink({ poboUserId }: { poboUserId: string }) {
+  const client = useQueryClient();
+  const [key, nextKey] = useOperationKey();
+  const once = useOnce();
+  const issue = useMutation({
+    mutationFn: () => api.postOnce<Business>(`/businesses/${poboUserId}/agreement-link`, undefined, key),
+    onSuccess: (business) => {
+      nextKey();
+      client.setQueryData(['business', poboUserId], business);
+    },
+  });
+  const url = issue.data?.agreement.url;
+  return (
+    <div className="agreement-link">
+      <button type="button" className="secondary" onClick={() => once(() => issue.mutateAsync())} disabled={issue.isPending}>
+        Issue a fresh agreement link
+      </button>
+      {url && (
+        <p role="status">
+          New link (earlier links no longer work): <a href={url}>{url}</a> <CopyButton text={url} label="Copy the link" />
+        </p>
+      )}
+      <ErrorNotice error={issue.error} />
+    </div>
   );
 }

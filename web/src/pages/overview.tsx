@@ -1,11 +1,16 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { Account, api } from '../api';
+import { Account, api, BalanceTransaction } from '../api';
+import { DataTable } from '../components/table';
 import { ErrorNotice, PageHeader, Status } from '../components/ui';
+import { BALANCE_TRANSACTION_COLUMNS, BalanceFigures, NO_MONEY_MOVED } from './money';
+
+const RECENT = new URLSearchParams({ limit: '5' });
 
 /** Where a signed-in user lands: the account's state, and what to do next. */
 export function Overview({ account }: { account: Account }) {
   const resend = useMutation({ mutationFn: () => api.post('/verify-email/resend') });
+  const recent = useQuery({ queryKey: ['/balance-transactions', 'recent'], queryFn: () => api.page<BalanceTransaction>('/balance-transactions', RECENT) });
   return (
     <>
       <PageHeader title={account.merchant.name} />
@@ -25,6 +30,25 @@ export function Overview({ account }: { account: Account }) {
           <ErrorNotice error={resend.error} />
         </div>
       )}
+      <h2>Balance</h2>
+      <BalanceFigures />
+      <h2>Recent activity</h2>
+      <ErrorNotice error={recent.error} />
+      {recent.data?.items.length === 0 && NO_MONEY_MOVED}
+      {recent.data && recent.data.items.length > 0 && (
+        <>
+          <DataTable
+            caption="Recent balance transactions"
+            rows={recent.data.items}
+            rowKey={(row) => row.balanceTransactionId}
+            columns={BALANCE_TRANSACTION_COLUMNS}
+          />
+          <p>
+            <Link to="/balance">Every balance transaction</Link>
+          </p>
+        </>
+      )}
+      <h2>Next steps</h2>
       <ul className="next-steps">
         <li>
           <Link to="/api-keys">API keys</Link>: give your servers a key to call the Merchant API.

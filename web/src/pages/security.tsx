@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Account, api, Session } from '../api';
+import { DataTable } from '../components/table';
 import { CopyButton, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
 import { useSignedIn } from '../session';
 
@@ -131,41 +132,34 @@ export function Security({ account }: { account: Account }) {
       <section aria-labelledby="sessions-title">
         <h2 id="sessions-title">Sessions</h2>
         <ErrorNotice error={sessions.error ?? end.error} />
-        <table>
-          <caption className="visually-hidden">Your sessions</caption>
-          <thead>
-            <tr>
-              <th scope="col">Device</th>
-              <th scope="col">IP</th>
-              <th scope="col">Signed in</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sessions.data?.map((session) => (
-              <tr key={session.sessionId}>
-                <td>
+        <DataTable<Session>
+          caption="Your sessions"
+          rows={sessions.data ?? []}
+          rowKey={(session) => session.sessionId}
+          columns={[
+            {
+              header: 'Device',
+              cell: (session) => (
+                <>
                   {session.userAgent || 'Unknown'} {session.current && <Status value="this session" tone="good" />}
-                </td>
-                <td>{session.ip}</td>
-                <td>
-                  <Time iso={session.createdAt} />
-                </td>
-                <td>
-                  <Time iso={session.lastSeenAt} />
-                </td>
-                <td>
-                  {!session.current && (
-                    <button type="button" className="secondary" onClick={() => end.mutate(session.sessionId)}>
-                      Sign out
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: 'IP', cell: (session) => session.ip },
+            { header: 'Signed in', cell: (session) => <Time iso={session.createdAt} /> },
+            { header: 'Last used', cell: (session) => <Time iso={session.lastSeenAt} /> },
+            {
+              header: 'Actions',
+              className: 'actions',
+              cell: (session) =>
+                !session.current && (
+                  <button type="button" className="secondary" onClick={() => end.mutate(session.sessionId)}>
+                    Sign out
+                  </button>
+                ),
+            },
+          ]}
+        />
       </section>
     </>
   );

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Account, api, Invitation, Member } from '../api';
+import { Column, DataTable } from '../components/table';
 import { EmptyState, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
 import { canWrite } from '../session';
 
@@ -23,6 +24,69 @@ export function Team({ account }: { account: Account }) {
   const remove = useMutation({ mutationFn: (userId: string) => api.delete(`/members/${userId}`), onSuccess: refresh });
   const revoke = useMutation({ mutationFn: (invitationId: string) => api.delete(`/invitations/${invitationId}`), onSuccess: refresh });
   const requireTwoFactor = useMutation({ mutationFn: (value: boolean) => api.put('/team-settings', { requireTwoFactor: value }), onSuccess: refresh });
+  const memberColumns: Column<Member>[] = [
+    {
+      header: 'E-mail',
+      cell: (member) => (
+        <>
+          {member.email} {member.userId === account.user.userId && <span className="muted">(you)</span>}
+        </>
+      ),
+    },
+    {
+      header: 'Role',
+      cell: (member) =>
+        owner ? (
+          <select
+            aria-label={`Role of ${member.email}`}
+            value={member.role}
+            onChange={(event) => changeRole.mutate({ userId: member.userId, role: event.target.value })}
+          >
+            {ROLES.map((role) => (
+              <option key={role}>{role}</option>
+            ))}
+          </select>
+        ) : (
+          member.role
+        ),
+    },
+    { header: 'Second factor', cell: (member) => (member.twoFactorEnabled ? <Status value="on" tone="good" /> : <Status value="off" tone="neutral" />) },
+    { header: 'Joined', cell: (member) => <Time iso={member.createdAt} /> },
+  ];
+  const invitationColumns: Column<Invitation>[] = [
+    { header: 'E-mail', cell: (invitation) => invitation.email },
+    { header: 'Role', cell: (invitation) => invitation.role },
+    { header: 'Status', cell: (invitation) => <Status value={invitation.status} tone={INVITATION_TONE[invitation.status]} /> },
+    {
+      header: 'Sent',
+      cell: (invitation) => (
+        <>
+          <Time iso={invitation.createdAt} /> by {invitation.invitedBy}
+        </>
+      ),
+    },
+  ];
+  if (owner) {
+    memberColumns.push({
+      header: 'Actions',
+      className: 'actions',
+      cell: (member) => (
+        <button type="button" className="danger" onClick={() => remove.mutate(member.userId)}>
+          Remove
+        </button>
+      ),
+    });
+    invitationColumns.push({
+      header: 'Actions',
+      className: 'actions',
+      cell: (invitation) =>
+        invitation.status === 'pending' && (
+          <button type="button" className="secondary" onClick={() => revoke.mutate(invitation.invitationId)}>
+            Revoke
+          </button>
+        ),
+    });
+  }
 
   return (
     <>
@@ -55,92 +119,17 @@ export function Team({ account }: { account: Account }) {
       )}
       {invite.isSuccess && <p role="status">Invitation sent to {invite.data.email}: the link in it works once, for 7 days.</p>}
       <h2>Members</h2>
-      <table>
-        <caption className="visually-hidden">Members</caption>
-        <thead>
-          <tr>
-            <th scope="col">E-mail</th>
-            <th scope="col">Role</th>
-            <th scope="col">Second factor</th>
-            <th scope="col">Joined</th>
-            {owner && <th scope="col">Actions</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {members.data?.items.map((member) => (
-            <tr key={member.userId}>
-              <td>
-                {member.email} {member.userId === account.user.userId && <span className="muted">(you)</span>}
-              </td>
-              <td>
-                {owner ? (
-                  <select
-                    aria-label={`Role of ${member.email}`}
-                    value={member.role}
-                    onChange={(event) => changeRole.mutate({ userId: member.userId, role: event.target.value })}
-                  >
-                    {ROLES.map((role) => (
-                      <option key={role}>{role}</option>
-                    ))}
-                  </select>
-                ) : (
-                  member.role
-                )}
-              </td>
-              <td>{member.twoFactorEnabled ? <Status value="on" tone="good" /> : <Status value="off" tone="neutral" />}</td>
-              <td>
-                <Time iso={member.createdAt} />
-              </td>
-              {owner && (
-                <td>
-                  <button type="button" className="danger" onClick={() => remove.mutate(member.userId)}>
-                    Remove
-                  </button>
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable<Member> caption="Members" rows={members.data?.items ?? []} rowKey={(member) => member.userId} columns={memberColumns} />
       <h2>Invitations</h2>
       {invitations.data && invitations.data.items.length === 0 ? (
         <EmptyState title="No invitations">{owner && <p>Invite a colleague above: they get a link by e-mail.</p>}</EmptyState>
       ) : (
-        <table>
-          <caption className="visually-hidden">Invitations</caption>
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Sent</th>
-              {owner && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {invitations.data?.items.map((invitation) => (
-              <tr key={invitation.invitationId}>
-                <td>{invitation.email}</td>
-                <td>{invitation.role}</td>
-                <td>
-                  <Status value={invitation.status} tone={INVITATION_TONE[invitation.status]} />
-                </td>
-                <td>
-                  <Time iso={invitation.createdAt} /> by {invitation.invitedBy}
-                </td>
-                {owner && (
-                  <td>
-                    {invitation.status === 'pending' && (
-                      <button type="button" className="secondary" onClick={() => revoke.mutate(invitation.invitationId)}>
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable<Invitation>
+          caption="Invitations"
+          rows={invitations.data?.items ?? []}
+          rowKey={(invitation) => invitation.invitationId}
+          columns={invitationColumns}
+        />
       )}
       <h2>Second factor</h2>
       {settings.data && (

@@ -82,6 +82,13 @@ export class DashboardMerchantDto {
 
   @ApiProperty({ example: 'Acme' })
   name: string;
+
+  @ApiProperty({
+    enum: ['test', 'live'],
+    example: 'test',
+    description: "The mode of this service's API keys: with `test`, the dashboard offers the test helpers (sandbox money only)",
+  })
+  mode: 'test' | 'live';
 }
 
 /** Who is signed in, for which merchant, and the CSRF token every unsafe request of the session sends. */

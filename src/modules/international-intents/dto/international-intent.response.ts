@@ -104,6 +104,29 @@ export class InternationalIntentListEnvelopeDto {
   response: InternationalIntentDto[];
 }
 
+/** One move of an intent through the pipeline: a leg started or confirmed, the settlement or the rejection. */
+export class TimelineEntryDto {
+  @ApiProperty({ example: 'bridge_confirmed', description: 'The status the intent moved to' })
+  status: string;
+
+  @ApiProperty({ example: 'bridge_initiated' })
+  previousStatus: string;
+
+  @ApiProperty({ example: 'bridge_completed', description: 'Why it moved (machine-readable): a rail callback, a reconciliation, an operator' })
+  cause: string;
+
+  @ApiProperty({ format: 'date-time' })
+  at: string;
+}
+
+export class TimelineEnvelopeDto {
+  @ApiProperty({ example: 'Timeline retrieved' })
+  message: string;
+
+  @ApiProperty({ type: [TimelineEntryDto] })
+  response: TimelineEntryDto[];
+}
+
 export const INTERNATIONAL_INTENT_EXAMPLE: InternationalIntentDto = {
   intentId: 'ipi_7e6d5c4b3a29181706f5e4d3',
   status: 'pending',

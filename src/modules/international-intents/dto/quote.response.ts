@@ -55,6 +55,14 @@ export class QuoteEnvelopeDto {
   response: QuoteDto;
 }
 
+export class QuoteListEnvelopeDto {
+  @ApiProperty({ example: 'Quotes retrieved' })
+  message: string;
+
+  @ApiProperty({ type: [QuoteDto] })
+  response: QuoteDto[];
+}
+
 export const QUOTE_EXAMPLE: QuoteDto = {
   quoteId: 'qt_5c4b3a29181706f5e4d3c2b1',
   poboUserId: 'pobo_3f9a1c2b4d5e6f708192a3b4',

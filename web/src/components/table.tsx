@@ -1,0 +1,67 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { api } from '../api';
+import { ErrorNotice, Pager } from './ui';
+
+/** One column of a table: its header and what each row shows in it. */
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ReactNode;
+  /** `amount` right-aligns figures; `actions` holds a row's buttons. */
+  className?: 'amount' | 'actions';
+}
+
+/** Rows as a table with a caption for screen readers and scoped column headers. */
+export function DataTable<T>({ caption, rows, rowKey, columns }: { caption: string; rows: T[]; rowKey: (row: T) => string; columns: Column<T>[] }) {
+  return (
+    <table>
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th key={column.header} scope="col">
+              {column.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={rowKey(row)}>
+            {columns.map((column) => (
+              <td key={column.header} className={column.className}>
+                {column.cell(row)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * A paged list of a dashboard endpoint whose filters and cursor live in the URL (a filtered page
+ * is a link to share): its error, its empty state, its table and its pager.
+ */
+export function PagedTable<T>(props: {
+  /** The endpoint under `/api/dashboard`, e.g. `/withdrawals`; also the list's cache key. */
+  path: string;
+  caption: string;
+  rowKey: (row: T) => string;
+  columns: Column<T>[];
+  /** What to do next when there is nothing to show. */
+  empty: ReactNode;
+}) {
+  const [params] = useSearchParams();
+  const list = useQuery({ queryKey: [props.path, params.toString()], queryFn: () => api.page<T>(props.path, params) });
+  return (
+    <>
+      <ErrorNotice error={list.error} />
+      {list.data?.items.length === 0 && props.empty}
+      {list.data && list.data.items.length > 0 && <DataTable caption={props.caption} rows={list.data.items} rowKey={props.rowKey} columns={props.columns} />}
+      <Pager nextCursor={list.data?.nextCursor} />
+    </>
+  );
+}
