@@ -10,6 +10,13 @@ export interface PageRequest {
   cursor?: string;
 }
 
+/** The URL of a list with its filters (those asked for), which its next-page links keep. */
+export function listUrl(base: string, filters: Record<string, string | undefined>): string {
+  const url = new URL(base);
+  for (const [name, value] of Object.entries(filters)) if (value !== undefined) url.searchParams.set(name, value);
+  return url.toString();
+}
+
 export interface Page<T> {
   items: T[];
   /** Absolute URL of the next page, when there is one. */

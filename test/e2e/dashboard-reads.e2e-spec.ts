@@ -212,6 +212,11 @@ describe('Dashboard reads of the merchant API objects', () => {
     expect(timeline.map((step) => step.cause)).toEqual(rows.map((row) => row.cause));
     expect([...timeline.map((step) => step.at)].sort()).toEqual(timeline.map((step) => step.at));
 
+    const intentIds = async (status: string) =>
+      ((await d.as(owner, 'GET', `/international-payment-intents?status=${status}`)).body.response as { intentId: string }[]).map((i) => i.intentId);
+    expect(await intentIds('settled')).toContain(intent.intentId);
+    expect(await intentIds('rejected')).not.toContain(intent.intentId);
+
     const other = await d.signUp(d.email('intl-other'), 'Other Intl Co');
     expectErrorBody(await d.as(other, 'GET', `/international-payment-intents/${intent.intentId}/timeline`), 404, 'resource_not_found');
     expectErrorBody(await d.as(other, 'GET', `/quotes/${quote.quoteId}`), 404, 'quote_not_found');
@@ -242,6 +247,53 @@ describe('Dashboard reads of the merchant API objects', () => {
     expect((await http(stack.t.baseUrl, 'GET', `/api/merchant/payment-intents?merchantReference=${tag}-2`, { apiKey })).body.response).toHaveLength(1);
     for (const bad of ['status=paid', 'createdAfter=yesterday', `merchantReference=${'x'.repeat(101)}`]) {
       expectErrorBody(await d.as(owner, 'GET', `/payment-intents?${bad}`), 400, 'validation_failed');
+    }
+  });
+
+  it('filters businesses by KYB status and withdrawals by status, keeping the filter in the next page link, even once the cursor moved on', async () => {
+    const other = await d.signUp(d.email('filters'), 'Filters Co');
+    const key = (await d.as(other, 'POST', '/api-keys', { name: 'Server' })).body.response.apiKey;
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push(await createBusiness(stack.t, key, { businessName: `Filtered ${i} Ltd` }));
+    await acceptAgreementDirectly(stack.pg, made[0].poboUserId);
+    await acceptAgreementDirectly(stack.pg, made[2].poboUserId);
+    const ids = (result: { body: { response: { poboUserId: string }[] } }) => result.body.response.map((b) => b.poboUserId);
+
+    expect(ids(await d.as(other, 'GET', '/businesses?kybStatus=agreement_pending'))).toEqual([made[1].poboUserId]);
+    const first = await d.as(other, 'GET', '/businesses?kybStatus=not_started&limit=1');
+    expect(ids(first)).toEqual([made[2].poboUserId]);
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')![1];
+    expect(next).toContain('/api/dashboard/businesses?kybStatus=not_started&limit=1&cursor=');
+    // The cursor's business moves on (its KYB is submitted): the next page is still the one after it.
+    await stack.pg.query(`UPDATE pobo_businesses SET kyb_status = 'processing' WHERE id = $1`, [made[2].poboUserId]);
+    const second = await http(stack.t.baseUrl, 'GET', new URL(next).pathname + new URL(next).search, { headers: { cookie: other.cookie } });
+    expect(second.status).toBe(200);
+    expect(ids(second)).toEqual([made[0].poboUserId]);
+    // The merchant API takes the same filter.
+    const viaKey = await http(stack.t.baseUrl, 'GET', '/api/merchant/pobo/users?kybStatus=processing', { apiKey: key });
+    expect(ids(viaKey)).toEqual([made[2].poboUserId]);
+
+    await fundBalance(stack.t, key, 50_000);
+    const payout = (reference: string) => ({
+      merchantReference: reference,
+      amount: 1000,
+      bankCode: '058',
+      accountNumber: '0123456785',
+      accountName: 'Filters Co',
+    });
+    const created = await post(stack.t, key, '/api/merchant/withdrawals', payout('filters-payout'));
+    expect(created.status).toBe(201);
+    const succeeded = await eventually(
+      () => d.as(other, 'GET', '/withdrawals?status=succeeded'),
+      (result) => result.body.response.length === 1,
+      10_000,
+      50,
+    );
+    expect(succeeded.body.response[0].withdrawalId).toBe(created.body.response.withdrawalId);
+    expect((await d.as(other, 'GET', '/withdrawals?status=failed')).body.response).toEqual([]);
+    expect((await d.as(other, 'GET', '/international-payment-intents?status=settled')).body.response).toEqual([]);
+    for (const bad of ['/businesses?kybStatus=approved', '/withdrawals?status=paid', '/international-payment-intents?status=done']) {
+      expectErrorBody(await d.as(other, 'GET', bad), 400, 'validation_failed');
     }
   });
 

@@ -238,7 +238,7 @@ describe('Merchant Dashboard (browser)', () => {
     await page.waitForURL(/status=succeeded/);
     await page.getByRole('link', { name: 'order-web-1' }).waitFor();
     await page.goto(url('/payment-intents?status=expired'));
-    await page.getByText('No payment intents match these filters').waitFor();
+    await page.getByText('Nothing matches these filters').waitFor();
     await checkPage(page, 'payment-intents-filtered');
 
     await page.getByRole('link', { name: 'Balance' }).first().click();
@@ -330,6 +330,14 @@ describe('Merchant Dashboard (browser)', () => {
     await page.reload();
     await details.getByText('verified').waitFor({ timeout: 20_000 });
     await checkPage(page, 'business-verified');
+    // Finding a business by its KYB status: the filter lives in the URL.
+    await page.getByRole('link', { name: 'Businesses' }).first().click();
+    await page.getByLabel('KYB status').selectOption('verified');
+    await page.waitForURL(/kybStatus=verified/);
+    await page.getByRole('link', { name: 'Kano Grains Ltd' }).waitFor();
+    await page.getByLabel('KYB status').selectOption('action_required');
+    await page.getByText('Nothing matches these filters').waitFor();
+    await checkPage(page, 'businesses-filtered');
     await page.close();
     await browser.context.clearCookies();
   });

@@ -3,7 +3,8 @@ import { Answer } from '../../common/http/answer';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
-import { ListQuery, sendPage } from '../../common/http/list.query';
+import { sendPage } from '../../common/http/list.query';
+import { InternationalIntentListQuery } from './dto/international-intent-list.query';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { CreateInternationalIntentDto } from './dto/create-international-intent.dto';
@@ -90,7 +91,7 @@ export class InternationalIntentsController {
   @Answer('International payment intents retrieved')
   async list(
     @CurrentMerchant() merchant: MerchantPrincipal,
-    @Query() query: ListQuery,
+    @Query() query: InternationalIntentListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<InternationalIntentDto[]> {
     return sendPage(reply, await this.intents.list(merchant.merchantId, query));

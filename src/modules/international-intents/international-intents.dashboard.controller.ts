@@ -3,7 +3,8 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Answer } from '../../common/http/answer';
 import { LIST_HEADERS } from '../../common/http/api-docs';
-import { ListQuery, sendPage } from '../../common/http/list.query';
+import { sendPage } from '../../common/http/list.query';
+import { InternationalIntentListQuery } from './dto/international-intent-list.query';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
 import {
   InternationalIntentDto,
@@ -35,7 +36,7 @@ export class InternationalIntentsDashboardController {
   @Answer('International payment intents retrieved')
   async list(
     @CurrentUser() user: DashboardPrincipal,
-    @Query() query: ListQuery,
+    @Query() query: InternationalIntentListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<InternationalIntentDto[]> {
     return sendPage(reply, await this.service.list(user.merchantId, query, DASHBOARD_INTERNATIONAL_INTENTS_PATH));

@@ -39,14 +39,16 @@ export type ReceiptRecord = InternationalIntentRecord & Pick<InternationalIntent
  */
 @Injectable()
 export class InternationalIntentsRepository {
-  private readonly pages: KeysetList<InternationalIntentRecord>;
+  private readonly pages: KeysetList<InternationalIntentRecord, 'status'>;
   private readonly quotePages: KeysetList<QuoteRecord>;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
-    this.pages = new KeysetList(pool, 'ipi', { table: 'international_payment_intents', alias: 'i' }, INTERNATIONAL_INTENT_COLUMNS);
+    this.pages = new KeysetList(pool, 'ipi', { table: 'international_payment_intents', alias: 'i' }, INTERNATIONAL_INTENT_COLUMNS, {
+      status: 'status',
+    });
     this.quotePages = new KeysetList(pool, 'qt', { table: 'quotes', alias: 'q' }, QUOTE_COLUMNS);
   }
 
@@ -74,9 +76,9 @@ export class InternationalIntentsRepository {
     await manager.insert(QuoteEntity, quote);
   }
 
-  /** A page of the merchant's intents (see `KeysetList`). */
-  list(merchantId: string, limit: number, afterId?: string): Promise<InternationalIntentRecord[] | undefined> {
-    return this.pages.page(merchantId, limit, afterId);
+  /** A page of the merchant's intents (see `KeysetList`), in one status when `status` says. */
+  list(merchantId: string, filter: { status?: string }, limit: number, afterId?: string): Promise<InternationalIntentRecord[] | undefined> {
+    return this.pages.page(merchantId, limit, afterId, filter);
   }
 
   /** The intent's moves, oldest first (a handful: the pipeline is forward only). */

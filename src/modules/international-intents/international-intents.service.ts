@@ -3,7 +3,7 @@ import { INTERNATIONAL_INTENTS_PATH } from './international-intents.routes';
 import { EntityManager } from 'typeorm';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
 import { SOURCE_CURRENCY } from './fx';
-import { listPage, Page, PageRequest } from '../../common/paging';
+import { listPage, listUrl, Page } from '../../common/paging';
 import { isId, newId, secureRandomBytes } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { Outbox } from '../../jobs';
@@ -23,6 +23,7 @@ import {
 } from './international-intents.errors';
 import { InternationalIntentsRepository, NewInternationalIntent } from './international-intents.repository';
 import { reservationPosting } from './international-postings';
+import { InternationalIntentListQuery } from './dto/international-intent-list.query';
 
 @Injectable()
 export class InternationalIntentsService {
@@ -70,14 +71,15 @@ export class InternationalIntentsService {
     return (await this.repository.timeline(row.id)).map(mapTimelineEntry);
   }
 
-  list(merchantId: string, query: PageRequest, path = INTERNATIONAL_INTENTS_PATH): Promise<Page<InternationalIntentDto>> {
+  list(merchantId: string, query: InternationalIntentListQuery, path = INTERNATIONAL_INTENTS_PATH): Promise<Page<InternationalIntentDto>> {
+    const filter = { status: query.status };
     return listPage(
       query,
       'ipi',
-      (limit, after) => this.repository.list(merchantId, limit, after),
+      (limit, after) => this.repository.list(merchantId, filter, limit, after),
       (row) => mapInternationalIntent(row, this.config.publicBaseUrl),
       (item) => item.intentId,
-      `${this.config.publicBaseUrl}${path}`,
+      listUrl(`${this.config.publicBaseUrl}${path}`, filter),
     );
   }
 

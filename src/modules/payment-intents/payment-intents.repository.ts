@@ -106,9 +106,11 @@ export class PaymentIntentsRepository {
       name: 'pi_list_filtered',
       text: `SELECT ${PAYMENT_INTENT_COLUMNS} FROM payment_intents pi
               WHERE pi.merchant_id = $1
-                AND ($2::text IS NULL OR pi.status = $2) AND ($3::text IS NULL OR pi.merchant_reference = $3)
-                AND ($4::timestamptz IS NULL OR pi.created_at >= $4) AND ($5::timestamptz IS NULL OR pi.created_at < $5)
                 AND ($6::text IS NULL OR pi.seq <= (SELECT seq FROM payment_intents WHERE id = $6 AND merchant_id = $1))
+                -- The cursor's row comes first even when its status moved on since the previous page.
+                AND (pi.id IS NOT DISTINCT FROM $6 OR (
+                      ($2::text IS NULL OR pi.status = $2) AND ($3::text IS NULL OR pi.merchant_reference = $3)
+                  AND ($4::timestamptz IS NULL OR pi.created_at >= $4) AND ($5::timestamptz IS NULL OR pi.created_at < $5)))
               ORDER BY pi.seq DESC LIMIT $7`,
       values: [
         merchantId,

@@ -1,7 +1,7 @@
 import { PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { listPage, Page } from '../../common/paging';
+import { listPage, listUrl, Page } from '../../common/paging';
 import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -92,18 +92,15 @@ export class PaymentIntentsService {
       after: query.createdAfter ? new Date(query.createdAfter) : undefined,
       before: query.createdBefore ? new Date(query.createdBefore) : undefined,
     };
-    const url = new URL(`${this.config.publicBaseUrl}${path}`);
-    for (const name of ['status', 'merchantReference', 'createdAfter', 'createdBefore'] as const) {
-      const value = query[name];
-      if (value !== undefined) url.searchParams.set(name, value);
-    }
+    const { status, merchantReference, createdAfter, createdBefore } = query;
+    const url = listUrl(`${this.config.publicBaseUrl}${path}`, { status, merchantReference, createdAfter, createdBefore });
     return listPage(
       query,
       'pi',
       (limit, after) => this.repository.list(merchantId, filter, limit, after),
       mapPaymentIntent,
       (item) => item.paymentIntentId,
-      url.toString(),
+      url,
     );
   }
 

@@ -7,7 +7,8 @@ import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
-import { ListQuery, sendPage } from '../../common/http/list.query';
+import { sendPage } from '../../common/http/list.query';
+import { BusinessListQuery } from './dto/business-list.query';
 import { POBO_BUSINESS_RESPONSE } from './dto/pobo-business.schema';
 import { POBO_BUSINESS_EXAMPLE, PoboBusinessDto, PoboBusinessEnvelopeDto, PoboBusinessListEnvelopeDto } from './dto/pobo-business.response';
 import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
@@ -71,7 +72,7 @@ export class PoboBusinessesController {
   @Answer('Businesses retrieved')
   async list(
     @CurrentMerchant() merchant: MerchantPrincipal,
-    @Query() query: ListQuery,
+    @Query() query: BusinessListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PoboBusinessDto[]> {
     return sendPage(reply, await this.businesses.list(merchant.merchantId, query));

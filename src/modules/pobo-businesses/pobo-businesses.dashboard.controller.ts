@@ -3,7 +3,8 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Answer } from '../../common/http/answer';
 import { LIST_HEADERS } from '../../common/http/api-docs';
-import { ListQuery, sendPage } from '../../common/http/list.query';
+import { sendPage } from '../../common/http/list.query';
+import { BusinessListQuery } from './dto/business-list.query';
 import { AuditLog, auditActor } from '../audit';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
@@ -35,7 +36,11 @@ export class PoboBusinessesDashboardController {
     },
   )
   @Answer('Businesses retrieved')
-  async list(@CurrentUser() user: DashboardPrincipal, @Query() query: ListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<PoboBusinessDto[]> {
+  async list(
+    @CurrentUser() user: DashboardPrincipal,
+    @Query() query: BusinessListQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PoboBusinessDto[]> {
     return sendPage(reply, await this.businesses.list(user.merchantId, query, DASHBOARD_BUSINESSES_PATH));
   }
 

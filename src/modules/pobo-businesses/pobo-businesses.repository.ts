@@ -33,13 +33,13 @@ export type NewPoboBusiness = Pick<
  */
 @Injectable()
 export class PoboBusinessesRepository {
-  private readonly pages: KeysetList<PoboBusinessRow>;
+  private readonly pages: KeysetList<PoboBusinessRow, 'kybStatus'>;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
-    this.pages = new KeysetList(pool, 'pobo', { table: 'pobo_businesses', alias: 'b' }, POBO_BUSINESS_COLUMNS);
+    this.pages = new KeysetList(pool, 'pobo', { table: 'pobo_businesses', alias: 'b' }, POBO_BUSINESS_COLUMNS, { kybStatus: 'kyb_status' });
   }
 
   async findOwned(merchantId: string, id: string): Promise<PoboBusinessRow | undefined> {
@@ -100,8 +100,8 @@ export class PoboBusinessesRepository {
     return manager.findOneBy(PoboBusinessEntity, { id });
   }
 
-  /** A page of the merchant's businesses (see `KeysetList`). */
-  list(merchantId: string, limit: number, afterId?: string): Promise<PoboBusinessRow[] | undefined> {
-    return this.pages.page(merchantId, limit, afterId);
+  /** A page of the merchant's businesses (see `KeysetList`), in one KYB status when `kybStatus` says. */
+  list(merchantId: string, filter: { kybStatus?: string }, limit: number, afterId?: string): Promise<PoboBusinessRow[] | undefined> {
+    return this.pages.page(merchantId, limit, afterId, filter);
   }
 }

@@ -7,12 +7,13 @@ import { AgreementsService } from '../agreements';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { WalletAddressPool } from '../wallets';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
-import { listPage, Page, PageRequest } from '../../common/paging';
+import { listPage, listUrl, Page } from '../../common/paging';
 import { PoboBusinessDto } from './dto/pobo-business.response';
 import { PoboBusinessEntity } from './pobo-business.entity';
 import { mapPoboBusiness } from './pobo-business.mapper';
 import { PoboBusinessNotFoundError } from './pobo-businesses.errors';
 import { PoboBusinessesRepository, PoboBusinessRow } from './pobo-businesses.repository';
+import { BusinessListQuery } from './dto/business-list.query';
 
 @Injectable()
 export class PoboBusinessesService {
@@ -85,14 +86,15 @@ export class PoboBusinessesService {
    * does not already have, where the internal insertion order would tell how many businesses
    * every merchant together has created. It only resolves among the merchant's own businesses.
    */
-  list(merchantId: string, query: PageRequest, path = POBO_USERS_PATH): Promise<Page<PoboBusinessDto>> {
+  list(merchantId: string, query: BusinessListQuery, path = POBO_USERS_PATH): Promise<Page<PoboBusinessDto>> {
+    const filter = { kybStatus: query.kybStatus };
     return listPage(
       query,
       'pobo',
-      (limit, after) => this.repository.list(merchantId, limit, after),
+      (limit, after) => this.repository.list(merchantId, filter, limit, after),
       (row) => mapPoboBusiness(row),
       (item) => item.poboUserId,
-      `${this.config.publicBaseUrl}${path}`,
+      listUrl(`${this.config.publicBaseUrl}${path}`, filter),
     );
   }
 }

@@ -4,7 +4,8 @@ import { BANKS_PATH } from './withdrawals.routes';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
-import { ListQuery, sendPage } from '../../common/http/list.query';
+import { sendPage } from '../../common/http/list.query';
+import { WithdrawalListQuery } from './dto/withdrawal-list.query';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, REPLAYED_HEADER } from '../idempotency';
 import { CreateWithdrawalDto } from './dto/create-withdrawal.dto';
@@ -74,7 +75,7 @@ export class WithdrawalsController {
   @Answer('Withdrawals retrieved')
   async list(
     @CurrentMerchant() merchant: MerchantPrincipal,
-    @Query() query: ListQuery,
+    @Query() query: WithdrawalListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WithdrawalDto[]> {
     return sendPage(reply, await this.withdrawals.list(merchant.merchantId, query));

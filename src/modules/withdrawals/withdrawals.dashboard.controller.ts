@@ -3,7 +3,8 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Answer } from '../../common/http/answer';
 import { LIST_HEADERS } from '../../common/http/api-docs';
-import { ListQuery, sendPage } from '../../common/http/list.query';
+import { sendPage } from '../../common/http/list.query';
+import { WithdrawalListQuery } from './dto/withdrawal-list.query';
 import { AuditLog, auditActor } from '../audit';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, REPLAYED_HEADER } from '../idempotency';
@@ -70,7 +71,11 @@ export class WithdrawalsDashboardController {
     },
   )
   @Answer('Withdrawals retrieved')
-  async list(@CurrentUser() user: DashboardPrincipal, @Query() query: ListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<WithdrawalDto[]> {
+  async list(
+    @CurrentUser() user: DashboardPrincipal,
+    @Query() query: WithdrawalListQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WithdrawalDto[]> {
     return sendPage(reply, await this.service.list(user.merchantId, query, DASHBOARD_WITHDRAWALS_PATH));
   }
 

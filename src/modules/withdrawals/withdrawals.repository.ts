@@ -21,13 +21,13 @@ export const WITHDRAWAL_REFERENCE_UNIQUE = 'uq_withdrawals_merchant_reference';
 /** The only reader and writer of `withdrawals`; merchant reads are scoped to the merchant in the WHERE clause. */
 @Injectable()
 export class WithdrawalsRepository {
-  private readonly pages: KeysetList<WithdrawalRecord>;
+  private readonly pages: KeysetList<WithdrawalRecord, 'status'>;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
-    this.pages = new KeysetList(pool, 'wd', { table: 'withdrawals', alias: 'w' }, COLUMNS);
+    this.pages = new KeysetList(pool, 'wd', { table: 'withdrawals', alias: 'w' }, COLUMNS, { status: 'status' });
   }
 
   async findOwned(merchantId: string, id: string): Promise<WithdrawalRecord | undefined> {
@@ -48,9 +48,9 @@ export class WithdrawalsRepository {
     await manager.insert(WithdrawalEntity, withdrawal);
   }
 
-  /** A page of the merchant's withdrawals (see `KeysetList`). */
-  list(merchantId: string, limit: number, afterId?: string): Promise<WithdrawalRecord[] | undefined> {
-    return this.pages.page(merchantId, limit, afterId);
+  /** A page of the merchant's withdrawals (see `KeysetList`), in one status when `status` says. */
+  list(merchantId: string, filter: { status?: string }, limit: number, afterId?: string): Promise<WithdrawalRecord[] | undefined> {
+    return this.pages.page(merchantId, limit, afterId, filter);
   }
 
   /** Withdrawals still `pending` (payout not with the rail) since longer than `olderThanMs`. */

@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { isValidNuban } from '../../common/banking/nuban';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
-import { listPage, Page, PageRequest } from '../../common/paging';
+import { listPage, listUrl, Page } from '../../common/paging';
 import { isId, newId } from '../../common/ids/ids';
 import { toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -17,6 +17,7 @@ import { mapWithdrawal } from './withdrawal.mapper';
 import { WithdrawalPayoutsService } from './withdrawal-payouts.service';
 import { AccountNumberInvalidError, WithdrawalNotFoundError, WithdrawalReferenceInUseError } from './withdrawals.errors';
 import { WITHDRAWAL_REFERENCE_UNIQUE, WithdrawalsRepository } from './withdrawals.repository';
+import { WithdrawalListQuery } from './dto/withdrawal-list.query';
 
 const CURRENCY = 'NGN';
 
@@ -59,14 +60,15 @@ export class WithdrawalsService {
     return mapWithdrawal(row);
   }
 
-  list(merchantId: string, query: PageRequest, path = WITHDRAWALS_PATH): Promise<Page<WithdrawalDto>> {
+  list(merchantId: string, query: WithdrawalListQuery, path = WITHDRAWALS_PATH): Promise<Page<WithdrawalDto>> {
+    const filter = { status: query.status };
     return listPage(
       query,
       'wd',
-      (limit, after) => this.repository.list(merchantId, limit, after),
+      (limit, after) => this.repository.list(merchantId, filter, limit, after),
       mapWithdrawal,
       (item) => item.withdrawalId,
-      `${this.config.publicBaseUrl}${path}`,
+      listUrl(`${this.config.publicBaseUrl}${path}`, filter),
     );
   }
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../api';
-import { ErrorNotice, Pager } from './ui';
+import { EmptyState, ErrorNotice, Pager } from './ui';
 
 /** One column of a table: its header and what each row shows in it. */
 export interface Column<T> {
@@ -51,15 +51,16 @@ export function PagedTable<T>(props: {
   caption: string;
   rowKey: (row: T) => string;
   columns: Column<T>[];
-  /** What to do next when there is nothing to show. */
+  /** What to do next when there is nothing to show at all (a filtered list that matches nothing says so itself). */
   empty: ReactNode;
 }) {
   const [params] = useSearchParams();
   const list = useQuery({ queryKey: [props.path, params.toString()], queryFn: () => api.page<T>(props.path, params) });
+  const filtered = [...params.keys()].some((name) => name !== 'cursor');
   return (
     <>
       <ErrorNotice error={list.error} />
-      {list.data?.items.length === 0 && props.empty}
+      {list.data?.items.length === 0 && (filtered ? <EmptyState title="Nothing matches these filters">Change or clear a filter.</EmptyState> : props.empty)}
       {list.data && list.data.items.length > 0 && <DataTable caption={props.caption} rows={list.data.items} rowKey={props.rowKey} columns={props.columns} />}
       <Pager nextCursor={list.data?.nextCursor} />
     </>

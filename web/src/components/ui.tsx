@@ -116,6 +116,43 @@ export function Field(props: {
 }
 
 /**
+ * Sets or clears one filter of the list in the URL (so the filtered list is a link to share), and
+ * goes back to the first page: a cursor belongs to the filters it was made under.
+ */
+export function useUrlFilter(): (name: string, value: string) => void {
+  const [params, setParams] = useSearchParams();
+  return (name, value) => {
+    const next = new URLSearchParams(params);
+    next.delete('cursor');
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next);
+  };
+}
+
+/** A list's filter to one value of a field (a status, say), kept in the URL. */
+export function FilterSelect({ label, name, options }: { label: string; name: string; options: readonly string[] }) {
+  const [params] = useSearchParams();
+  const setFilter = useUrlFilter();
+  const id = `filter-${name}`;
+  return (
+    <div className="inline-form">
+      <div className="field">
+        <label htmlFor={id}>{label}</label>
+        <select id={id} value={params.get(name) ?? ''} onChange={(event) => setFilter(name, event.target.value)}>
+          <option value="">Any</option>
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {option.replace(/_/g, ' ')}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}
+
+/**
  * The next and first pages of a list whose cursor lives in the URL beside its filters, so a link
  * to a page can be shared.
  */

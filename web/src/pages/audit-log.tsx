@@ -1,18 +1,12 @@
 import { useSearchParams } from 'react-router';
 import { AuditEntry } from '../api';
 import { PagedTable } from '../components/table';
-import { EmptyState, PageHeader, Time } from '../components/ui';
+import { EmptyState, PageHeader, Time, useUrlFilter } from '../components/ui';
 
 /** The audit log, filtered by action and user, the filters and the page in the URL. Owners only. */
 export function AuditLog() {
-  const [params, setParams] = useSearchParams();
-  const setFilter = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    next.delete('cursor');
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setParams(next);
-  };
+  const [params] = useSearchParams();
+  const setFilter = useUrlFilter();
   return (
     <>
       <PageHeader title="Audit log" />
@@ -41,7 +35,7 @@ export function AuditLog() {
         path="/audit-log"
         caption="Audit log"
         rowKey={(entry) => entry.auditEntryId}
-        empty={<EmptyState title="Nothing recorded for these filters">Clear a filter to see more.</EmptyState>}
+        empty={<EmptyState title="Nothing recorded yet">Changes made from the dashboard, and sign-ins, appear here.</EmptyState>}
         columns={[
           { header: 'When', cell: (entry) => <Time iso={entry.createdAt} /> },
           { header: 'Who', cell: (entry) => entry.user?.email ?? '—' },

@@ -3,15 +3,18 @@ import { Link, useParams } from 'react-router';
 import { Account, api, ApiError, Business } from '../api';
 import { toneOf } from '../components/status';
 import { PagedTable } from '../components/table';
-import { CopyButton, EmptyState, ErrorNotice, PageHeader, Status, Time } from '../components/ui';
+import { CopyButton, EmptyState, ErrorNotice, FilterSelect, PageHeader, Status, Time } from '../components/ui';
 import { useOnce, useOperationKey } from '../once';
 import { canWrite } from '../session';
 import { NotFound } from './overview';
+
+const KYB_STATUSES = ['agreement_pending', 'not_started', 'processing', 'action_required', 'verified', 'declined'];
 
 export function Businesses() {
   return (
     <>
       <PageHeader title="Businesses" />
+      <FilterSelect label="KYB status" name="kybStatus" options={KYB_STATUSES} />
       <PagedTable<Business>
         path="/businesses"
         caption="Businesses"

@@ -3,9 +3,20 @@ import { Link, useParams } from 'react-router';
 import { api, ApiError, InternationalIntent, Quote, TimelineEntry } from '../api';
 import { toneOf } from '../components/status';
 import { PagedTable } from '../components/table';
-import { EmptyState, ErrorNotice, PageHeader, Status, Time } from '../components/ui';
+import { EmptyState, ErrorNotice, FilterSelect, PageHeader, Status, Time } from '../components/ui';
 import { money } from '../format';
 import { NotFound } from './overview';
+
+const INTERNATIONAL_STATUSES = [
+  'pending',
+  'processing',
+  'bridge_initiated',
+  'bridge_confirmed',
+  'withdrawal_initiated',
+  'withdrawal_confirmed',
+  'settled',
+  'rejected',
+];
 
 /** What each move of the pipeline means, leg by leg. */
 const STEP: Record<string, string> = {
@@ -33,6 +44,7 @@ export function InternationalIntents() {
       <PageHeader title="International payments">
         <Link to="/quotes">Quotes</Link>
       </PageHeader>
+      <FilterSelect label="Status" name="status" options={INTERNATIONAL_STATUSES} />
       <PagedTable<InternationalIntent>
         path="/international-payment-intents"
         caption="International payment intents"

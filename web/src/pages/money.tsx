@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Account, api, Balance, BalanceTransaction, Withdrawal } from '../api';
 import { toneOf } from '../components/status';
 import { Column, PagedTable } from '../components/table';
-import { EmptyState, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
+import { EmptyState, ErrorNotice, Field, FilterSelect, formValues, PageHeader, Status, Time } from '../components/ui';
 import { money } from '../format';
 import { useOnce, useOperationKey } from '../once';
 import { canWrite } from '../session';
@@ -57,6 +57,8 @@ export function BalancePage() {
   );
 }
 
+const WITHDRAWAL_STATUSES = ['pending', 'processing', 'succeeded', 'failed'];
+
 export function Withdrawals({ account }: { account: Account }) {
   const client = useQueryClient();
   const [key, nextKey] = useOperationKey();
@@ -95,6 +97,7 @@ export function Withdrawals({ account }: { account: Account }) {
         </p>
       )}
       <ErrorNotice error={create.error} />
+      <FilterSelect label="Status" name="status" options={WITHDRAWAL_STATUSES} />
       <PagedTable<Withdrawal>
         path="/withdrawals"
         caption="Withdrawals"

@@ -70,13 +70,7 @@ export function PaymentIntents() {
         path="/payment-intents"
         caption="Payment intents"
         rowKey={(row) => row.paymentIntentId}
-        empty={
-          params.toString() ? (
-            <EmptyState title="No payment intents match these filters">Change or clear a filter.</EmptyState>
-          ) : (
-            <EmptyState title="No payment intents yet">Your server creates them through the Merchant API.</EmptyState>
-          )
-        }
+        empty={<EmptyState title="No payment intents yet">Your server creates them through the Merchant API.</EmptyState>}
         columns={[
           { header: 'Reference', cell: (row) => <Link to={`/payment-intents/${row.paymentIntentId}`}>{row.merchantReference}</Link> },
           { header: 'Amount', className: 'amount', cell: (row) => money(row.amount, row.currency) },
