@@ -27,6 +27,7 @@ const SANDBOXES: Record<string, string> = {
   'sandbox-bridge-rail': join(__dirname, '..', 'sandbox', 'bridge-rail', 'main.js'),
   'sandbox-payout-rail': join(__dirname, '..', 'sandbox', 'payout-rail', 'main.js'),
   'sandbox-mail': join(__dirname, '..', 'sandbox', 'mail', 'main.js'),
+  'sandbox-chains': join(__dirname, '..', 'sandbox', 'chains', 'main.js'),
 };
 
 async function main(): Promise<void> {
