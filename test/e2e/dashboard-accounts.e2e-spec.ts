@@ -43,7 +43,7 @@ describe('Dashboard accounts and sessions', () => {
       message: 'Signed up',
       response: {
         user: { userId: expect.stringMatching(/^usr_[0-9a-f]{24}$/), email: address, role: 'owner', emailVerified: false, twoFactorEnabled: false },
-        merchant: { merchantId: expect.stringMatching(/^mer_[0-9a-f]{24}$/), name: 'Acme' },
+        merchant: { merchantId: expect.stringMatching(/^mer_[0-9a-f]{24}$/), name: 'Acme', mode: 'test' },
         csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       },
     });
