@@ -63,7 +63,7 @@ interface TokenBalance {
   uiTokenAmount: { amount: string; decimals: number; uiAmount: number; uiAmountString: string };
 }
 
-interface Recorded {
+export interface Recorded {
   signature: string;
   slot: bigint;
   blockTime: number;
@@ -79,20 +79,22 @@ interface Snapshot {
   state: Uint8Array;
   history: Map<string, Recorded>;
   byAddress: Map<string, string[]>;
+  bySlot: Map<bigint, string[]>;
 }
 
 /**
  * The local Solana chain: LiteSVM (Solana's runtime, in process) with the SPL Token program and a
  * USDC mint, and what LiteSVM does not keep, kept here: each transaction's slot, its token
  * balances before and after, and the signatures touching each address, so the JSON-RPC methods a
- * client uses answer as a validator's do. Every transaction gets its own slot; `tick` advances the
- * slot without one (confirmations in development). `snapshot` / `revert` make a fork: what was
+ * client uses answer as a validator's do. Every transaction gets a new slot of its own; `tick`
+ * advances the slot without one (confirmations in development). `snapshot` / `revert` make a fork: what was
  * sent after the snapshot disappears, as a dropped block's transactions do.
  */
 export class SolanaChain {
   private svm = new LiteSVM();
   private history = new Map<string, Recorded>();
   private byAddress = new Map<string, string[]>();
+  private bySlot = new Map<bigint, string[]>();
   private readonly snapshots: Snapshot[] = [];
 
   private constructor(readonly authority: KeyPairSigner) {}
@@ -134,7 +136,12 @@ export class SolanaChain {
   }
 
   snapshot(): number {
-    this.snapshots.push({ state: this.svm.toBytes(), history: new Map(this.history), byAddress: new Map([...this.byAddress].map(([k, v]) => [k, [...v]])) });
+    this.snapshots.push({
+      state: this.svm.toBytes(),
+      history: new Map(this.history),
+      byAddress: new Map([...this.byAddress].map(([k, v]) => [k, [...v]])),
+      bySlot: new Map(this.bySlot),
+    });
     return this.snapshots.length - 1;
   }
 
@@ -146,6 +153,7 @@ export class SolanaChain {
     this.svm = LiteSVM.fromBytes(snapshot.state);
     this.history = snapshot.history;
     this.byAddress = snapshot.byAddress;
+    this.bySlot = snapshot.bySlot;
   }
 
   /** Executes a signed transaction (wire bytes) in its own slot and records it; a failure is refused as preflight would. */
@@ -154,6 +162,8 @@ export class SolanaChain {
     const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
     const accountKeys = message.staticAccounts;
     const pre = this.tokenBalances(accountKeys);
+    // Each transaction in a slot of its own, which is then the newest one (`getSlot`).
+    this.tick();
     const result = this.svm.sendTransaction(transaction);
     if (result instanceof FailedTransactionMetadata) {
       throw new RpcError(-32002, `Transaction simulation failed: ${result.toString()}`, { err: String(result.err()), logs: result.meta().logs() });
@@ -176,8 +186,22 @@ export class SolanaChain {
       list.push(signature);
       this.byAddress.set(key, list);
     }
-    this.tick();
+    this.bySlot.set(slot, [signature]);
     return signature;
+  }
+
+  /**
+   * The block of `slot`: its transactions and a hash of what it holds, so the same slot after a
+   * fork (other transactions) has another hash. A slot without a transaction has no block, as a
+   * skipped slot on a validator.
+   */
+  block(slot: bigint): { blockhash: string; transactions: Recorded[] } | null {
+    const signatures = this.bySlot.get(slot);
+    if (!signatures) return null;
+    const hash = createHash('sha256')
+      .update(`${slot}:${signatures.join(',')}`)
+      .digest();
+    return { blockhash: getBase58Decoder().decode(hash), transactions: signatures.map((signature) => this.history.get(signature)!) };
   }
 
   transaction(signature: string): Recorded | undefined {

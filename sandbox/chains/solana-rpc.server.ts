@@ -1,6 +1,6 @@
 import Fastify, { FastifyInstance } from 'fastify';
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder, getBase58Decoder, type Address } from '@solana/kit';
-import { base64, fromBase64, isAddress, RpcError, SolanaChain } from './solana-chain';
+import { base64, fromBase64, isAddress, Recorded, RpcError, SolanaChain } from './solana-chain';
 
 type Params = unknown[];
 
@@ -78,42 +78,19 @@ export function createSolanaRpcServer(chain: SolanaChain): FastifyInstance {
     },
     getTransaction: ([signature]) => {
       const found = typeof signature === 'string' ? chain.transaction(signature) : undefined;
-      if (!found) return null;
-      const transaction = getTransactionDecoder().decode(found.wire);
-      const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+      return found ? { slot: Number(found.slot), blockTime: found.blockTime, ...transactionJson(found) } : null;
+    },
+    getBlock: ([slot]) => {
+      const block = chain.block(BigInt(Number(slot) || 0));
+      if (!block) throw new RpcError(-32007, `Slot ${String(slot)} was skipped, or missing due to ledger jump to recent snapshot`);
+      const parentSlot = BigInt(Number(slot)) - 1n;
       return {
-        slot: Number(found.slot),
-        blockTime: found.blockTime,
-        version: message.version === 'legacy' ? 'legacy' : message.version,
-        meta: {
-          err: null,
-          status: { Ok: null },
-          fee: Number(found.fee),
-          logMessages: found.logs,
-          preTokenBalances: found.preTokenBalances,
-          postTokenBalances: found.postTokenBalances,
-          preBalances: [],
-          postBalances: [],
-          innerInstructions: [],
-          loadedAddresses: { readonly: [], writable: [] },
-        },
-        transaction: {
-          signatures: Object.values(transaction.signatures).map((bytes) => getBase58Decoder().decode(bytes!)),
-          message: {
-            accountKeys: found.accountKeys,
-            header: {
-              numRequiredSignatures: message.header.numSignerAccounts,
-              numReadonlySignedAccounts: message.header.numReadonlySignerAccounts,
-              numReadonlyUnsignedAccounts: message.header.numReadonlyNonSignerAccounts,
-            },
-            recentBlockhash: message.lifetimeToken,
-            instructions: ('instructions' in message ? message.instructions : []).map((instruction) => ({
-              programIdIndex: instruction.programAddressIndex,
-              accounts: [...(instruction.accountIndices ?? [])],
-              data: getBase58Decoder().decode(instruction.data ?? new Uint8Array()),
-            })),
-          },
-        },
+        blockhash: block.blockhash,
+        previousBlockhash: chain.block(parentSlot)?.blockhash ?? block.blockhash,
+        parentSlot: Number(parentSlot),
+        blockHeight: Number(slot),
+        blockTime: block.transactions[0]?.blockTime ?? null,
+        transactions: block.transactions.map(transactionJson),
       };
     },
     sandbox_snapshot: () => chain.snapshot(),
@@ -146,6 +123,44 @@ export function createSolanaRpcServer(chain: SolanaChain): FastifyInstance {
     return Array.isArray(request.body) ? Promise.all(request.body.map(call)) : call(request.body);
   });
   return app;
+}
+
+/** A recorded transaction as `getTransaction` and `getBlock` (encoding `json`) show it. */
+function transactionJson(found: Recorded) {
+  const transaction = getTransactionDecoder().decode(found.wire);
+  const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
+  return {
+    version: message.version === 'legacy' ? 'legacy' : message.version,
+    meta: {
+      err: null,
+      status: { Ok: null },
+      fee: Number(found.fee),
+      logMessages: found.logs,
+      preTokenBalances: found.preTokenBalances,
+      postTokenBalances: found.postTokenBalances,
+      preBalances: [],
+      postBalances: [],
+      innerInstructions: [],
+      loadedAddresses: { readonly: [], writable: [] },
+    },
+    transaction: {
+      signatures: Object.values(transaction.signatures).map((bytes) => getBase58Decoder().decode(bytes!)),
+      message: {
+        accountKeys: found.accountKeys,
+        header: {
+          numRequiredSignatures: message.header.numSignerAccounts,
+          numReadonlySignedAccounts: message.header.numReadonlySignerAccounts,
+          numReadonlyUnsignedAccounts: message.header.numReadonlyNonSignerAccounts,
+        },
+        recentBlockhash: message.lifetimeToken,
+        instructions: ('instructions' in message ? message.instructions : []).map((instruction) => ({
+          programIdIndex: instruction.programAddressIndex,
+          accounts: [...(instruction.accountIndices ?? [])],
+          data: getBase58Decoder().decode(instruction.data ?? new Uint8Array()),
+        })),
+      },
+    },
+  };
 }
 
 function accountInfo(chain: SolanaChain, account: Address) {

@@ -2,7 +2,9 @@ import { ConfigError, loadConfig } from './app.config';
 import {
   DEV_BANK_RAIL_WEBHOOK_SECRET,
   DEV_BRIDGE_RAIL_WEBHOOK_SECRET,
+  DEV_EVM_USDC_ADDRESS,
   DEV_LINK_SIGNING_SECRET,
+  DEV_SOLANA_USDC_MINT,
   DEV_PAYOUT_RAIL_API_KEY,
   DEV_WALLET_MNEMONIC,
 } from './dev-secrets';
@@ -19,6 +21,10 @@ const PROD_SECRETS = {
   PAYOUT_RAIL_API_KEY: 'real-payout-rail-key',
   PAYOUT_RAIL_WEBHOOK_SECRET: 'real-payout-rail-webhook-secret',
   SMTP_URL: 'smtps://mailer:real-smtp-password@smtp.example.com:465',
+  ETHEREUM_RPC_URL: 'https://eth.rpc.example.com/v2/real-key',
+  POLYGON_RPC_URL: 'https://polygon.rpc.example.com/v2/real-key',
+  BASE_RPC_URL: 'https://base.rpc.example.com/v2/real-key',
+  SOLANA_RPC_URL: 'https://solana.rpc.example.com/real-key',
 };
 
 describe('loadConfig', () => {
@@ -101,5 +107,49 @@ describe('loadConfig', () => {
 
   it('defaults to live keys in production', () => {
     expect(loadConfig(PROD_SECRETS).apiKeyPrefix).toBe('mk_live');
+  });
+
+  it("points development at the local chains and production at the public chains' USDC, with what each must name itself", () => {
+    const dev = loadConfig({}).vault;
+    expect(dev.chains.map((chain) => [chain.name, chain.rpcUrl, chain.confirmations])).toEqual([
+      ['ethereum', 'http://127.0.0.1:8545', 2],
+      ['polygon', 'http://127.0.0.1:8546', 2],
+      ['base', 'http://127.0.0.1:8547', 2],
+      ['solana', 'http://127.0.0.1:8899', 2],
+    ]);
+    expect(dev.chains[0]).toMatchObject({ kind: 'evm', chainId: 31337, usdc: DEV_EVM_USDC_ADDRESS, networkFeeMicro: 2_000_000n });
+    expect(dev.chains[3]).toMatchObject({ kind: 'svm', usdcMint: DEV_SOLANA_USDC_MINT, networkFeeMicro: 10_000n });
+    expect(dev.faucet).toEqual({ url: 'http://127.0.0.1:8540', apiKey: 'sandbox-chains-key' });
+
+    const production = loadConfig(PROD_SECRETS).vault;
+    expect(production.faucet).toBeNull();
+    expect(production.chains.map((chain) => (chain.kind === 'evm' ? [chain.chainId, chain.usdc] : [chain.usdcMint]))).toEqual([
+      [1, '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'],
+      [137, '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359'],
+      [8453, '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'],
+      ['EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'],
+    ]);
+    expect(loadConfig({ ...PROD_SECRETS, BASE_CONFIRMATIONS: '20', BASE_NETWORK_FEE_USDC: '0.125' }).vault.chains[2]).toMatchObject({
+      confirmations: 20,
+      networkFeeMicro: 125_000n,
+    });
+
+    const { SOLANA_RPC_URL: _solana, ...withoutSolana } = PROD_SECRETS;
+    expect(() => loadConfig(withoutSolana)).toThrow(/SOLANA_RPC_URL: required in production/);
+    expect(() => loadConfig({ ...PROD_SECRETS, POLYGON_USDC_ADDRESS: DEV_EVM_USDC_ADDRESS })).toThrow(
+      /POLYGON_USDC_ADDRESS: the local chains’ USDC is refused/,
+    );
+    expect(() => loadConfig({ ...PROD_SECRETS, SOLANA_USDC_MINT: DEV_SOLANA_USDC_MINT })).toThrow(/SOLANA_USDC_MINT: the local chain’s mint is refused/);
+    expect(() => loadConfig({ ...PROD_SECRETS, ETHEREUM_CHAIN_ID: '31337' })).toThrow(/ETHEREUM_CHAIN_ID: a local chain id is refused/);
+    expect(() => loadConfig({ ...PROD_SECRETS, ETHEREUM_NETWORK_FEE_USDC: '0.1234567' })).toThrow(/ETHEREUM_NETWORK_FEE_USDC must be an amount/);
+    // A URL may carry a provider's key: a refusal never echoes it.
+    let message = '';
+    try {
+      loadConfig({ ...PROD_SECRETS, ETHEREUM_RPC_URL: 'not a url real-key' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('ETHEREUM_RPC_URL');
+    expect(message).not.toContain('real-key');
   });
 });

@@ -10,8 +10,12 @@ import {
   DEV_BRIDGE_RAIL_WEBHOOK_SECRET,
   DEV_PAYOUT_RAIL_API_KEY,
   DEV_PAYOUT_RAIL_WEBHOOK_SECRET,
+  DEV_CHAIN_FAUCET_API_KEY,
+  DEV_EVM_USDC_ADDRESS,
+  DEV_SOLANA_USDC_MINT,
 } from './dev-secrets';
 import { EnvironmentVariables } from './env.schema';
+import { CHAIN_DEFAULTS, CHAIN_NAMES, ChainConfig, ChainName, LOCAL_CHAIN_IDS, microUsdc } from './vault-chains.config';
 
 export interface AppConfig {
   env: 'development' | 'test' | 'production';
@@ -103,6 +107,11 @@ export interface AppConfig {
   body: { idleTimeoutMs: number; minBytesPerSecond: number };
   /** After SIGTERM, how long in-flight requests may take before every connection is closed. */
   shutdownTimeoutMs: number;
+  /**
+   * The vault's chains, in the order `ethereum`, `polygon`, `base`, `solana`; and the local
+   * chains' faucet behind the test helpers (null in production).
+   */
+  vault: { chains: ChainConfig[]; faucet: { url: string; apiKey: string } | null };
 }
 
 export class ConfigError extends Error {}
@@ -146,6 +155,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const value = parsed[name];
     if (production && value === undefined) throw new ConfigError(`Invalid configuration:\n  ${name}: required in production`);
     return value ?? devDefault;
+  };
+
+  /** One chain of the vault: production names its RPC URL and never the local chains' USDC or chain ids. */
+  const chain = (name: ChainName): ChainConfig => {
+    const upper = name.toUpperCase() as Uppercase<ChainName>;
+    const defaults = CHAIN_DEFAULTS[name];
+    const refuse = (variable: string, why: string) => new ConfigError(`Invalid configuration:\n  ${variable}: ${why}`);
+    const rpcUrl = parsed[`${upper}_RPC_URL`];
+    if (production && rpcUrl === undefined) throw refuse(`${upper}_RPC_URL`, 'required in production');
+    const settings = {
+      rpcUrl: rpcUrl ?? `http://127.0.0.1:${defaults.dev.port}`,
+      confirmations: parsed[`${upper}_CONFIRMATIONS`] ?? (production ? defaults.confirmations : defaults.dev.confirmations),
+      networkFeeMicro: microUsdc(parsed[`${upper}_NETWORK_FEE_USDC`] ?? defaults.networkFeeUsdc),
+    };
+    if (name === 'solana') {
+      const usdcMint = parsed.SOLANA_USDC_MINT ?? (production ? defaults.usdc : defaults.dev.usdc);
+      if (production && usdcMint === DEV_SOLANA_USDC_MINT) throw refuse('SOLANA_USDC_MINT', 'the local chain’s mint is refused in production');
+      return { name: 'solana', kind: 'svm', usdcMint, ...settings };
+    }
+    const evm = upper as 'ETHEREUM' | 'POLYGON' | 'BASE';
+    const usdc = parsed[`${evm}_USDC_ADDRESS`] ?? (production ? defaults.usdc : defaults.dev.usdc);
+    const chainId = parsed[`${evm}_CHAIN_ID`] ?? (production ? defaults.chainId! : defaults.dev.chainId!);
+    if (production && usdc.toLowerCase() === DEV_EVM_USDC_ADDRESS.toLowerCase())
+      throw refuse(`${evm}_USDC_ADDRESS`, 'the local chains’ USDC is refused in production');
+    if (production && LOCAL_CHAIN_IDS.includes(chainId)) throw refuse(`${evm}_CHAIN_ID`, 'a local chain id is refused in production');
+    return { name, kind: 'evm', chainId, usdc, ...settings };
   };
 
   const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://127.0.0.1:${parsed.PORT}`).replace(/\/+$/, '');
@@ -224,6 +259,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     body: { idleTimeoutMs: parsed.BODY_IDLE_TIMEOUT_MS, minBytesPerSecond: parsed.BODY_MIN_BYTES_PER_SECOND },
     shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT_MS,
+    vault: {
+      chains: CHAIN_NAMES.map(chain),
+      faucet: production ? null : { url: parsed.CHAIN_FAUCET_URL.replace(/\/+$/, ''), apiKey: parsed.CHAIN_FAUCET_API_KEY ?? DEV_CHAIN_FAUCET_API_KEY },
+    },
   };
 }
 

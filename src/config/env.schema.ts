@@ -190,6 +190,112 @@ export class EnvironmentVariables {
   @Max(65535)
   SANDBOX_INBOX_PORT = 1080;
 
+  // The vault's chains (see docs/operations.md): each one's JSON-RPC URL (required in production),
+  // its USDC (an ERC-20 contract, or an SPL mint), the confirmations a deposit waits for, and the
+  // network fee a transfer out charges, in USDC. Development's defaults are the local chains.
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'ETHEREUM_RPC_URL must be an absolute http(s) URL' })
+  ETHEREUM_RPC_URL?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  ETHEREUM_CHAIN_ID?: number;
+
+  @IsOptional()
+  @Matches(/^0x[0-9a-fA-F]{40}$/, { message: 'ETHEREUM_USDC_ADDRESS must be a 0x-prefixed 20-byte hex address' })
+  ETHEREUM_USDC_ADDRESS?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  ETHEREUM_CONFIRMATIONS?: number;
+
+  @IsOptional()
+  @Matches(/^\d{1,6}(\.\d{1,6})?$/, { message: 'ETHEREUM_NETWORK_FEE_USDC must be an amount of USDC with at most 6 decimals' })
+  ETHEREUM_NETWORK_FEE_USDC?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'POLYGON_RPC_URL must be an absolute http(s) URL' })
+  POLYGON_RPC_URL?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  POLYGON_CHAIN_ID?: number;
+
+  @IsOptional()
+  @Matches(/^0x[0-9a-fA-F]{40}$/, { message: 'POLYGON_USDC_ADDRESS must be a 0x-prefixed 20-byte hex address' })
+  POLYGON_USDC_ADDRESS?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  POLYGON_CONFIRMATIONS?: number;
+
+  @IsOptional()
+  @Matches(/^\d{1,6}(\.\d{1,6})?$/, { message: 'POLYGON_NETWORK_FEE_USDC must be an amount of USDC with at most 6 decimals' })
+  POLYGON_NETWORK_FEE_USDC?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'BASE_RPC_URL must be an absolute http(s) URL' })
+  BASE_RPC_URL?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  BASE_CHAIN_ID?: number;
+
+  @IsOptional()
+  @Matches(/^0x[0-9a-fA-F]{40}$/, { message: 'BASE_USDC_ADDRESS must be a 0x-prefixed 20-byte hex address' })
+  BASE_USDC_ADDRESS?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  BASE_CONFIRMATIONS?: number;
+
+  @IsOptional()
+  @Matches(/^\d{1,6}(\.\d{1,6})?$/, { message: 'BASE_NETWORK_FEE_USDC must be an amount of USDC with at most 6 decimals' })
+  BASE_NETWORK_FEE_USDC?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'SOLANA_RPC_URL must be an absolute http(s) URL' })
+  SOLANA_RPC_URL?: string;
+
+  @IsOptional()
+  @Matches(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, { message: 'SOLANA_USDC_MINT must be a base58 address' })
+  SOLANA_USDC_MINT?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  SOLANA_CONFIRMATIONS?: number;
+
+  @IsOptional()
+  @Matches(/^\d{1,6}(\.\d{1,6})?$/, { message: 'SOLANA_NETWORK_FEE_USDC must be an amount of USDC with at most 6 decimals' })
+  SOLANA_NETWORK_FEE_USDC?: string;
+
+  /** The local chains' faucet, behind the vault's test helpers; never in production. */
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'CHAIN_FAUCET_URL must be an absolute http(s) URL' })
+  CHAIN_FAUCET_URL = 'http://127.0.0.1:8540';
+
+  @IsOptional()
+  @IsString()
+  CHAIN_FAUCET_API_KEY?: string;
+
   /** Where mail goes: `smtp://` or `smtps://`, credentials in the URL. Required in production. */
   @IsOptional()
   @Matches(/^smtps?:\/\/[^\s]+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })

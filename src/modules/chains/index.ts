@@ -1,0 +1,5 @@
+export type { CallBudget, ChainClient, UsdcTransfer } from './chain-client';
+export { CHAIN_CLIENTS, createChainClients } from './chain-clients';
+export type { ChainClients } from './chain-clients';
+export { ChainsModule } from './chains.module';
+export { EvmChainClient } from './evm-chain.client';
