@@ -97,25 +97,15 @@ describe('local chains', () => {
         nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
         rpcUrls: { default: { http: [chain.rpcUrl] } },
       };
-      const sent = await wallet.writeContract({
-        chain: chainDefinition,
-        address: DEV_USDC_ADDRESS,
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [RECIPIENT, 5_000_000n],
-      });
+      // A transfer signed by the sender; the gas is given so a transfer that will revert is still sent and mined.
+      const transfer = (to: Address, amount: bigint) =>
+        wallet.writeContract({ chain: chainDefinition, address: DEV_USDC_ADDRESS, abi: erc20Abi, functionName: 'transfer', args: [to, amount], gas: 100_000n });
+      const sent = await transfer(RECIPIENT, 5_000_000n);
       expect((await client.getTransactionReceipt({ hash: sent })).status).toBe('success');
       await expect(client.readContract({ address: DEV_USDC_ADDRESS, abi: erc20Abi, functionName: 'balanceOf', args: [RECIPIENT] })).resolves.toBe(5_000_000n);
 
       expect((await faucetPost('/v1/ethereum/blacklist', { address: BLACKLISTED })).status).toBe(200);
-      const reverted = await wallet.writeContract({
-        chain: chainDefinition,
-        address: DEV_USDC_ADDRESS,
-        abi: erc20Abi,
-        functionName: 'transfer',
-        args: [BLACKLISTED, 1_000_000n],
-        gas: 100_000n,
-      });
+      const reverted = await transfer(BLACKLISTED, 1_000_000n);
       expect((await client.getTransactionReceipt({ hash: reverted })).status).toBe('reverted');
       // The other chain is another chain: nothing of this happened there.
       const other = clientOf(evm.chains[1]);
