@@ -284,18 +284,16 @@ export class SolanaChain {
       const found = this.account(key);
       if (!found || found.owner !== TOKEN_PROGRAM_ADDRESS || found.data.length !== TOKEN_ACCOUNT_SIZE) return;
       const token = getTokenDecoder().decode(found.data);
-      const amount = token.amount.toString();
-      const ui = (Number(token.amount) / 10 ** USDC_DECIMALS).toString();
-      balances.push({
-        accountIndex,
-        mint: token.mint,
-        owner: token.owner,
-        programId: TOKEN_PROGRAM_ADDRESS,
-        uiTokenAmount: { amount, decimals: USDC_DECIMALS, uiAmount: Number(ui), uiAmountString: ui },
-      });
+      balances.push({ accountIndex, mint: token.mint, owner: token.owner, programId: TOKEN_PROGRAM_ADDRESS, uiTokenAmount: uiTokenAmount(token.amount) });
     });
     return balances;
   }
+}
+
+/** An amount of USDC as Solana's JSON-RPC shows a token amount: the raw amount and its decimal forms. */
+export function uiTokenAmount(amount: bigint): TokenBalance['uiTokenAmount'] {
+  const ui = (Number(amount) / 10 ** USDC_DECIMALS).toString();
+  return { amount: amount.toString(), decimals: USDC_DECIMALS, uiAmount: Number(ui), uiAmountString: ui };
 }
 
 /** The base64 of bytes, as Solana's JSON-RPC encodes account data and transactions. */

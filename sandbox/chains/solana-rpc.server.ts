@@ -1,6 +1,6 @@
 import Fastify, { FastifyInstance } from 'fastify';
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder, getBase58Decoder, type Address } from '@solana/kit';
-import { base64, fromBase64, isAddress, Recorded, RpcError, SolanaChain } from './solana-chain';
+import { base64, fromBase64, isAddress, Recorded, RpcError, SolanaChain, uiTokenAmount } from './solana-chain';
 
 type Params = unknown[];
 
@@ -35,8 +35,7 @@ export function createSolanaRpcServer(chain: SolanaChain): FastifyInstance {
     getTokenAccountBalance: ([account]) => {
       const amount = chain.tokenAmount(requireAddress(account));
       if (amount === null) throw new RpcError(-32602, 'Invalid param: could not find account');
-      const ui = (Number(amount) / 1e6).toString();
-      return { context: context(), value: { amount: amount.toString(), decimals: 6, uiAmount: Number(ui), uiAmountString: ui } };
+      return { context: context(), value: uiTokenAmount(amount) };
     },
     requestAirdrop: ([account, amount]) => {
       chain.airdrop(requireAddress(account), BigInt(Number(amount) || 0));
@@ -52,14 +51,13 @@ export function createSolanaRpcServer(chain: SolanaChain): FastifyInstance {
       value: (Array.isArray(signatures) ? signatures : []).map((signature) => {
         const found = typeof signature === 'string' ? chain.transaction(signature) : undefined;
         if (!found) return null;
-        const depth = chain.slot - found.slot;
-        const finalized = depth >= FINALIZED_DEPTH;
+        const status = confirmationStatus(chain, found);
         return {
           slot: Number(found.slot),
-          confirmations: finalized ? null : Number(depth),
+          confirmations: status === 'finalized' ? null : Number(chain.slot - found.slot),
           err: null,
           status: { Ok: null },
-          confirmationStatus: finalized ? 'finalized' : depth > 0n ? 'confirmed' : 'processed',
+          confirmationStatus: status,
         };
       }),
     }),
@@ -73,7 +71,7 @@ export function createSolanaRpcServer(chain: SolanaChain): FastifyInstance {
           err: null,
           memo: null,
           blockTime: found.blockTime,
-          confirmationStatus: chain.slot - found.slot >= FINALIZED_DEPTH ? 'finalized' : 'confirmed',
+          confirmationStatus: confirmationStatus(chain, found),
         }));
     },
     getTransaction: ([signature]) => {
@@ -123,6 +121,12 @@ export function createSolanaRpcServer(chain: SolanaChain): FastifyInstance {
     return Array.isArray(request.body) ? Promise.all(request.body.map(call)) : call(request.body);
   });
   return app;
+}
+
+/** How settled a transaction is by the depth of its slot: `finalized` past 32 slots, as mainnet roots it. */
+function confirmationStatus(chain: SolanaChain, found: Recorded): 'processed' | 'confirmed' | 'finalized' {
+  const depth = chain.slot - found.slot;
+  return depth >= FINALIZED_DEPTH ? 'finalized' : depth > 0n ? 'confirmed' : 'processed';
 }
 
 /** A recorded transaction as `getTransaction` and `getBlock` (encoding `json`) show it. */

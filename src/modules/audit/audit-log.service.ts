@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { isId, newId } from '../../common/ids/ids';
 import { listPage, Page, PageRequest } from '../../common/paging';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { AuditEntryNotFoundError } from './audit.errors';
 import { AUDIT_LOG_PATH } from './audit.routes';
 import { AuditFilter, AuditRepository } from './audit.repository';
@@ -40,10 +41,20 @@ export class AuditLog {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: AuditRepository,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   async record(manager: EntityManager, actor: AuditActor, what: AuditAction): Promise<void> {
     await this.repository.insert(manager, entry(actor, what));
+  }
+
+  /**
+   * Records `what` in the transaction of the change that the operation of `claim` (a dashboard
+   * action's Idempotency-Key) commits first, so the entry exists exactly when the change does; a
+   * replay records nothing again.
+   */
+  recordWithChange(claim: IdempotencyClaim | undefined, actor: AuditActor, what: AuditAction): void {
+    this.idempotency.withChange(claim, (manager) => this.record(manager, actor, what));
   }
 
   /**

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency';
 import { AuditController } from './audit.controller';
 import { AuditLog } from './audit-log.service';
 import { AuditRepository } from './audit.repository';
 
 /** Owns `audit_log`: what changed from the dashboard, by whom, from where. */
 @Module({
+  imports: [IdempotencyModule],
   controllers: [AuditController],
   providers: [AuditRepository, AuditLog],
   exports: [AuditLog],

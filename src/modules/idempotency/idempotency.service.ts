@@ -123,11 +123,6 @@ export class IdempotencyService {
   }
 
   /**
-   * Records, in the caller's transaction (or on its own), that the operation got past `point`,
-   * and renews the lock. Call it before each external effect after the first (the claim itself
-   * records the start, and the resource it fixed).
-   */
-  /**
    * Makes `write` part of the operation's first change that commits (a checkpoint's or the final
    * commit's transaction), so it exists exactly when the change does. Only for a fresh request: a
    * retry taking over after a crash may find that change committed, with its record.
@@ -136,6 +131,11 @@ export class IdempotencyService {
     if (claim?.recoveryPoint === 'started') claim.changeRecord = write;
   }
 
+  /**
+   * Records, in the caller's transaction (or on its own), that the operation got past `point`,
+   * and renews the lock. Call it before each external effect after the first (the claim itself
+   * records the start, and the resource it fixed).
+   */
   async checkpoint(claim: IdempotencyClaim | undefined, point: string, manager?: EntityManager): Promise<void> {
     if (!claim) return;
     if (manager) await this.writeChangeRecord(manager, claim);

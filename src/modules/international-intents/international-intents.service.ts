@@ -12,7 +12,7 @@ import { LedgerService } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { CreateInternationalIntentDto } from './dto/create-international-intent.dto';
 import { InternationalIntentDto, TimelineEntryDto } from './dto/international-intent.response';
-import { mapInternationalIntent, mapTimelineEntry } from './international-intent.mapper';
+import { InternationalIntentRecord, mapInternationalIntent, mapTimelineEntry } from './international-intent.mapper';
 import { INTERNATIONAL_JOBS } from './international-intents.jobs';
 import {
   InternationalIntentNotFoundError,
@@ -59,16 +59,20 @@ export class InternationalIntentsService {
   }
 
   async get(merchantId: string, id: string): Promise<InternationalIntentDto> {
-    const row = isId('ipi', id) ? await this.repository.findOwned(merchantId, id) : undefined;
-    if (!row) throw new InternationalIntentNotFoundError();
-    return mapInternationalIntent(row, this.config.publicBaseUrl);
+    return mapInternationalIntent(await this.findOwned(merchantId, id), this.config.publicBaseUrl);
   }
 
   /** The intent's moves through the pipeline, oldest first: what the dashboard draws as the legs' timeline. */
   async timeline(merchantId: string, id: string): Promise<TimelineEntryDto[]> {
+    const row = await this.findOwned(merchantId, id);
+    return (await this.repository.timeline(row.id)).map(mapTimelineEntry);
+  }
+
+  /** The merchant's intent; an unknown id, or another merchant's, is 404 alike. */
+  private async findOwned(merchantId: string, id: string): Promise<InternationalIntentRecord> {
     const row = isId('ipi', id) ? await this.repository.findOwned(merchantId, id) : undefined;
     if (!row) throw new InternationalIntentNotFoundError();
-    return (await this.repository.timeline(row.id)).map(mapTimelineEntry);
+    return row;
   }
 
   list(merchantId: string, query: InternationalIntentListQuery, path = INTERNATIONAL_INTENTS_PATH): Promise<Page<InternationalIntentDto>> {

@@ -6,7 +6,7 @@ import { LIST_HEADERS } from '../../common/http/api-docs';
 import { sendPage } from '../../common/http/list.query';
 import { AuditLog, auditActor } from '../audit';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, REPLAYED_HEADER } from '../idempotency';
+import { IdempotencyClaim, IdempotencyContext, Idempotent, REPLAYED_HEADER } from '../idempotency';
 import { ConfirmPaymentIntentDto, PaymentIntentListQuery } from './dto/create-payment-intent.dto';
 import { PaymentIntentDto, PaymentIntentEnvelopeDto, PaymentIntentListEnvelopeDto, CONFIRM_ERRORS } from './dto/payment-intent.response';
 import { PaymentIntentsService } from './payment-intents.service';
@@ -18,7 +18,6 @@ import { DASHBOARD_PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 export class PaymentIntentsDashboardController {
   constructor(
     private readonly service: PaymentIntentsService,
-    private readonly idempotency: IdempotencyService,
     private readonly audit: AuditLog,
   ) {}
 
@@ -80,9 +79,7 @@ export class PaymentIntentsDashboardController {
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
     @Req() request: FastifyRequest,
   ): Promise<PaymentIntentDto> {
-    this.idempotency.withChange(claim, (manager) =>
-      this.audit.record(manager, auditActor(user, request.ip), { action: 'payment_intent.confirmed', objectId: id }),
-    );
+    this.audit.recordWithChange(claim, auditActor(user, request.ip), { action: 'payment_intent.confirmed', objectId: id });
     return this.service.confirm(user.merchantId, id, claim);
   }
 }

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Answer } from '../../common/http/answer';
 import { AuditLog, auditActor } from '../audit';
 import { CurrentUser, DashboardOperation, DashboardPrincipal, TestModeOnly } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { FundPaymentIntentDto } from './dto/create-payment-intent.dto';
 import { FundPaymentIntentEnvelopeDto, FundPaymentIntentResultDto } from './dto/payment-intent.response';
 import { PaymentIntentsService } from './payment-intents.service';
@@ -20,7 +20,6 @@ import { DASHBOARD_PAYMENT_INTENT_TEST_HELPERS_PATH } from './payment-intents.ro
 export class TestHelpersDashboardController {
   constructor(
     private readonly intents: PaymentIntentsService,
-    private readonly idempotency: IdempotencyService,
     private readonly audit: AuditLog,
   ) {}
 
@@ -48,13 +47,11 @@ export class TestHelpersDashboardController {
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
     @Req() request: FastifyRequest,
   ): Promise<FundPaymentIntentResultDto> {
-    this.idempotency.withChange(claim, (manager) =>
-      this.audit.record(manager, auditActor(user, request.ip), {
-        action: 'payment_intent.test_funded',
-        objectId: id,
-        details: { amount: dto.amount ?? null },
-      }),
-    );
+    this.audit.recordWithChange(claim, auditActor(user, request.ip), {
+      action: 'payment_intent.test_funded',
+      objectId: id,
+      details: { amount: dto.amount ?? null },
+    });
     return this.intents.fund(user.merchantId, id, dto, claim);
   }
 }

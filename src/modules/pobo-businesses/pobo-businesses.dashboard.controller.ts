@@ -7,7 +7,7 @@ import { sendPage } from '../../common/http/list.query';
 import { BusinessListQuery } from './dto/business-list.query';
 import { AuditLog, auditActor } from '../audit';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
 import { PoboBusinessDto, PoboBusinessEnvelopeDto, PoboBusinessListEnvelopeDto } from './dto/pobo-business.response';
 import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
 import { PoboBusinessesService } from './pobo-businesses.service';
@@ -20,7 +20,6 @@ export class PoboBusinessesDashboardController {
   constructor(
     private readonly businesses: PoboBusinessesService,
     private readonly agreement: PoboBusinessAgreementService,
-    private readonly idempotency: IdempotencyService,
     private readonly audit: AuditLog,
   ) {}
 
@@ -81,9 +80,7 @@ export class PoboBusinessesDashboardController {
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
     @Req() request: FastifyRequest,
   ): Promise<PoboBusinessDto> {
-    this.idempotency.withChange(claim, (manager) =>
-      this.audit.record(manager, auditActor(user, request.ip), { action: 'pobo_business.agreement_link_issued', objectId: poboUserId }),
-    );
+    this.audit.recordWithChange(claim, auditActor(user, request.ip), { action: 'pobo_business.agreement_link_issued', objectId: poboUserId });
     return this.agreement.issueLink(user.merchantId, poboUserId, claim);
   }
 }

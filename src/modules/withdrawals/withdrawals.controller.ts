@@ -8,7 +8,7 @@ import { sendPage } from '../../common/http/list.query';
 import { WithdrawalListQuery } from './dto/withdrawal-list.query';
 import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, REPLAYED_HEADER } from '../idempotency';
-import { CreateWithdrawalDto } from './dto/create-withdrawal.dto';
+import { CREATE_WITHDRAWAL_EXAMPLE, CreateWithdrawalDto } from './dto/create-withdrawal.dto';
 import {
   BankDto,
   BankListEnvelopeDto,
@@ -45,7 +45,7 @@ export class WithdrawalsController {
     },
     body: {
       type: CreateWithdrawalDto,
-      example: { merchantReference: 'payout-2026-11-20', amount: 25000, bankCode: '058', accountNumber: '0123456785', accountName: 'Acme Stores Ltd' },
+      example: CREATE_WITHDRAWAL_EXAMPLE,
     },
     errors: [...CREATE_WITHDRAWAL_ERRORS],
   })

@@ -7,8 +7,8 @@ import { sendPage } from '../../common/http/list.query';
 import { WithdrawalListQuery } from './dto/withdrawal-list.query';
 import { AuditLog, auditActor } from '../audit';
 import { CurrentUser, DashboardOperation, DashboardPrincipal } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, IdempotencyService, Idempotent, REPLAYED_HEADER } from '../idempotency';
-import { CreateWithdrawalDto } from './dto/create-withdrawal.dto';
+import { IdempotencyClaim, IdempotencyContext, Idempotent, REPLAYED_HEADER } from '../idempotency';
+import { CREATE_WITHDRAWAL_EXAMPLE, CreateWithdrawalDto } from './dto/create-withdrawal.dto';
 import { WithdrawalDto, WithdrawalEnvelopeDto, WithdrawalListEnvelopeDto, CREATE_WITHDRAWAL_ERRORS } from './dto/withdrawal.response';
 import { WithdrawalsService } from './withdrawals.service';
 import { DASHBOARD_WITHDRAWALS_PATH } from './withdrawals.routes';
@@ -19,7 +19,6 @@ import { DASHBOARD_WITHDRAWALS_PATH } from './withdrawals.routes';
 export class WithdrawalsDashboardController {
   constructor(
     private readonly service: WithdrawalsService,
-    private readonly idempotency: IdempotencyService,
     private readonly audit: AuditLog,
   ) {}
 
@@ -37,7 +36,7 @@ export class WithdrawalsDashboardController {
       success: { status: 201, type: WithdrawalEnvelopeDto, headers: REPLAYED_HEADER, description: 'Created' },
       body: {
         type: CreateWithdrawalDto,
-        example: { merchantReference: 'payout-2026-11-20', amount: 25000, bankCode: '058', accountNumber: '0123456785', accountName: 'Acme Stores Ltd' },
+        example: CREATE_WITHDRAWAL_EXAMPLE,
       },
       errors: [...CREATE_WITHDRAWAL_ERRORS],
     },
@@ -49,13 +48,11 @@ export class WithdrawalsDashboardController {
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
     @Req() request: FastifyRequest,
   ): Promise<WithdrawalDto> {
-    this.idempotency.withChange(claim, (manager) =>
-      this.audit.record(manager, auditActor(user, request.ip), {
-        action: 'withdrawal.created',
-        objectId: claim?.resourceId ?? null,
-        details: { amount: dto.amount, accountNumber: dto.accountNumber },
-      }),
-    );
+    this.audit.recordWithChange(claim, auditActor(user, request.ip), {
+      action: 'withdrawal.created',
+      objectId: claim?.resourceId ?? null,
+      details: { amount: dto.amount, accountNumber: dto.accountNumber },
+    });
     return this.service.create(user.merchantId, dto, claim);
   }
 

@@ -11,17 +11,17 @@ import { canWrite } from '../session';
 import { NotFound } from './overview';
 
 const PAYMENT_INTENT_STATUSES = ['awaiting_payment', 'funds_received', 'succeeded', 'expired'];
-const DAY_MS = 86_400_000;
-
-/** The instant a day picked in the viewer's time zone starts (what the API's window takes). */
-function dayStart(day: string): string {
-  return new Date(`${day}T00:00:00`).toISOString();
+/** The instant a day picked in the viewer's time zone starts, `days` later (what the API's window takes). */
+function dayStart(day: string, days = 0): string {
+  const start = new Date(`${day}T00:00:00`);
+  start.setDate(start.getDate() + days);
+  return start.toISOString();
 }
 
-/** The viewer's local day of an instant, for a date input; `shift` moves back first (the end of a window is the next day's start). */
-function localDay(iso: string | null, shift = 0): string {
+/** The viewer's local day of an instant, for a date input; `endOfWindow`: the window ends at the next day's start, so its day is the one before. */
+function localDay(iso: string | null, endOfWindow = false): string {
   if (!iso) return '';
-  const date = new Date(new Date(iso).getTime() - shift);
+  const date = new Date(new Date(iso).getTime() - (endOfWindow ? 1 : 0));
   return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 }
 
@@ -34,7 +34,7 @@ export function PaymentIntents() {
     if (values.merchantReference) next.set('merchantReference', values.merchantReference.trim());
     if (values.from) next.set('createdAfter', dayStart(values.from));
     // The whole last day: up to the next day's start.
-    if (values.to) next.set('createdBefore', new Date(new Date(`${values.to}T00:00:00`).getTime() + DAY_MS).toISOString());
+    if (values.to) next.set('createdBefore', dayStart(values.to, 1));
     setParams(next);
   };
   return (
@@ -61,7 +61,7 @@ export function PaymentIntents() {
         </div>
         <Field label="Reference" name="merchantReference" defaultValue={params.get('merchantReference') ?? ''} />
         <Field label="Created from" name="from" type="date" defaultValue={localDay(params.get('createdAfter'))} />
-        <Field label="Created to" name="to" type="date" defaultValue={localDay(params.get('createdBefore'), DAY_MS)} />
+        <Field label="Created to" name="to" type="date" defaultValue={localDay(params.get('createdBefore'), true)} />
         <button type="submit" className="secondary">
           Filter
         </button>

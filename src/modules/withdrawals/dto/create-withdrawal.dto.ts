@@ -44,3 +44,12 @@ export class CreateWithdrawalDto {
   @MaxLength(100)
   narration?: string;
 }
+
+/** A whole request, the example of both APIs' documents. */
+export const CREATE_WITHDRAWAL_EXAMPLE = {
+  merchantReference: 'payout-2026-11-20',
+  amount: 25000,
+  bankCode: '058',
+  accountNumber: '0123456785',
+  accountName: 'Acme Stores Ltd',
+};
