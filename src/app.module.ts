@@ -18,6 +18,7 @@ import { KybModule } from './modules/kyb';
 import { LedgerModule } from './modules/ledger';
 import { PaymentIntentsModule } from './modules/payment-intents';
 import { RailEventsModule } from './modules/rail-events';
+import { VaultModule } from './modules/vault';
 import { WithdrawalsModule } from './modules/withdrawals';
 import { PoboBusinessesModule } from './modules/pobo-businesses';
 import { RedisModule } from './redis/redis.module';
@@ -48,6 +49,7 @@ export class AppModule {
         LedgerModule,
         PaymentIntentsModule,
         WithdrawalsModule,
+        VaultModule,
         InternationalIntentsModule,
         RailEventsModule,
       ],

@@ -18,6 +18,11 @@ const TAGS = [
     name: 'International payment intents',
     description: 'Quotes, payments to recipients abroad settled through the bridge and payout rails, and their receipts',
   },
+  {
+    name: 'Vault',
+    description:
+      "A business's USDC wallets on ethereum, polygon, base and solana: balances, deposits credited once at each chain's confirmation count, transfers out",
+  },
   { name: 'Test helpers', description: 'Test keys only: make the sandbox third parties act, as real ones would' },
   {
     name: 'Dashboard: account',
@@ -54,7 +59,7 @@ const CONVERTERS: Converters = {
   isNotFutureDate: { description: 'Not in the future' },
   // Its pattern is on the property already (see the KYB application's `OneOf`).
   isOneOfAnyCase: {},
-  isMoneyAmount: { type: 'number', description: 'A positive amount in major units, at most 2 decimal places for NGN' },
+  isMoneyAmount: { type: 'number', description: 'A positive amount in major units, at most 2 decimal places for NGN and 6 for USDC' },
   isMoneyAmountIn: { type: 'number', description: "A positive amount in major units of the body's `currency`, at most 2 decimal places" },
   isISO4217CurrencyCode: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217' },
   isBankCodeFor: {

@@ -12,6 +12,7 @@ import { InternationalIntentsModule } from './modules/international-intents';
 import { NairaModule } from './modules/naira';
 import { PaymentIntentsModule } from './modules/payment-intents';
 import { RailEventsModule } from './modules/rail-events';
+import { VaultModule } from './modules/vault';
 import { WithdrawalsModule } from './modules/withdrawals';
 import { RedisModule } from './redis/redis.module';
 
@@ -36,6 +37,7 @@ export class WorkerModule {
         IdempotencyModule,
         PaymentIntentsModule,
         WithdrawalsModule,
+        VaultModule,
         InternationalIntentsModule,
         RailEventsModule,
       ],

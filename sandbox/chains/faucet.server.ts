@@ -19,7 +19,8 @@ interface FaucetChain {
 /**
  * The local chains' faucet, for the service's test helpers: real on-chain transactions of the
  * USDC's owner (a mint to an address, a blacklisting: Circle's blacklist on the EVM chains, a
- * frozen token account on Solana), answered with their hashes. `GET /v1/chains` lists the chains,
+ * frozen token account on Solana), answered with their hashes. A mint with the `key` of an earlier
+ * one is that one. `GET /v1/chains` lists the chains,
  * their RPC URLs and the USDC's address or mint.
  */
 export function createFaucetServer(options: { apiKey: string; evm: LocalEvmChain[]; solana: { chain: SolanaChain; rpcUrl: string } }): FastifyInstance {
@@ -41,6 +42,9 @@ export function createFaucetServer(options: { apiKey: string; evm: LocalEvmChain
     mint: (to, amount) => solana.mint(to as Parameters<SolanaChain['mint']>[0], amount),
     blacklist: (account) => solana.freeze(account as Parameters<SolanaChain['freeze']>[0]),
   });
+
+  // A mint sent again with its `key` (a retried request) is the same mint.
+  const minted = new Map<string, string>();
 
   app.get('/v1/chains', () => ({
     evm: options.evm.map((chain) => ({ name: chain.name, chainId: chain.chainId, rpcUrl: chain.rpcUrl, usdc: DEV_USDC_ADDRESS })),
@@ -64,8 +68,13 @@ export function createFaucetServer(options: { apiKey: string; evm: LocalEvmChain
         ? []
         : [{ field: 'amount', message: `must be a string of micro-USDC from 1 to ${MAX_FAUCET_AMOUNT}` }]),
     ];
+    const key = isRecord(request.body) && typeof request.body.key === 'string' ? `${request.params.chain}\n${request.body.key}` : undefined;
     if (details.length > 0) return reply.code(422).send({ error: 'validation_failed', details });
-    return { txHash: await chain.mint(to as string, BigInt(amount as string)) };
+    const earlier = key === undefined ? undefined : minted.get(key);
+    if (earlier) return { txHash: earlier };
+    const txHash = await chain.mint(to as string, BigInt(amount as string));
+    if (key !== undefined) minted.set(key, txHash);
+    return { txHash };
   });
 
   app.post<{ Params: { chain: string } }>('/v1/:chain/blacklist', async (request, reply) => {

@@ -96,6 +96,9 @@ export class SolanaChain {
   private byAddress = new Map<string, string[]>();
   private bySlot = new Map<bigint, string[]>();
   private readonly snapshots: Snapshot[] = [];
+  /** The signature that froze each token account. */
+  private readonly freezes = new Map<string, string>();
+  private faucetQueue: Promise<unknown> = Promise.resolve();
 
   private constructor(readonly authority: KeyPairSigner) {}
 
@@ -247,24 +250,45 @@ export class SolanaChain {
   }
 
   /** The faucet: mints `amount` micro-USDC to `owner`'s USDC account (made first when missing), in a real transaction. */
-  async mint(owner: Address, amount: bigint): Promise<string> {
-    const [ata] = await findAssociatedTokenPda({ owner, mint: DEV_USDC_MINT, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-    return this.sendAsAuthority([
-      getCreateAssociatedTokenIdempotentInstruction({ payer: this.authority, ata, owner, mint: DEV_USDC_MINT }),
-      getMintToInstruction({ mint: DEV_USDC_MINT, token: ata, mintAuthority: this.authority, amount }),
-    ]);
+  mint(owner: Address, amount: bigint): Promise<string> {
+    return this.oneAtATime(async () => {
+      const [ata] = await findAssociatedTokenPda({ owner, mint: DEV_USDC_MINT, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+      return this.sendAsAuthority([
+        getCreateAssociatedTokenIdempotentInstruction({ payer: this.authority, ata, owner, mint: DEV_USDC_MINT }),
+        getMintToInstruction({ mint: DEV_USDC_MINT, token: ata, mintAuthority: this.authority, amount }),
+      ]);
+    });
   }
 
   /** Circle's blacklist on Solana: the owner's USDC account is frozen, so a transfer to it fails. */
-  async freeze(owner: Address): Promise<string> {
-    const [ata] = await findAssociatedTokenPda({ owner, mint: DEV_USDC_MINT, tokenProgram: TOKEN_PROGRAM_ADDRESS });
-    const token = this.account(ata);
-    const frozen = token !== null && getTokenDecoder().decode(token.data).state === AccountState.Frozen;
-    if (frozen) return '';
-    return this.sendAsAuthority([
-      getCreateAssociatedTokenIdempotentInstruction({ payer: this.authority, ata, owner, mint: DEV_USDC_MINT }),
-      getFreezeAccountInstruction({ account: ata, mint: DEV_USDC_MINT, owner: this.authority }),
-    ]);
+  freeze(owner: Address): Promise<string> {
+    return this.oneAtATime(async () => {
+      const [ata] = await findAssociatedTokenPda({ owner, mint: DEV_USDC_MINT, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+      const token = this.account(ata);
+      const frozen = token !== null && getTokenDecoder().decode(token.data).state === AccountState.Frozen;
+      // Frozen already: the transaction that froze it, as a repeated blacklisting on the EVM chains answers one.
+      const earlier = this.freezes.get(ata);
+      if (frozen && earlier) return earlier;
+      const signature = await this.sendAsAuthority([
+        getCreateAssociatedTokenIdempotentInstruction({ payer: this.authority, ata, owner, mint: DEV_USDC_MINT }),
+        ...(frozen ? [] : [getFreezeAccountInstruction({ account: ata, mint: DEV_USDC_MINT, owner: this.authority })]),
+      ]);
+      this.freezes.set(ata, signature);
+      return signature;
+    });
+  }
+
+  /**
+   * The faucet's calls one after the other: each reads the chain, then signs and sends (freeze
+   * reads whether the account is frozen), and two at once would act on the same reading.
+   */
+  private oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.faucetQueue.then(work);
+    this.faucetQueue = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
   }
 
   private async sendAsAuthority(instructions: Instruction[]): Promise<string> {

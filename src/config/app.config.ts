@@ -109,9 +109,9 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /**
    * The vault's chains, in the order `ethereum`, `polygon`, `base`, `solana`; and the local
-   * chains' faucet behind the test helpers (null in production).
+   * chains' faucet behind the test helpers (null in production); how often the worker reads the chains.
    */
-  vault: { chains: ChainConfig[]; faucet: { url: string; apiKey: string } | null };
+  vault: { chains: ChainConfig[]; faucet: { url: string; apiKey: string } | null; pollIntervalMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -261,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT_MS,
     vault: {
       chains: CHAIN_NAMES.map(chain),
+      pollIntervalMs: parsed.VAULT_POLL_INTERVAL_MS,
       faucet: production ? null : { url: parsed.CHAIN_FAUCET_URL.replace(/\/+$/, ''), apiKey: parsed.CHAIN_FAUCET_API_KEY ?? DEV_CHAIN_FAUCET_API_KEY },
     },
   };

@@ -288,6 +288,13 @@ export class EnvironmentVariables {
   @Matches(/^\d{1,6}(\.\d{1,6})?$/, { message: 'SOLANA_NETWORK_FEE_USDC must be an amount of USDC with at most 6 decimals' })
   SOLANA_NETWORK_FEE_USDC?: string;
 
+  /** How often the worker reads the chains for new blocks (deposits, confirmations, reorganisations). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  VAULT_POLL_INTERVAL_MS = 2_000;
+
   /** The local chains' faucet, behind the vault's test helpers; never in production. */
   @IsUrl({ require_tld: false, require_protocol: true }, { message: 'CHAIN_FAUCET_URL must be an absolute http(s) URL' })
   CHAIN_FAUCET_URL = 'http://127.0.0.1:8540';

@@ -32,6 +32,8 @@ import { CollectionEntity } from '../modules/naira/collection.entity';
 import { NairaAccountEntity } from '../modules/naira/naira-account.entity';
 import { BusinessStatusHistoryEntity } from '../modules/pobo-businesses/business-status-history.entity';
 import { PoboBusinessEntity } from '../modules/pobo-businesses/pobo-business.entity';
+import { VaultChainCursorEntity } from '../modules/vault/vault-chain-cursor.entity';
+import { VaultTransactionEntity } from '../modules/vault/vault-transaction.entity';
 
 /**
  * Every entity, listed explicitly so source (ts-jest) and build output load the same set. The
@@ -72,4 +74,6 @@ export const ENTITIES = [
   QuoteEntity,
   InternationalIntentEntity,
   InternationalIntentStatusHistoryEntity,
+  VaultTransactionEntity,
+  VaultChainCursorEntity,
 ];

@@ -1464,4 +1464,86 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       expect(await ledgerVerify(stack)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
     });
   });
+
+  describe('vault routes', () => {
+    const VAULT_RUNS = Math.ceil(RUNS / 8);
+    let stack: Stack;
+    let keys: MerchantKeys;
+    let own: string;
+    let foreign: string;
+    let evmVault: string;
+    let solanaVault: string;
+
+    beforeAll(async () => {
+      // The local chains, without a worker: what is fuzzed is the API in front of them.
+      stack = await startStack({ name: 'fuzz-vault', chains: {}, merchants: ['Vaulted', 'Other'] });
+      keys = { own: stack.merchants[0].apiKey, other: stack.merchants[1].apiKey };
+      own = (await createBusiness(stack.t, keys.own)).poboUserId;
+      foreign = (await createBusiness(stack.t, keys.other)).poboUserId;
+      const vault = (await http(stack.t.baseUrl, 'GET', `${USERS}/${own}/vault`, { apiKey: keys.own })).body.response;
+      evmVault = vault.wallets[0].address;
+      solanaVault = vault.wallets[3].address;
+    }, 120_000);
+
+    afterAll(() => stack?.close());
+
+    const vaultTarget = idTarget(internationalPathSegment);
+
+    it('POST test-helpers/vault/deposits and /blacklist (test helpers, Idempotency-Key optional)', async () => {
+      const bases = {
+        deposits: { poboUserId: '', chain: 'base', amount: 12.5 },
+        blacklist: { chain: 'solana', address: '' },
+      };
+      await fuzz(
+        'vault: test helpers',
+        fc.record({
+          route: fc.constantFrom<'deposits' | 'blacklist'>('deposits', 'blacklist'),
+          auth,
+          target: vaultTarget,
+          contentType,
+          query,
+          key: optionalBodyKey,
+          chain: fc.constantFrom('ethereum', 'polygon', 'base', 'solana'),
+          body: body({}),
+        }),
+        (plan) => {
+          const base =
+            plan.route === 'deposits'
+              ? { ...bases.deposits, poboUserId: segmentFor(plan.target, [own], foreign), chain: plan.chain }
+              : { ...bases.blacklist, chain: plan.chain, address: plan.chain === 'solana' ? solanaVault : evmVault };
+          const bytes = bodyBytes(plan.body, base);
+          return {
+            method: 'POST',
+            path: `/api/merchant/test-helpers/vault/${plan.route}${q(plan.query)}`,
+            headers: { ...headersOf(plan.auth, plan.contentType, bytes, keys), ...keyHeader(plan.key) },
+            body: bytes,
+          };
+        },
+        { baseUrl: stack.t.baseUrl, runs: VAULT_RUNS },
+      );
+    });
+
+    it('GET vault and vault transactions: odd query strings, cursors and path ids', async () => {
+      await fuzz(
+        'vault: GET',
+        fc.record({
+          route: fc.constantFrom('vault', 'vault/transactions'),
+          auth,
+          target: vaultTarget,
+          cursor: fc.constantFrom<'none' | 'odd'>('none', 'odd'),
+          query: fc.option(moneyQuery, { freq: 3 }),
+        }),
+        (plan) => {
+          const parts = [...(plan.cursor === 'odd' ? ['limit=1&cursor=vtx_000000000000000000000000'] : []), ...(plan.query === null ? [] : [plan.query])];
+          const segment = segmentFor(plan.target, [own], foreign);
+          return {
+            method: 'GET',
+            path: `${USERS}/${segment}/${plan.route}${parts.length === 0 ? '' : `?${parts.join('&')}`}`,
+            headers: keyFor(plan.auth, keys),
+          };
+        },
+        { baseUrl: stack.t.baseUrl, runs: VAULT_RUNS },
+      );
+    });
+  });
 });

@@ -1,5 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
+import { startTestChains, TestChains, TestChainsOptions } from './chains';
 import { Inbox, startInbox } from './mail-sandbox';
 import { Resources } from './resources';
 import { CrossBorderSandbox, Sandbox, startCrossBorderSandboxes, startSandboxes } from './sandboxes';
@@ -17,6 +18,8 @@ export interface StackOptions {
   sandboxes?: { reviewDelayMs?: number; payoutDelayMs?: number };
   /** Both cross-border rails as well, calling the app back. */
   crossBorder?: { settlementStepMs?: number };
+  /** The local chains, in this process, for the vault. */
+  chains?: TestChainsOptions;
   /** A worker in this process (suites that run worker processes start their own). */
   worker?: boolean;
   /** Merchants to create, by name; their keys are in `merchants`, in this order. */
@@ -38,6 +41,7 @@ export interface Stack {
   bankRail?: Sandbox;
   bridgeRail?: CrossBorderSandbox;
   payoutRail?: CrossBorderSandbox;
+  chains?: TestChains;
   /** The development SMTP server the app and worker send to, and its inbox. */
   inbox: Inbox;
   /** Points the bank rail's callbacks at an app (another process, say). */
@@ -62,8 +66,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const rails = options.crossBorder
       ? await resources.add(startCrossBorderSandboxes({ settlementStepMs: options.crossBorder.settlementStepMs }), (s) => s.close())
       : undefined;
+    const chains = options.chains ? await resources.add(startTestChains(options.chains), (started) => started.close()) : undefined;
     const inbox = await resources.add(startInbox(), (started) => started.close());
-    const env = { ...sandboxes?.env, ...rails?.env, ...inbox.env, QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`, ...options.env };
+    const env = {
+      ...sandboxes?.env,
+      ...rails?.env,
+      ...chains?.env,
+      ...inbox.env,
+      QUEUE_PREFIX: `${options.name}-${process.pid}-${Date.now()}`,
+      ...options.env,
+    };
     const t = await resources.add((options.startApp ?? startTestApp)(db.url, env), (app) => app.close());
 
     const callbacksTo = async (baseUrl: string) => {
@@ -94,6 +106,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       bankRail: sandboxes?.bankRail,
       bridgeRail: rails?.bridgeRail,
       payoutRail: rails?.payoutRail,
+      chains,
       inbox,
       callbacksTo,
       railCallbacksTo,

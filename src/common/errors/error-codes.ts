@@ -23,6 +23,10 @@ export const ERRORS = {
     when: '`Idempotency-Key` is not 16 to 255 printable ASCII characters, or the header was sent more than once (two values are never joined into one key). Nothing ran.',
   },
   account_number_invalid: { status: 400, when: "A withdrawal's `accountNumber` is not a NUBAN whose check digit fits `bankCode`." },
+  address_invalid: {
+    status: 400,
+    when: 'An address that is not one of the chain named: on `ethereum`, `polygon` and `base` 20 bytes of hex with a valid EIP-55 checksum when mixed-case; on `solana` a base58 32-byte key.',
+  },
   unsupported_corridor: { status: 400, when: 'A quote for a destination country and currency that no route serves.' },
   bad_request: { status: 400, when: 'A URL or request the server cannot parse. The URL is not echoed back.' },
   unauthorized: {

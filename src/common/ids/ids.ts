@@ -41,7 +41,9 @@ export type IdPrefix =
   | 'ltx'
   | 'qt'
   | 'qo'
-  | 'ipi';
+  | 'ipi'
+  | 'vtx'
+  | 'vtr';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${secureRandomBytes(12).toString('hex')}`;

@@ -8,6 +8,7 @@ import { LedgerNotes1795490000000 } from './1795490000000-LedgerNotes';
 import { NairaCollections1795500000000 } from './1795500000000-NairaCollections';
 import { DashboardAccounts1795633240357 } from './1795633240357-DashboardAccounts';
 import { DashboardTeam1795640342202 } from './1795640342202-DashboardTeam';
+import { Vault1795661731226 } from './1795661731226-Vault';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   NairaCollections1795500000000,
   DashboardAccounts1795633240357,
   DashboardTeam1795640342202,
+  Vault1795661731226,
 ];

@@ -15,6 +15,9 @@ export interface UsdcTransfer {
   blockHash: string;
 }
 
+/** The addresses asked about: a Set, or the keys of a Map of their owners. */
+export type AddressSet = Pick<ReadonlySet<string>, 'has'>;
+
 /**
  * One chain, through its standard JSON-RPC: all the vault knows of a chain. An adapter per kind
  * (`EvmChainClient` on viem, `SolanaChainClient` on @solana/kit); what it talks to, a node, a
@@ -27,7 +30,7 @@ export interface ChainClient {
   /** The hash of the block now at `block`, or null when there is none (not mined yet, or a skipped slot). */
   blockHash(block: bigint): Promise<string | null>;
   /** USDC transfers to any of `recipients` in blocks `from` to `to`, both included, in chain order. */
-  usdcTransfersTo(recipients: ReadonlySet<string>, from: bigint, to: bigint): Promise<UsdcTransfer[]>;
+  usdcTransfersTo(recipients: AddressSet, from: bigint, to: bigint): Promise<UsdcTransfer[]>;
   /** The USDC `owner` holds, in micro-USDC. */
   usdcBalance(owner: string): Promise<bigint>;
 }

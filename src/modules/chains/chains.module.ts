@@ -1,10 +1,18 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { CHAIN_CLIENTS, createChainClients } from './chain-clients';
+import { CHAIN_FAUCET, ChainFaucet } from './chain-faucet';
 
-/** The vault's chains, each behind `ChainClient`; owns no table. */
+/** The vault's chains, each behind `ChainClient`, and the local chains' faucet outside production; owns no table. */
 @Module({
-  providers: [{ provide: CHAIN_CLIENTS, useFactory: (config: AppConfig) => createChainClients(config), inject: [APP_CONFIG] }],
-  exports: [CHAIN_CLIENTS],
+  providers: [
+    { provide: CHAIN_CLIENTS, useFactory: (config: AppConfig) => createChainClients(config), inject: [APP_CONFIG] },
+    {
+      provide: CHAIN_FAUCET,
+      useFactory: ({ vault: { faucet } }: AppConfig) => (faucet ? new ChainFaucet(faucet.url, faucet.apiKey) : null),
+      inject: [APP_CONFIG],
+    },
+  ],
+  exports: [CHAIN_CLIENTS, CHAIN_FAUCET],
 })
 export class ChainsModule {}

@@ -1,6 +1,6 @@
 import { BlockNotFoundError, createPublicClient, erc20Abi, getAddress, http, parseAbiItem, type Address, type PublicClient } from 'viem';
 import type { EvmChainConfig } from '../../config/vault-chains.config';
-import type { CallBudget, ChainClient, UsdcTransfer } from './chain-client';
+import type { AddressSet, CallBudget, ChainClient, UsdcTransfer } from './chain-client';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
@@ -34,7 +34,7 @@ export class EvmChainClient implements ChainClient {
     }
   }
 
-  async usdcTransfersTo(recipients: ReadonlySet<string>, from: bigint, to: bigint): Promise<UsdcTransfer[]> {
+  async usdcTransfersTo(recipients: AddressSet, from: bigint, to: bigint): Promise<UsdcTransfer[]> {
     // Every Transfer of the token in the range, matched here: a topic filter listing every vault
     // would outgrow what providers accept long before the vaults stop growing.
     const logs = await this.client.getLogs({ address: this.usdc, event: TRANSFER, fromBlock: from, toBlock: to });

@@ -1,5 +1,6 @@
-export type { CallBudget, ChainClient, UsdcTransfer } from './chain-client';
+export type { AddressSet, CallBudget, ChainClient, UsdcTransfer } from './chain-client';
 export { CHAIN_CLIENTS, createChainClients } from './chain-clients';
 export type { ChainClients } from './chain-clients';
 export { ChainsModule } from './chains.module';
 export { EvmChainClient } from './evm-chain.client';
+export { CHAIN_FAUCET, ChainFaucet } from './chain-faucet';

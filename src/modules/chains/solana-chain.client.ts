@@ -9,7 +9,7 @@ import {
 } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { SolanaChainConfig } from '../../config/vault-chains.config';
-import type { CallBudget, ChainClient, UsdcTransfer } from './chain-client';
+import type { AddressSet, CallBudget, ChainClient, UsdcTransfer } from './chain-client';
 
 /** At most this many slots are read per call: a block is a call. */
 export const MAX_SLOTS_PER_SCAN = 500n;
@@ -42,7 +42,7 @@ export class SolanaChainClient implements ChainClient {
    * transaction: what an account of a recipient gained is a transfer to it (mints included, from
    * nobody), whatever instruction moved it.
    */
-  async usdcTransfersTo(recipients: ReadonlySet<string>, from: bigint, to: bigint): Promise<UsdcTransfer[]> {
+  async usdcTransfersTo(recipients: AddressSet, from: bigint, to: bigint): Promise<UsdcTransfer[]> {
     if (to - from >= MAX_SLOTS_PER_SCAN) throw new RangeError(`read at most ${MAX_SLOTS_PER_SCAN} slots at a time`);
     const transfers: UsdcTransfer[] = [];
     for (let slot = from; slot <= to; slot++) {

@@ -156,6 +156,15 @@ export class LedgerRepository {
     return rows;
   }
 
+  /** The kept balances of the accounts of `kinds` in `currency`: those of `ids` when given, else every one. */
+  async accountBalances(kinds: readonly string[], currency: string, ids?: string[]): Promise<{ id: string; balance: string }[]> {
+    const { rows } = await this.pool.query<{ id: string; balance: string }>(
+      `SELECT id, balance FROM ledger_accounts WHERE kind = ANY($1) AND currency = $2 AND ($3::text[] IS NULL OR id = ANY($3)) ORDER BY id`,
+      [kinds, currency, ids ?? null],
+    );
+    return rows;
+  }
+
   /** A page of the merchant's balance transactions (see `KeysetList`). */
   listBalanceTransactions(merchantId: string, limit: number, afterId?: string): Promise<BalanceTransactionRow[] | undefined> {
     return this.pages.page(merchantId, limit, afterId);

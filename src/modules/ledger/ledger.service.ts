@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import type { ChainName } from '../../config/vault-chains.config';
 import { newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits } from '../../common/money/money';
 import type { BalanceTransactionType } from './balance-transaction.entity';
@@ -32,10 +33,29 @@ export type PlatformAccount =
   | 'receivable_payout_rail'
   | 'recovery_differences'
   | 'lost_at_rails'
-  | 'written_off';
+  | 'written_off'
+  | `custody_${ChainName}`;
 export type MerchantAccount = 'available' | 'reserved';
+/** A business's vault on one chain: what it may transfer out, and what is held for transfers on their way. */
+export type VaultAccount = 'vault_available' | 'vault_reserved';
 
-export type AccountRef = { merchantId: string; kind: MerchantAccount } | { platform: PlatformAccount };
+/** One business's vault on one chain; its accounts are the merchant's (kept balances, never below zero). */
+export interface VaultRef {
+  merchantId: string;
+  poboUserId: string;
+  chain: ChainName;
+}
+
+export type AccountRef = { merchantId: string; kind: MerchantAccount } | { platform: PlatformAccount } | { vault: VaultRef; kind: VaultAccount };
+
+/** A vault account's balance, as `vaultBalances` reads it. */
+export interface VaultAccountBalance {
+  poboUserId: string;
+  chain: ChainName;
+  kind: VaultAccount;
+  /** Minor units (micro-USDC). */
+  balance: number;
+}
 
 export interface Posting {
   /** What moved the money, e.g. `withdrawal_reserved`. */
@@ -82,8 +102,18 @@ export interface BalanceTransactionView {
 }
 
 export function accountId(account: AccountRef, currency: string): string {
-  return 'platform' in account ? `platform:${account.platform}:${currency}` : `${account.merchantId}:${account.kind}:${currency}`;
+  if ('platform' in account) return `platform:${account.platform}:${currency}`;
+  if ('vault' in account) return `${account.vault.poboUserId}:${account.vault.chain}:${account.kind}:${currency}`;
+  return `${account.merchantId}:${account.kind}:${currency}`;
 }
+
+/** The business, chain and kind of a vault account's id (see `accountId`). */
+function parseVaultAccountId(id: string): Omit<VaultAccountBalance, 'balance'> {
+  const [poboUserId, chain, kind] = id.split(':');
+  return { poboUserId, chain: chain as ChainName, kind: kind as VaultAccount };
+}
+
+const VAULT_KINDS: readonly VaultAccount[] = ['vault_available', 'vault_reserved'];
 
 /**
  * The double-entry ledger: every movement of money is one balanced transaction, posted in the
@@ -109,7 +139,7 @@ export class LedgerService {
       else
         deltas.set(id, {
           id,
-          merchantId: 'platform' in account ? null : account.merchantId,
+          merchantId: 'platform' in account ? null : 'vault' in account ? account.vault.merchantId : account.merchantId,
           kind: 'platform' in account ? account.platform : account.kind,
           delta: amount,
         });
@@ -138,6 +168,21 @@ export class LedgerService {
     const rows = await this.repository.balances(merchantId, currency);
     const of = (kind: MerchantAccount) => toMajorUnits(minorFromColumn(rows.find((row) => row.kind === kind)?.balance ?? 0), currency);
     return { currency, available: of('available'), reserved: of('reserved') };
+  }
+
+  /**
+   * The vault accounts of one business on `chains`, or of every business when `poboUserId` is
+   * undefined (for reconciliation), in `currency`. An account never posted to is absent.
+   */
+  async vaultBalances(currency: string, poboUserId?: string, chains: readonly ChainName[] = []): Promise<VaultAccountBalance[]> {
+    const ids =
+      poboUserId === undefined
+        ? undefined
+        : chains.flatMap((chain) => VAULT_KINDS.map((kind) => accountId({ vault: { merchantId: '', poboUserId, chain }, kind }, currency)));
+    return (await this.repository.accountBalances(VAULT_KINDS, currency, ids)).map((row) => ({
+      ...parseVaultAccountId(row.id),
+      balance: minorFromColumn(row.balance),
+    }));
   }
 
   /** A page (newest first) of the merchant's balance transactions; undefined for a cursor that is not one of them. */

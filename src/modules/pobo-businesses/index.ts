@@ -7,7 +7,7 @@ export type { BusinessStatusChange } from './pobo-business-states.service';
 export { PoboBusinessAgreementService } from './pobo-business-agreement.service';
 export type { AcceptOutcome, LinkLookup } from './pobo-business-agreement.service';
 export type { PoboBusinessEntity } from './pobo-business.entity';
-export type { PoboBusinessRow } from './pobo-businesses.repository';
+export type { PoboBusinessRow, VaultOwnerRow } from './pobo-businesses.repository';
 export { mapPoboBusiness } from './pobo-business.mapper';
 export { POBO_BUSINESS_EXAMPLE, PoboBusinessDto, PoboBusinessEnvelopeDto, PendingRequirementDto } from './dto/pobo-business.response';
 export { KYB_STATES } from './pobo-business.states';

@@ -26,6 +26,15 @@ export type NewPoboBusiness = Pick<
   'id' | 'merchantId' | 'businessName' | 'email' | 'phoneNumber' | 'country' | 'allowNairaCollection' | 'walletIndex' | 'evmAddress' | 'svmAddress'
 >;
 
+/** A business's vault addresses, with its insertion order (see `vaultsAfter`). */
+export interface VaultOwnerRow {
+  seq: string;
+  id: string;
+  merchantId: string;
+  evmAddress: string;
+  svmAddress: string;
+}
+
 /**
  * The hot paths of POBO businesses: one named prepared statement per request. Reads are scoped
  * to the merchant in the WHERE clause, so a foreign id can never be read, and served by
@@ -103,5 +112,16 @@ export class PoboBusinessesRepository {
   /** A page of the merchant's businesses (see `KeysetList`), in one KYB status when `kybStatus` says. */
   list(merchantId: string, filter: { kybStatus?: string }, limit: number, afterId?: string): Promise<PoboBusinessRow[] | undefined> {
     return this.pages.page(merchantId, limit, afterId, filter);
+  }
+
+  /** Up to `limit` businesses created after the one of insertion order `afterSeq`, oldest first. */
+  async vaultsAfter(afterSeq: string, limit: number): Promise<VaultOwnerRow[]> {
+    const { rows } = await this.pool.query<VaultOwnerRow>({
+      name: 'pobo_vaults_after',
+      text: `SELECT seq, id, merchant_id AS "merchantId", evm_address AS "evmAddress", svm_address AS "svmAddress"
+               FROM pobo_businesses WHERE seq > $1 ORDER BY seq LIMIT $2`,
+      values: [afterSeq, limit],
+    });
+    return rows;
   }
 }

@@ -12,7 +12,7 @@ import { PoboBusinessDto } from './dto/pobo-business.response';
 import { PoboBusinessEntity } from './pobo-business.entity';
 import { mapPoboBusiness } from './pobo-business.mapper';
 import { PoboBusinessNotFoundError } from './pobo-businesses.errors';
-import { PoboBusinessesRepository, PoboBusinessRow } from './pobo-businesses.repository';
+import { PoboBusinessesRepository, PoboBusinessRow, VaultOwnerRow } from './pobo-businesses.repository';
 import { BusinessListQuery } from './dto/business-list.query';
 
 @Injectable()
@@ -78,6 +78,15 @@ export class PoboBusinessesService {
    */
   findById(id: string, manager?: EntityManager): Promise<PoboBusinessEntity | null> {
     return this.repository.findById(id, manager);
+  }
+
+  /**
+   * Businesses' vault addresses in the order they were created, `limit` after insertion order
+   * `afterSeq` ('0' for the first): how the vault's worker learns of new vaults without reading
+   * every business again.
+   */
+  vaultsAfter(afterSeq: string, limit: number): Promise<VaultOwnerRow[]> {
+    return this.repository.vaultsAfter(afterSeq, limit);
   }
 
   /**

@@ -1,0 +1,195 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsNotEmpty, IsString, Matches, Max } from 'class-validator';
+import { ListQuery } from '../../../common/http/list.query';
+import { IsMoneyAmount } from '../../../common/validation/money.validator';
+import { CHAIN_NAMES, type ChainName } from '../../../config/vault-chains.config';
+import { VAULT_DIRECTIONS, VAULT_TRANSACTION_STATUSES } from '../vault-transaction.entity';
+
+const CHAIN = { enum: CHAIN_NAMES, example: 'base' as ChainName, description: '`ethereum`, `polygon` and `base` share the EVM address; `solana` has its own' };
+
+export class VaultWalletDto {
+  @ApiProperty(CHAIN)
+  chain: ChainName;
+
+  @ApiProperty({ example: '0x9C3b5e3D1f0A2b4C6d8E0f1A3b5C7d9E1f3A5b7C', description: 'EIP-55 checksummed on the EVM chains, base58 on Solana' })
+  address: string;
+}
+
+export class VaultBalanceDto {
+  @ApiProperty(CHAIN)
+  chain: ChainName;
+
+  @ApiProperty({ example: 'USDC' })
+  asset: string;
+
+  @ApiProperty({ example: 1250.5, description: 'USDC that may be transferred out (credited deposits, less transfers out and those on their way)' })
+  available: number;
+
+  @ApiProperty({ example: 100, description: 'USDC of deposits seen on the chain and not yet at its confirmation count' })
+  pending: number;
+}
+
+export class VaultDto {
+  @ApiProperty({ example: 'pobo_4c1f0a9e2b7d3c5e8f601a2b' })
+  poboUserId: string;
+
+  @ApiProperty({ type: [VaultWalletDto] })
+  wallets: VaultWalletDto[];
+
+  @ApiProperty({ type: [VaultBalanceDto], description: 'One per chain, in the order of `wallets`' })
+  balances: VaultBalanceDto[];
+}
+
+export class VaultEnvelopeDto {
+  @ApiProperty({ example: 'Vault retrieved' })
+  message: string;
+
+  @ApiProperty({ type: VaultDto })
+  response: VaultDto;
+}
+
+export class VaultTransactionDto {
+  @ApiProperty({ example: 'vtx_5b6c7d8e9f0a1b2c3d4e5f60', pattern: '^vtx_[0-9a-f]{24}$' })
+  vaultTransactionId: string;
+
+  @ApiProperty({ example: 'pobo_4c1f0a9e2b7d3c5e8f601a2b' })
+  poboUserId: string;
+
+  @ApiProperty({ enum: VAULT_DIRECTIONS, description: '`deposit` into the vault, or `transfer` out of it' })
+  direction: string;
+
+  @ApiProperty(CHAIN)
+  chain: ChainName;
+
+  @ApiProperty({ example: 'USDC' })
+  asset: string;
+
+  @ApiProperty({ example: 100, description: 'USDC' })
+  amount: number;
+
+  @ApiProperty({ example: 0, description: 'USDC the business paid for a transfer out (0 for a deposit)' })
+  networkFee: number;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A',
+    description: 'The sender; null for USDC minted to the vault',
+  })
+  fromAddress: string | null;
+
+  @ApiProperty({ example: '0x9C3b5e3D1f0A2b4C6d8E0f1A3b5C7d9E1f3A5b7C' })
+  toAddress: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '0x6b1d2f4a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c',
+    description: "The transaction's hash (Solana: its signature); null for a transfer not yet signed",
+  })
+  txHash: string | null;
+
+  @ApiProperty({ example: 2, description: "Blocks (slots) on top of the transaction's, counted until it reached the chain's confirmation count" })
+  confirmations: number;
+
+  @ApiProperty({
+    enum: VAULT_TRANSACTION_STATUSES,
+    description:
+      'A deposit: `pending` until its confirmations, then `confirmed` (credited), or `dropped` when its block left the chain first. ' +
+      'A transfer: `pending`, `submitted`, then `confirmed` or `failed`.',
+  })
+  status: string;
+
+  @ApiProperty({ type: String, nullable: true, example: null, description: "A transfer's reference; null for a deposit" })
+  merchantReference: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it was credited (a deposit) or confirmed on the chain (a transfer)' })
+  confirmedAt: string | null;
+}
+
+export class VaultTransactionListEnvelopeDto {
+  @ApiProperty({ example: 'Vault transactions retrieved' })
+  message: string;
+
+  @ApiProperty({ type: [VaultTransactionDto] })
+  response: VaultTransactionDto[];
+}
+
+export class VaultTransactionListQuery extends ListQuery {}
+
+/** The most one test deposit sends: what the local faucet mints at once. */
+export const MAX_TEST_DEPOSIT_USDC = 1_000_000;
+
+export class SendTestDepositDto {
+  @ApiProperty({ example: 'pobo_4c1f0a9e2b7d3c5e8f601a2b' })
+  @IsString()
+  @IsNotEmpty()
+  poboUserId: string;
+
+  @ApiProperty(CHAIN)
+  @IsIn(CHAIN_NAMES)
+  chain: ChainName;
+
+  @ApiProperty({ example: 250.75, minimum: 0.000001, maximum: MAX_TEST_DEPOSIT_USDC, description: 'USDC, at most 6 decimal places' })
+  @IsMoneyAmount('USDC')
+  @Max(MAX_TEST_DEPOSIT_USDC)
+  amount: number;
+}
+
+export class TestDepositSentDto {
+  @ApiProperty({ example: 'pobo_4c1f0a9e2b7d3c5e8f601a2b' })
+  poboUserId: string;
+
+  @ApiProperty(CHAIN)
+  chain: ChainName;
+
+  @ApiProperty({ example: '0x9C3b5e3D1f0A2b4C6d8E0f1A3b5C7d9E1f3A5b7C', description: 'The vault address it was sent to' })
+  toAddress: string;
+
+  @ApiProperty({ example: 250.75 })
+  amount: number;
+
+  @ApiProperty({ example: '0x6b1d2f4a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c', description: "The faucet's transaction" })
+  txHash: string;
+}
+
+export class TestDepositSentEnvelopeDto {
+  @ApiProperty({ example: 'Test deposit sent' })
+  message: string;
+
+  @ApiProperty({ type: TestDepositSentDto })
+  response: TestDepositSentDto;
+}
+
+export class BlacklistAddressDto {
+  @ApiProperty(CHAIN)
+  @IsIn(CHAIN_NAMES)
+  chain: ChainName;
+
+  @ApiProperty({ example: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A', description: 'An address of that chain' })
+  @IsString()
+  @Matches(/^[0-9A-Za-z]{32,44}$/, { message: 'address must be an address of the chain' })
+  address: string;
+}
+
+export class AddressBlacklistedDto {
+  @ApiProperty(CHAIN)
+  chain: ChainName;
+
+  @ApiProperty({ example: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A' })
+  address: string;
+
+  @ApiProperty({ example: '0x6b1d2f4a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c', description: "The USDC owner's transaction" })
+  txHash: string;
+}
+
+export class AddressBlacklistedEnvelopeDto {
+  @ApiProperty({ example: 'Address blacklisted' })
+  message: string;
+
+  @ApiProperty({ type: AddressBlacklistedDto })
+  response: AddressBlacklistedDto;
+}

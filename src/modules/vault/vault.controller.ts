@@ -1,0 +1,172 @@
+import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Answer } from '../../common/http/answer';
+import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
+import { sendPage } from '../../common/http/list.query';
+import { CurrentMerchant, MerchantPrincipal, MerchantRoute, TestModeOnly } from '../auth';
+import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { POBO_USERS_PATH } from '../pobo-businesses';
+import {
+  AddressBlacklistedDto,
+  AddressBlacklistedEnvelopeDto,
+  BlacklistAddressDto,
+  SendTestDepositDto,
+  TestDepositSentDto,
+  TestDepositSentEnvelopeDto,
+  VaultDto,
+  VaultEnvelopeDto,
+  VaultTransactionDto,
+  VaultTransactionListEnvelopeDto,
+  VaultTransactionListQuery,
+} from './dto/vault.dto';
+import { VAULT_TEST_HELPERS_PATH } from './vault.routes';
+import { VaultService } from './vault.service';
+
+const BUSINESS = 'pobo_4c1f0a9e2b7d3c5e8f601a2b';
+const EVM_VAULT = '0x9C3b5e3D1f0A2b4C6d8E0f1A3b5C7d9E1f3A5b7C';
+const TX_HASH = '0x6b1d2f4a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c';
+
+export const VAULT_EXAMPLE: VaultDto = {
+  poboUserId: BUSINESS,
+  wallets: [
+    { chain: 'ethereum', address: EVM_VAULT },
+    { chain: 'polygon', address: EVM_VAULT },
+    { chain: 'base', address: EVM_VAULT },
+    { chain: 'solana', address: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' },
+  ],
+  balances: [
+    { chain: 'ethereum', asset: 'USDC', available: 0, pending: 0 },
+    { chain: 'polygon', asset: 'USDC', available: 0, pending: 0 },
+    { chain: 'base', asset: 'USDC', available: 1250.5, pending: 100 },
+    { chain: 'solana', asset: 'USDC', available: 40, pending: 0 },
+  ],
+};
+
+export const VAULT_TRANSACTION_EXAMPLE: VaultTransactionDto = {
+  vaultTransactionId: 'vtx_5b6c7d8e9f0a1b2c3d4e5f60',
+  poboUserId: BUSINESS,
+  direction: 'deposit',
+  chain: 'base',
+  asset: 'USDC',
+  amount: 100,
+  networkFee: 0,
+  fromAddress: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A',
+  toAddress: EVM_VAULT,
+  txHash: TX_HASH,
+  confirmations: 12,
+  status: 'confirmed',
+  merchantReference: null,
+  createdAt: '2026-11-20T10:15:00.000Z',
+  confirmedAt: '2026-11-20T10:15:26.000Z',
+};
+
+@ApiTags('Vault')
+@Controller(POBO_USERS_PATH)
+export class VaultController {
+  constructor(private readonly vaults: VaultService) {}
+
+  @MerchantRoute()
+  @Get(':poboUserId/vault')
+  @ApiMerchantOperation({
+    operationId: 'getVault',
+    summary: "Retrieve a business's vault: its USDC wallets and balances per chain",
+    description:
+      'The business holds USDC at its EVM address on `ethereum`, `polygon` and `base`, and at its Solana address. `available` is credited deposits ' +
+      'less transfers out; `pending` is deposits seen on the chain that have not reached its confirmation count yet (they are credited once they do, ' +
+      'or dropped if their block leaves the chain).',
+    success: { status: 200, type: VaultEnvelopeDto, description: 'The vault', example: { message: 'Vault retrieved', response: VAULT_EXAMPLE } },
+    errors: ['resource_not_found', 'uri_too_long'],
+  })
+  @Answer('Vault retrieved')
+  vault(@CurrentMerchant() merchant: MerchantPrincipal, @Param('poboUserId') poboUserId: string): Promise<VaultDto> {
+    return this.vaults.vault(merchant.merchantId, poboUserId);
+  }
+
+  @MerchantRoute()
+  @Get(':poboUserId/vault/transactions')
+  @ApiMerchantOperation({
+    operationId: 'listVaultTransactions',
+    summary: "List a business's vault transactions, newest first",
+    description: 'Deposits into the vault on every chain, from the moment the chain showed them (`pending`), and transfers out.',
+    success: {
+      status: 200,
+      type: VaultTransactionListEnvelopeDto,
+      description: 'A page of vault transactions',
+      headers: LIST_HEADERS,
+      example: { message: 'Vault transactions retrieved', response: [VAULT_TRANSACTION_EXAMPLE] },
+    },
+    errors: ['validation_failed', 'invalid_cursor', 'resource_not_found', 'uri_too_long'],
+  })
+  @Answer('Vault transactions retrieved')
+  async transactions(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Param('poboUserId') poboUserId: string,
+    @Query() query: VaultTransactionListQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<VaultTransactionDto[]> {
+    return sendPage(reply, await this.vaults.transactions(merchant.merchantId, poboUserId, query));
+  }
+}
+
+@ApiTags('Test helpers')
+@TestModeOnly()
+@Controller(VAULT_TEST_HELPERS_PATH)
+export class VaultTestHelpersController {
+  constructor(private readonly vaults: VaultService) {}
+
+  @MerchantRoute()
+  @Post('deposits')
+  @Idempotent('optional', 202)
+  @ApiMerchantOperation({
+    operationId: 'sendVaultDepositForTest',
+    summary: "Test keys only: send USDC to a business's vault on a local chain",
+    description:
+      "The local chain's faucet sends the USDC in a real transaction; the worker finds it in the chain's next blocks, lists it as a `pending` deposit " +
+      'and credits it at the confirmation count. The same Idempotency-Key sends it once. A live key gets 404.',
+    success: {
+      status: 202,
+      headers: REPLAYED_HEADER,
+      type: TestDepositSentEnvelopeDto,
+      description: 'The transaction was sent',
+      example: {
+        message: 'Test deposit sent',
+        response: { poboUserId: BUSINESS, chain: 'base', toAddress: EVM_VAULT, amount: 250.75, txHash: TX_HASH },
+      },
+    },
+    body: { type: SendTestDepositDto, example: { poboUserId: BUSINESS, chain: 'base', amount: 250.75 } },
+    errors: ['validation_failed', 'resource_not_found', 'route_not_found', 'service_unavailable', ...idempotencyErrors('optional')],
+  })
+  @Answer('Test deposit sent')
+  deposit(
+    @CurrentMerchant() merchant: MerchantPrincipal,
+    @Body() dto: SendTestDepositDto,
+    @IdempotencyContext() claim: IdempotencyClaim | undefined,
+  ): Promise<TestDepositSentDto> {
+    return this.vaults.sendTestDeposit(merchant.merchantId, dto, claim);
+  }
+
+  @MerchantRoute()
+  @Post('blacklist')
+  @Idempotent('optional', 200)
+  @ApiMerchantOperation({
+    operationId: 'blacklistAddressForTest',
+    summary: "Test keys only: blacklist an address on a local chain's USDC",
+    description:
+      "The USDC's owner blacklists the address (Circle's blacklist on the EVM chains; on Solana its USDC account is frozen), so a transfer to it " +
+      'reverts on the chain. A live key gets 404.',
+    success: {
+      status: 200,
+      headers: REPLAYED_HEADER,
+      type: AddressBlacklistedEnvelopeDto,
+      description: 'The address is blacklisted',
+      example: { message: 'Address blacklisted', response: { chain: 'base', address: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A', txHash: TX_HASH } },
+    },
+    body: { type: BlacklistAddressDto, example: { chain: 'base', address: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A' } },
+    errors: ['validation_failed', 'address_invalid', 'route_not_found', 'service_unavailable', ...idempotencyErrors('optional')],
+  })
+  @Answer('Address blacklisted')
+  blacklist(@Body() dto: BlacklistAddressDto, @IdempotencyContext() claim: IdempotencyClaim | undefined): Promise<AddressBlacklistedDto> {
+    return this.vaults.blacklist(dto, claim);
+  }
+}

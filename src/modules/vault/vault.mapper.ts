@@ -1,0 +1,50 @@
+import { minorFromColumn, toMajorUnits } from '../../common/money/money';
+import type { ChainConfig } from '../../config/vault-chains.config';
+import type { VaultAccountBalance } from '../ledger';
+import type { PoboBusinessRow } from '../pobo-businesses';
+import type { VaultDto, VaultTransactionDto } from './dto/vault.dto';
+import type { VaultTransactionRecord } from './vault.repository';
+
+export const VAULT_ASSET = 'USDC';
+
+const usdc = (micro: number | bigint) => toMajorUnits(Number(micro), VAULT_ASSET);
+
+/** The business's vault on each of `chains`: its address there, and its balances from the ledger and its pending deposits. */
+export function mapVault(
+  business: Pick<PoboBusinessRow, 'id' | 'evmAddress' | 'svmAddress'>,
+  chains: readonly Pick<ChainConfig, 'name' | 'kind'>[],
+  accounts: VaultAccountBalance[],
+  pending: ReadonlyMap<string, bigint>,
+): VaultDto {
+  const available = (chain: string) => accounts.find((account) => account.chain === chain && account.kind === 'vault_available')?.balance ?? 0;
+  return {
+    poboUserId: business.id,
+    wallets: chains.map((chain) => ({ chain: chain.name, address: chain.kind === 'evm' ? business.evmAddress : business.svmAddress })),
+    balances: chains.map((chain) => ({
+      chain: chain.name,
+      asset: VAULT_ASSET,
+      available: usdc(available(chain.name)),
+      pending: usdc(pending.get(chain.name) ?? 0n),
+    })),
+  };
+}
+
+export function mapVaultTransaction(row: VaultTransactionRecord): VaultTransactionDto {
+  return {
+    vaultTransactionId: row.id,
+    poboUserId: row.poboUserId,
+    direction: row.direction,
+    chain: row.chain,
+    asset: row.asset,
+    amount: usdc(minorFromColumn(row.amount)),
+    networkFee: usdc(minorFromColumn(row.networkFee)),
+    fromAddress: row.fromAddress,
+    toAddress: row.toAddress,
+    txHash: row.txHash,
+    confirmations: row.confirmations,
+    status: row.status,
+    merchantReference: row.merchantReference,
+    createdAt: row.createdAt.toISOString(),
+    confirmedAt: row.confirmedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,98 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ServiceUnavailableError } from '../../common/errors/app-error';
+import { ProviderError } from '../../common/providers/provider-http-client';
+import { listPage, Page } from '../../common/paging';
+import { toMinorUnits } from '../../common/money/money';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { testTransferKey } from '../bank-rail';
+import { CHAIN_FAUCET, ChainFaucet } from '../chains';
+import { IdempotencyClaim, IdempotencyService } from '../idempotency';
+import { LedgerService } from '../ledger';
+import { POBO_USERS_PATH, PoboBusinessesService } from '../pobo-businesses';
+import { isChainAddress } from './chain-address';
+import {
+  AddressBlacklistedDto,
+  BlacklistAddressDto,
+  SendTestDepositDto,
+  TestDepositSentDto,
+  VaultDto,
+  VaultTransactionDto,
+  VaultTransactionListQuery,
+} from './dto/vault.dto';
+import { mapVault, mapVaultTransaction, VAULT_ASSET } from './vault.mapper';
+import { AddressInvalidError } from './vault.errors';
+import { VaultRepository } from './vault.repository';
+
+/** The businesses' vaults as merchants see them, and the test helpers that move USDC on the local chains. */
+@Injectable()
+export class VaultService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CHAIN_FAUCET) private readonly faucet: ChainFaucet | null,
+    private readonly repository: VaultRepository,
+    private readonly businesses: PoboBusinessesService,
+    private readonly ledger: LedgerService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
+
+  /** One of the merchant's businesses' vault: an address and balances per chain. */
+  async vault(merchantId: string, poboUserId: string): Promise<VaultDto> {
+    const business = await this.businesses.findOwned(merchantId, poboUserId);
+    const chains = this.config.vault.chains;
+    const [accounts, pending] = await Promise.all([
+      this.ledger.vaultBalances(
+        VAULT_ASSET,
+        business.id,
+        chains.map((chain) => chain.name),
+      ),
+      this.repository.pendingByChain(business.id),
+    ]);
+    return mapVault(business, chains, accounts, pending);
+  }
+
+  /** A page of one of the merchant's businesses' vault transactions, newest first. */
+  async transactions(merchantId: string, poboUserId: string, query: VaultTransactionListQuery): Promise<Page<VaultTransactionDto>> {
+    await this.businesses.findOwned(merchantId, poboUserId);
+    return listPage(
+      query,
+      'vtx',
+      (limit, after) => this.repository.page(merchantId, poboUserId, limit, after),
+      mapVaultTransaction,
+      (item) => item.vaultTransactionId,
+      `${this.config.publicBaseUrl}${POBO_USERS_PATH}/${poboUserId}/vault/transactions`,
+    );
+  }
+
+  /** Test mode: the local chain's faucet sends USDC to the business's vault, a real transaction the worker then finds. */
+  async sendTestDeposit(merchantId: string, dto: SendTestDepositDto, claim: IdempotencyClaim | undefined): Promise<TestDepositSentDto> {
+    const business = await this.businesses.findOwned(merchantId, dto.poboUserId);
+    const chain = this.config.vault.chains.find((c) => c.name === dto.chain)!;
+    const toAddress = chain.kind === 'evm' ? business.evmAddress : business.svmAddress;
+    const amount = toMinorUnits(dto.amount, VAULT_ASSET)!;
+    const txHash = await this.callFaucet((faucet) => faucet.mint(dto.chain, toAddress, BigInt(amount), testTransferKey(claim), this.budget()));
+    return this.idempotency.commit(claim, () => Promise.resolve({ poboUserId: business.id, chain: dto.chain, toAddress, amount: dto.amount, txHash }));
+  }
+
+  /** Test mode: blacklists an address on the local chain's USDC, so a transfer to it reverts. */
+  async blacklist(dto: BlacklistAddressDto, claim: IdempotencyClaim | undefined): Promise<AddressBlacklistedDto> {
+    if (!isChainAddress(dto.chain, dto.address)) throw new AddressInvalidError(dto.chain);
+    const txHash = await this.callFaucet((faucet) => faucet.blacklist(dto.chain, dto.address, this.budget()));
+    return this.idempotency.commit(claim, () => Promise.resolve({ chain: dto.chain, address: dto.address, txHash }));
+  }
+
+  private budget() {
+    return { timeoutMs: this.config.providerTimeoutMs, retries: 1 };
+  }
+
+  /** A faucet that is down or slow is a 503 to retry with the same Idempotency-Key. Test keys only reach here, so outside production. */
+  private async callFaucet<T>(call: (faucet: ChainFaucet) => Promise<T>): Promise<T> {
+    if (!this.faucet) throw new ServiceUnavailableError('There is no local chain faucet in production');
+    try {
+      return await call(this.faucet);
+    } catch (err) {
+      if (err instanceof ProviderError && err.retryable)
+        throw new ServiceUnavailableError('The local chain faucet is unavailable; retry with the same Idempotency-Key');
+      throw err;
+    }
+  }
+}
