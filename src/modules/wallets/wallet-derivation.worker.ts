@@ -1,12 +1,45 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import * as sodium from 'sodium-native';
+import { bytesToHex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { WalletRequest, WalletResponse } from './wallet-thread';
 import { WalletDeriver } from './wallet.deriver';
 
 /**
- * Worker thread of WalletAddressPool: derives addresses for the indices it is sent. The mnemonic
- * arrives once through workerData and lives only in this thread.
+ * The wallet thread: derives addresses and signs with the keys of the mnemonic, which arrives
+ * once through workerData and lives only here. Keys are derived for one signature and zeroed
+ * after it; what leaves the thread is addresses and signatures, never a key.
  */
 const deriver = new WalletDeriver((workerData as { mnemonic: string }).mnemonic);
 
-parentPort!.on('message', (indices: number[]) => {
-  parentPort!.postMessage(indices.map((index) => ({ index, ...deriver.derive(index) })));
+async function answer(request: WalletRequest): Promise<unknown> {
+  switch (request.op) {
+    case 'derive':
+      return request.indices.map((index) => ({ index, ...deriver.derive(index) }));
+    case 'platform-addresses':
+      return deriver.platformAddresses();
+    case 'sign-evm': {
+      const key = deriver.evmPrivateKey(request.key);
+      try {
+        return await privateKeyToAccount(bytesToHex(key)).signTransaction(request.transaction);
+      } finally {
+        key.fill(0);
+      }
+    }
+    case 'sign-svm':
+      return request.keys.map((walletKey) => {
+        const secretKey = deriver.svmSecretKey(walletKey);
+        const signature = Buffer.alloc(sodium.crypto_sign_BYTES);
+        sodium.crypto_sign_detached(signature, Buffer.from(request.message), secretKey);
+        secretKey.fill(0);
+        return new Uint8Array(signature);
+      });
+  }
+}
+
+parentPort!.on('message', (request: WalletRequest) => {
+  answer(request).then(
+    (result) => parentPort!.postMessage({ id: request.id, result } satisfies WalletResponse),
+    (err: unknown) => parentPort!.postMessage({ id: request.id, error: err instanceof Error ? err.message : String(err) } satisfies WalletResponse),
+  );
 });

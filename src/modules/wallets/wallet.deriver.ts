@@ -15,11 +15,20 @@ const bip32 = BIP32Factory(secp256k1);
 export const EVM_PARENT_PATH = "m/44'/60'/0'/0";
 /** BIP-44 prefix for Solana (coin type 501); addresses live at `m/44'/501'/{index}'/0'` (Phantom / Solana CLI). */
 export const SVM_PARENT_PATH = "m/44'/501'";
+/**
+ * The platform's own keys, apart from every business's: the EVM gas wallet (account 1 of coin
+ * type 60) and the Solana fee payer (the change branch of account 0, where businesses use 0').
+ */
+export const EVM_PLATFORM_PATH = "m/44'/60'/1'/0/0";
+export const SVM_PLATFORM_PATH = "m/44'/501'/0'/1'";
 /** Exclusive upper bound of a derivation index: everything at or above it is the hardened range. */
 export const MAX_DERIVATION_INDEX = 2 ** 31;
 
 const REDACTED = '[WalletDeriver]';
 const HEX_ADDRESS = /^[0-9a-fA-F]{40}$/;
+
+/** Whose key: a business's wallet index, or the platform's (gas wallet, fee payer). */
+export type WalletKey = number | 'platform';
 
 export interface DerivedAddresses {
   /** EIP-55 checksummed, `0x`-prefixed address at `m/44'/60'/0'/0/{index}`. */
@@ -76,6 +85,8 @@ export function toChecksumAddress(hexAddressWithout0x: string): string {
 export class WalletDeriver {
   readonly #evmParent: BIP32Interface;
   readonly #svmParent: Slip10HDKey;
+  readonly #evmPlatform: BIP32Interface;
+  readonly #svmPlatform: Slip10HDKey;
 
   constructor(mnemonic: string) {
     if (typeof mnemonic !== 'string') {
@@ -90,10 +101,13 @@ export class WalletDeriver {
 
     const seed = mnemonicToSeedSync(phrase);
     try {
-      this.#evmParent = bip32.fromSeed(seed).derivePath(EVM_PARENT_PATH);
+      const evmRoot = bip32.fromSeed(seed);
+      this.#evmParent = evmRoot.derivePath(EVM_PARENT_PATH);
+      this.#evmPlatform = evmRoot.derivePath(EVM_PLATFORM_PATH);
 
       const svmRoot = Slip10HDKey.fromMasterSeed(seed);
       this.#svmParent = withFixedFingerprint(svmRoot.derive(SVM_PARENT_PATH));
+      this.#svmPlatform = svmRoot.derive(SVM_PLATFORM_PATH);
       svmRoot.privateKey.fill(0);
       svmRoot.chainCode.fill(0);
     } finally {
@@ -103,36 +117,61 @@ export class WalletDeriver {
 
   /** Addresses for `index`, an integer in [0, 2^31). Pure and deterministic for a given mnemonic. */
   derive(index: number): DerivedAddresses {
-    if (!Number.isInteger(index) || index < 0 || index >= MAX_DERIVATION_INDEX) {
-      throw new RangeError(`WalletDeriver: index must be an integer in [0, 2^31), got ${String(index)}`);
-    }
+    checkIndex(index);
     return { evm: this.#evmAddress(index), svm: this.#svmAddress(index) };
+  }
+
+  /** The platform's addresses: its EVM gas wallet and its Solana fee payer. */
+  platformAddresses(): DerivedAddresses {
+    return { evm: evmAddressOf(Buffer.from(this.#evmPlatform.privateKey!)), svm: base58.encode(this.svmSecretKey('platform').subarray(32)) };
+  }
+
+  /**
+   * The secp256k1 private key of `key`'s EVM address: for signing, in the wallet thread only,
+   * where the caller zeroes it after use.
+   */
+  evmPrivateKey(key: WalletKey): Uint8Array {
+    if (key === 'platform') return Buffer.from(this.#evmPlatform.privateKey!);
+    checkIndex(key);
+    return this.#evmParent.derive(key).privateKey!;
+  }
+
+  /** libsodium's 64-byte ed25519 secret key (seed and public key) of `key`'s Solana address; as `evmPrivateKey`. */
+  svmSecretKey(key: WalletKey): Buffer {
+    const leaf =
+      key === 'platform'
+        ? this.#svmPlatform
+        : (() => {
+            checkIndex(key);
+            const account = withFixedFingerprint(this.#svmParent.deriveChild(HARDENED_OFFSET + key), 0);
+            const child = account.deriveChild(HARDENED_OFFSET + 0);
+            account.privateKey.fill(0);
+            account.chainCode.fill(0);
+            return child;
+          })();
+    const publicKey = Buffer.alloc(sodium.crypto_sign_PUBLICKEYBYTES);
+    const secretKey = Buffer.alloc(sodium.crypto_sign_SECRETKEYBYTES);
+    sodium.crypto_sign_seed_keypair(publicKey, secretKey, Buffer.from(leaf.privateKey.buffer, leaf.privateKey.byteOffset, leaf.privateKey.length));
+    if (key !== 'platform') {
+      leaf.privateKey.fill(0);
+      leaf.chainCode.fill(0);
+    }
+    return secretKey;
   }
 
   #evmAddress(index: number): string {
     const child = this.#evmParent.derive(index);
-    // 65-byte SEC1 uncompressed point; drop the 0x04 tag and hash the 64-byte X||Y.
-    const uncompressed = secp256k1.pointFromScalar(child.privateKey!, false);
+    const address = evmAddressOf(child.privateKey!);
     child.privateKey!.fill(0);
-    if (!uncompressed) throw new Error('WalletDeriver: EVM child has no public key');
-    const hash = keccak_256(uncompressed.subarray(1));
-    return toChecksumAddress(bytesToHex(hash.subarray(-20)));
+    return address;
   }
 
   #svmAddress(index: number): string {
-    const account = withFixedFingerprint(this.#svmParent.deriveChild(HARDENED_OFFSET + index), 0);
-    const leaf = account.deriveChild(HARDENED_OFFSET + 0);
     // The SLIP-10 leaf key is an RFC 8032 seed: libsodium derives the same public key, faster.
-    const publicKey = Buffer.alloc(sodium.crypto_sign_PUBLICKEYBYTES);
-    const secretKey = Buffer.alloc(sodium.crypto_sign_SECRETKEYBYTES);
-    sodium.crypto_sign_seed_keypair(publicKey, secretKey, Buffer.from(leaf.privateKey.buffer, leaf.privateKey.byteOffset, leaf.privateKey.length));
-    // Intermediate/leaf private keys are only needed for the public key; scrub them (best effort).
+    const secretKey = this.svmSecretKey(index);
+    const address = base58.encode(secretKey.subarray(32));
     secretKey.fill(0);
-    account.privateKey.fill(0);
-    account.chainCode.fill(0);
-    leaf.privateKey.fill(0);
-    leaf.chainCode.fill(0);
-    return base58.encode(publicKey);
+    return address;
   }
 
   toJSON(): string {
@@ -146,6 +185,20 @@ export class WalletDeriver {
   [inspect.custom](): string {
     return REDACTED;
   }
+}
+
+function checkIndex(index: number): void {
+  if (!Number.isInteger(index) || index < 0 || index >= MAX_DERIVATION_INDEX) {
+    throw new RangeError(`WalletDeriver: index must be an integer in [0, 2^31), got ${String(index)}`);
+  }
+}
+
+/** The EIP-55 address of a secp256k1 private key: keccak-256 of the 64-byte X||Y of its public point, last 20 bytes. */
+function evmAddressOf(privateKey: Uint8Array): string {
+  // 65-byte SEC1 uncompressed point; drop the 0x04 tag.
+  const uncompressed = secp256k1.pointFromScalar(privateKey, false);
+  if (!uncompressed) throw new Error('WalletDeriver: EVM key has no public key');
+  return toChecksumAddress(bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(-20)));
 }
 
 /**
