@@ -1,8 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import { DEV_WALLET_MNEMONIC } from '../../src/config/dev-secrets';
+import { WalletDeriver } from '../../src/modules/wallets/wallet.deriver';
 import { LocalEvmChain, startEvmChains } from './evm-chains';
 import { createFaucetServer } from './faucet.server';
 import { SolanaChain } from './solana-chain';
 import { createSolanaRpcServer } from './solana-rpc.server';
+
+/** 1,000 ETH (in wei) for the gas wallet on each EVM chain, 1,000 SOL (in lamports) for the fee payer. */
+const PLATFORM_NATIVE = 10n ** 21n;
+const PLATFORM_LAMPORTS = 10n ** 12n;
 
 export interface LocalChainsOptions {
   host: string;
@@ -41,6 +47,11 @@ export async function startLocalChains(options: LocalChainsOptions): Promise<Loc
     await evm.close();
     throw err;
   });
+  // The platform's gas wallet and fee payer of the development mnemonic start rich, as an operator
+  // funds them in production: transfers out of the vaults need their native gas and fees.
+  const platform = new WalletDeriver(DEV_WALLET_MNEMONIC).platformAddresses();
+  for (const chain of evm.chains) await chain.provider.request({ method: 'hardhat_setBalance', params: [platform.evm, `0x${PLATFORM_NATIVE.toString(16)}`] });
+  solana.airdrop(platform.svm as Parameters<SolanaChain['airdrop']>[0], PLATFORM_LAMPORTS);
   // Slots pass on their own as on a validator, so deposits gain confirmations.
   const ticker = options.blockIntervalMs > 0 ? setInterval(() => solana.tick(), options.blockIntervalMs) : undefined;
   const faucet = createFaucetServer({ apiKey: options.faucetApiKey, evm: evm.chains, solana: { chain: solana, rpcUrl: solanaRpcUrl } });

@@ -34,6 +34,7 @@ import { BusinessStatusHistoryEntity } from '../modules/pobo-businesses/business
 import { PoboBusinessEntity } from '../modules/pobo-businesses/pobo-business.entity';
 import { VaultChainCursorEntity } from '../modules/vault/vault-chain-cursor.entity';
 import { VaultTransactionEntity } from '../modules/vault/vault-transaction.entity';
+import { VaultTransferEntity } from '../modules/vault/vault-transfer.entity';
 
 /**
  * Every entity, listed explicitly so source (ts-jest) and build output load the same set. The
@@ -76,4 +77,5 @@ export const ENTITIES = [
   InternationalIntentStatusHistoryEntity,
   VaultTransactionEntity,
   VaultChainCursorEntity,
+  VaultTransferEntity,
 ];

@@ -25,7 +25,7 @@ export async function startInternationalStack(options: MoneyStackOptions & { set
  * A business of the merchant (`overrides` of its creation), verified through KYB: terms accepted,
  * the application submitted, the (sandbox) provider's verdict polled.
  */
-export async function verifiedBusiness(stack: MoneyStack, apiKey: string, overrides: Record<string, unknown> = {}): Promise<string> {
+export async function verifiedBusiness(stack: Pick<MoneyStack, 't' | 'pg'>, apiKey: string, overrides: Record<string, unknown> = {}): Promise<string> {
   const { poboUserId } = await createBusiness(stack.t, apiKey, { businessName: 'Globex Exports Ltd', ...overrides });
   await acceptAgreementDirectly(stack.pg, poboUserId);
   const submitted = await http(stack.t.baseUrl, 'POST', `/api/merchant/pobo/users/${poboUserId}/onboarding`, {

@@ -112,11 +112,14 @@ export const ERRORS = {
   payment_intent_already_confirmed: { status: 409, when: 'Confirming a payment intent twice (with a new key; the same key replays the first answer).' },
   insufficient_funds: {
     status: 409,
-    when: 'A withdrawal or an international payment intent over the available balance (amount plus fee). Nothing is reserved.',
+    when: 'A withdrawal, an international payment intent or a vault transfer over the available balance (amount plus fee). Nothing is reserved.',
   },
   quote_expired: { status: 409, when: 'An international payment intent from a quote past its `expiresAt` (15 minutes): ask for a new quote.' },
   quote_already_used: { status: 409, when: 'An international payment intent from a quote that already paid for one.' },
-  kyb_not_verified: { status: 409, when: 'A quote or an international payment intent for a business whose `kyb.status` is not `verified`.' },
+  kyb_not_verified: {
+    status: 409,
+    when: 'A quote, an international payment intent or a vault transfer for a business whose `kyb.status` is not `verified`.',
+  },
   naira_account_not_active: {
     status: 409,
     when: 'A test transfer asked for into a business that has no active Naira account (not requested, not opened yet, or closed).',

@@ -9,6 +9,7 @@ import { NairaCollections1795500000000 } from './1795500000000-NairaCollections'
 import { DashboardAccounts1795633240357 } from './1795633240357-DashboardAccounts';
 import { DashboardTeam1795640342202 } from './1795640342202-DashboardTeam';
 import { Vault1795661731226 } from './1795661731226-Vault';
+import { VaultTransfers1795664131586 } from './1795664131586-VaultTransfers';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   DashboardAccounts1795633240357,
   DashboardTeam1795640342202,
   Vault1795661731226,
+  VaultTransfers1795664131586,
 ];

@@ -1,3 +1,4 @@
+import type { Hex, TransactionSerializableEIP1559 } from 'viem';
 import type { ChainName } from '../../config/vault-chains.config';
 
 /** A USDC transfer into one of the addresses asked about, as its chain recorded it. */
@@ -14,6 +15,46 @@ export interface UsdcTransfer {
   block: bigint;
   blockHash: string;
 }
+
+/** Whose key signs: a business's wallet index, or the platform's (the EVM gas wallet, the Solana fee payer). */
+export type SigningKey = number | 'platform';
+
+/** Signatures by keys the chains never see: the wallet thread makes them. */
+export interface TransferSigning {
+  /** The platform's EVM gas wallet and Solana fee payer. */
+  platformAddresses(): Promise<{ evm: string; svm: string }>;
+  signEvmTransaction(key: SigningKey, transaction: TransactionSerializableEIP1559): Promise<Hex>;
+  signSolanaMessage(keys: SigningKey[], message: Uint8Array): Promise<Uint8Array[]>;
+}
+
+/** A vault sending: its address on the chain and the wallet index of its key. */
+export interface Sender {
+  address: string;
+  key: number;
+}
+
+/** A transfer out, signed and not yet known to the chain: what is broadcast, as often as needed, unchanged. */
+export interface SignedTransfer {
+  txHash: string;
+  /** The signed transaction as the chain's RPC takes it (hex on the EVM chains, base64 on Solana). */
+  raw: string;
+  /** The sender's nonce it uses (EVM); null on Solana. */
+  nonce: bigint | null;
+  /** The last block height at which it can still land (Solana: its blockhash's); null on the EVM chains. */
+  validUntil: bigint | null;
+}
+
+/** What became of a broadcast transfer. */
+export type TransferOutcome =
+  | { kind: 'succeeded'; block: bigint }
+  | { kind: 'reverted'; block: bigint; reason: string }
+  /** Not in a block (yet): broadcast it again. */
+  | { kind: 'unknown' }
+  /** Never in a block and never can be (Solana: its blockhash expired): safe to sign anew. */
+  | { kind: 'expired' };
+
+/** The chain refused a transfer outright (a simulation that fails: a frozen account, say); it never lands. */
+export class TransferRefusedError extends Error {}
 
 /** The addresses asked about: a Set, or the keys of a Map of their owners. */
 export type AddressSet = Pick<ReadonlySet<string>, 'has'>;
@@ -33,6 +74,18 @@ export interface ChainClient {
   usdcTransfersTo(recipients: AddressSet, from: bigint, to: bigint): Promise<UsdcTransfer[]>;
   /** The USDC `owner` holds, in micro-USDC. */
   usdcBalance(owner: string): Promise<bigint>;
+
+  /**
+   * Readies the vault to send and answers the lowest nonce it may use (EVM: its native balance is
+   * topped up from the platform's gas wallet when it would not cover a transfer's gas); null on
+   * Solana, whose fee payer pays.
+   */
+  prepareSender(sender: Sender, signing: TransferSigning): Promise<bigint | null>;
+  /** Builds and signs a USDC transfer of `amount` micro-USDC from the vault to `to` (EVM: with `nonce`). */
+  signUsdcTransfer(sender: Sender, to: string, amount: bigint, nonce: bigint | null, signing: TransferSigning): Promise<SignedTransfer>;
+  /** Sends a signed transfer; sending one the chain has already is no error. Throws `TransferRefusedError` when the chain refuses it. */
+  broadcast(transfer: SignedTransfer): Promise<void>;
+  transferOutcome(transfer: SignedTransfer): Promise<TransferOutcome>;
 }
 
 /** How long one call may take, and how often it is retried on a network error. */

@@ -1,17 +1,42 @@
-import { BlockNotFoundError, createPublicClient, erc20Abi, getAddress, http, parseAbiItem, type Address, type PublicClient } from 'viem';
+import {
+  BlockNotFoundError,
+  createPublicClient,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  http,
+  keccak256,
+  parseAbiItem,
+  TransactionReceiptNotFoundError,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
+import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
 import type { EvmChainConfig } from '../../config/vault-chains.config';
-import type { AddressSet, CallBudget, ChainClient, UsdcTransfer } from './chain-client';
+import type { AddressSet, CallBudget, ChainClient, Sender, SignedTransfer, TransferOutcome, TransferSigning, UsdcTransfer } from './chain-client';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+/** Gas of an ERC-20 `transfer` with room to spare (USDC's, blacklist check included, uses about 60,000). */
+const TRANSFER_GAS = 100_000n;
+const TOP_UP_GAS = 21_000n;
+/** A vault is topped up to this many transfers' worth of gas at the fees of the moment. */
+const TOP_UP_TRANSFERS = 10n;
+/** What a signed transaction may pay per gas: twice the estimate, so a rebroadcast still fits a rising base fee. */
+const FEE_HEADROOM = 2n;
 
 /** An EVM chain (ethereum, polygon, base) through `eth_*` JSON-RPC, with viem. */
 export class EvmChainClient implements ChainClient {
   readonly name: EvmChainConfig['name'];
   private readonly client: PublicClient;
   private readonly usdc: Address;
+  private readonly chainIdValue: number;
+  /** The gas wallet's transactions of this process, one at a time: each takes the next nonce. */
+  private readonly gasWallet = new KeyedSerializer();
 
   constructor(config: EvmChainConfig, budget: CallBudget) {
     this.name = config.name;
+    this.chainIdValue = config.chainId;
     this.usdc = getAddress(config.usdc);
     this.client = createPublicClient({ transport: http(config.rpcUrl, { timeout: budget.timeoutMs, retryCount: budget.retries }) });
   }
@@ -53,5 +78,74 @@ export class EvmChainClient implements ChainClient {
 
   usdcBalance(owner: string): Promise<bigint> {
     return this.client.readContract({ address: this.usdc, abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(owner)] });
+  }
+
+  async prepareSender(sender: Sender, signing: TransferSigning): Promise<bigint> {
+    const vault = getAddress(sender.address);
+    const fees = await this.fees();
+    const needed = TRANSFER_GAS * fees.maxFeePerGas;
+    if ((await this.client.getBalance({ address: vault })) < needed) {
+      await this.gasWallet.run('gas', async () => {
+        // Checked again in the queue: a transfer before this one may have topped the vault up.
+        if ((await this.client.getBalance({ address: vault })) >= needed) return;
+        const gasWallet = getAddress((await signing.platformAddresses()).evm);
+        const raw = await signing.signEvmTransaction('platform', {
+          type: 'eip1559',
+          chainId: this.chainIdValue,
+          nonce: await this.client.getTransactionCount({ address: gasWallet, blockTag: 'pending' }),
+          to: vault,
+          value: needed * TOP_UP_TRANSFERS,
+          gas: TOP_UP_GAS,
+          ...fees,
+        });
+        const hash = await this.client.sendRawTransaction({ serializedTransaction: raw });
+        const receipt = await this.client.waitForTransactionReceipt({ hash, pollingInterval: 250, timeout: 60_000 });
+        if (receipt.status !== 'success') throw new Error(`${this.name}: the gas top-up of a vault reverted`);
+      });
+    }
+    return BigInt(await this.client.getTransactionCount({ address: vault, blockTag: 'pending' }));
+  }
+
+  async signUsdcTransfer(sender: Sender, to: string, amount: bigint, nonce: bigint | null, signing: TransferSigning): Promise<SignedTransfer> {
+    if (nonce === null) throw new Error(`${this.name}: a transfer needs its nonce`);
+    const raw = await signing.signEvmTransaction(sender.key, {
+      type: 'eip1559',
+      chainId: this.chainIdValue,
+      nonce: Number(nonce),
+      to: this.usdc,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [getAddress(to), amount] }),
+      gas: TRANSFER_GAS,
+      value: 0n,
+      ...(await this.fees()),
+    });
+    return { txHash: keccak256(raw), raw, nonce, validUntil: null };
+  }
+
+  async broadcast(transfer: SignedTransfer): Promise<void> {
+    try {
+      await this.client.sendRawTransaction({ serializedTransaction: transfer.raw as Hex });
+    } catch (err) {
+      // The same transaction again: in the node's pool already, or mined (its nonce used).
+      if (/already known|known transaction|nonce too low|nonce has already been used/i.test(String((err as Error).message))) return;
+      throw err;
+    }
+  }
+
+  async transferOutcome(transfer: SignedTransfer): Promise<TransferOutcome> {
+    try {
+      const receipt = await this.client.getTransactionReceipt({ hash: transfer.txHash as Hex });
+      return receipt.status === 'success'
+        ? { kind: 'succeeded', block: receipt.blockNumber }
+        : { kind: 'reverted', block: receipt.blockNumber, reason: 'the transaction reverted' };
+    } catch (err) {
+      if (err instanceof TransactionReceiptNotFoundError) return { kind: 'unknown' };
+      throw err;
+    }
+  }
+
+  /** EIP-1559 fees with headroom. */
+  private async fees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+    const estimate = await this.client.estimateFeesPerGas();
+    return { maxFeePerGas: estimate.maxFeePerGas * FEE_HEADROOM, maxPriorityFeePerGas: estimate.maxPriorityFeePerGas };
   }
 }

@@ -1,15 +1,44 @@
 import {
   address,
+  appendTransactionMessageInstructions,
+  compileTransaction,
+  createNoopSigner,
   createSolanaRpc,
-  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
   isSolanaError,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
+  SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED,
   type Address,
+  type Base64EncodedWireTransaction,
   type Rpc,
+  type SignatureBytes,
   type SolanaRpcApi,
 } from '@solana/kit';
-import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token';
 import type { SolanaChainConfig } from '../../config/vault-chains.config';
-import type { AddressSet, CallBudget, ChainClient, UsdcTransfer } from './chain-client';
+import {
+  TransferRefusedError,
+  type AddressSet,
+  type CallBudget,
+  type ChainClient,
+  type Sender,
+  type SignedTransfer,
+  type TransferOutcome,
+  type TransferSigning,
+  type UsdcTransfer,
+} from './chain-client';
+
+const USDC_DECIMALS = 6;
 
 /** At most this many slots are read per call: a block is a call. */
 export const MAX_SLOTS_PER_SCAN = 500n;
@@ -78,6 +107,80 @@ export class SolanaChainClient implements ChainClient {
     if (!info.value) return 0n;
     const { value } = await this.call(() => this.rpc.getTokenAccountBalance(account).send({ abortSignal: this.signal() }));
     return BigInt(value.amount);
+  }
+
+  /** Solana's fee payer pays: nothing to ready, and no nonce (a blockhash bounds the transaction's life). */
+  prepareSender(): Promise<null> {
+    return Promise.resolve(null);
+  }
+
+  /**
+   * An SPL `transferChecked` from the vault's USDC account to the recipient's (created first when
+   * missing, paid by the platform's fee payer, which signs first and pays the fee); the vault's
+   * key signs as the owner. Valid until its blockhash expires.
+   */
+  async signUsdcTransfer(sender: Sender, to: string, amount: bigint, _nonce: bigint | null, signing: TransferSigning): Promise<SignedTransfer> {
+    const feePayer = createNoopSigner(address((await signing.platformAddresses()).svm));
+    const owner = createNoopSigner(address(sender.address));
+    const recipient = address(to);
+    const [source] = await findAssociatedTokenPda({ owner: owner.address, mint: this.mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const [destination] = await findAssociatedTokenPda({ owner: recipient, mint: this.mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+    const { value: lifetime } = await this.call(() => this.rpc.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal: this.signal() }));
+    const transaction = compileTransaction(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(feePayer, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+        (m) =>
+          appendTransactionMessageInstructions(
+            [
+              getCreateAssociatedTokenIdempotentInstruction({ payer: feePayer, ata: destination, owner: recipient, mint: this.mint }),
+              getTransferCheckedInstruction({ source, mint: this.mint, destination, authority: owner, amount, decimals: USDC_DECIMALS }),
+            ],
+            m,
+          ),
+      ),
+    );
+    const signers = Object.keys(transaction.signatures) as Address[];
+    const signatures = await signing.signSolanaMessage(
+      signers.map((signer) => (signer === feePayer.address ? 'platform' : sender.key)),
+      new Uint8Array(transaction.messageBytes),
+    );
+    const signed = { ...transaction, signatures: Object.fromEntries(signers.map((signer, i) => [signer, signatures[i] as SignatureBytes])) };
+    return {
+      txHash: getSignatureFromTransaction(signed),
+      raw: getBase64EncodedWireTransaction(signed),
+      nonce: null,
+      validUntil: lifetime.lastValidBlockHeight,
+    };
+  }
+
+  async broadcast(transfer: SignedTransfer): Promise<void> {
+    try {
+      await this.call(() =>
+        this.rpc
+          .sendTransaction(transfer.raw as Base64EncodedWireTransaction, { encoding: 'base64', preflightCommitment: 'confirmed' })
+          .send({ abortSignal: this.signal() }),
+      );
+    } catch (err) {
+      if (!isSolanaError(err, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE)) throw err;
+      const detail = JSON.stringify(err.context, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value));
+      // Landed already (a rebroadcast), or its blockhash is gone (the outcome says expired): neither is a refusal.
+      if (/AlreadyProcessed|BlockhashNotFound/.test(detail)) return;
+      throw new TransferRefusedError(`solana refused the transfer: ${err.message}`);
+    }
+  }
+
+  async transferOutcome(transfer: SignedTransfer): Promise<TransferOutcome> {
+    const { value } = await this.call(() =>
+      this.rpc.getSignatureStatuses([transfer.txHash as never], { searchTransactionHistory: true }).send({ abortSignal: this.signal() }),
+    );
+    const status = value[0];
+    if (status && status.confirmationStatus !== 'processed') {
+      return status.err ? { kind: 'reverted', block: status.slot, reason: JSON.stringify(status.err) } : { kind: 'succeeded', block: status.slot };
+    }
+    const height = await this.call(() => this.rpc.getBlockHeight({ commitment: 'confirmed' }).send({ abortSignal: this.signal() }));
+    return !status && transfer.validUntil !== null && height > transfer.validUntil ? { kind: 'expired' } : { kind: 'unknown' };
   }
 
   /** The block at `slot`, or null when the slot was skipped (no block, or none yet). */

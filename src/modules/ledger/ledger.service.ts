@@ -34,7 +34,8 @@ export type PlatformAccount =
   | 'recovery_differences'
   | 'lost_at_rails'
   | 'written_off'
-  | `custody_${ChainName}`;
+  | `custody_${ChainName}`
+  | 'vault_network_fees';
 export type MerchantAccount = 'available' | 'reserved';
 /** A business's vault on one chain: what it may transfer out, and what is held for transfers on their way. */
 export type VaultAccount = 'vault_available' | 'vault_reserved';

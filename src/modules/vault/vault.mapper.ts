@@ -2,7 +2,8 @@ import { minorFromColumn, toMajorUnits } from '../../common/money/money';
 import type { ChainConfig } from '../../config/vault-chains.config';
 import type { VaultAccountBalance } from '../ledger';
 import type { PoboBusinessRow } from '../pobo-businesses';
-import type { VaultDto, VaultTransactionDto } from './dto/vault.dto';
+import type { VaultDto, VaultTransactionDto, VaultTransferDto } from './dto/vault.dto';
+import type { VaultTransferRecord } from './vault-transfers.repository';
 import type { VaultTransactionRecord } from './vault.repository';
 
 export const VAULT_ASSET = 'USDC';
@@ -46,5 +47,26 @@ export function mapVaultTransaction(row: VaultTransactionRecord): VaultTransacti
     merchantReference: row.merchantReference,
     createdAt: row.createdAt.toISOString(),
     confirmedAt: row.confirmedAt?.toISOString() ?? null,
+  };
+}
+
+export function mapVaultTransfer(row: VaultTransferRecord): VaultTransferDto {
+  return {
+    vaultTransferId: row.id,
+    vaultTransactionId: row.vaultTransactionId,
+    poboUserId: row.poboUserId,
+    chain: row.chain,
+    asset: row.asset,
+    amount: usdc(minorFromColumn(row.amount)),
+    networkFee: usdc(minorFromColumn(row.networkFee)),
+    fromAddress: row.fromAddress,
+    toAddress: row.toAddress,
+    merchantReference: row.merchantReference,
+    status: row.status,
+    failureReason: row.failureReason,
+    txHash: row.txHash,
+    createdAt: row.createdAt.toISOString(),
+    submittedAt: row.submittedAt?.toISOString() ?? null,
+    completedAt: row.completedAt?.toISOString() ?? null,
   };
 }

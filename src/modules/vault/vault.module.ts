@@ -4,17 +4,21 @@ import { ChainsModule } from '../chains';
 import { IdempotencyModule } from '../idempotency';
 import { LedgerModule } from '../ledger';
 import { PoboBusinessesModule } from '../pobo-businesses';
+import { WalletsModule } from '../wallets';
 import { VaultController, VaultTestHelpersController } from './vault.controller';
 import { VaultDepositsService } from './vault-deposits.service';
 import { VAULT_JOBS, VAULT_QUEUE } from './vault.jobs';
 import { VaultRepository } from './vault.repository';
 import { VaultService } from './vault.service';
+import { VaultTransfersController } from './vault-transfers.controller';
+import { VaultTransfersRepository } from './vault-transfers.repository';
+import { VaultTransfersService } from './vault-transfers.service';
 
-/** The businesses' USDC vaults: owns `vault_transactions` and `vault_chain_cursors`. */
+/** The businesses' USDC vaults: owns `vault_transactions`, `vault_transfers` and `vault_chain_cursors`. */
 @Module({
-  imports: [ChainsModule, IdempotencyModule, LedgerModule, PoboBusinessesModule, JobsModule.forFeature(VAULT_QUEUE, Object.values(VAULT_JOBS))],
-  controllers: [VaultController, VaultTestHelpersController],
-  providers: [VaultService, VaultDepositsService, VaultRepository],
+  imports: [ChainsModule, IdempotencyModule, LedgerModule, PoboBusinessesModule, WalletsModule, JobsModule.forFeature(VAULT_QUEUE, Object.values(VAULT_JOBS))],
+  controllers: [VaultController, VaultTestHelpersController, VaultTransfersController],
+  providers: [VaultService, VaultDepositsService, VaultRepository, VaultTransfersService, VaultTransfersRepository],
   exports: [VaultService],
 })
 export class VaultModule {}

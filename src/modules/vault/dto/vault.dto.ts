@@ -1,9 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsString, Matches, Max } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsIn, IsNotEmpty, IsString, Matches, Max, MaxLength } from 'class-validator';
+import { IsDisplayText } from '../../../common/validation/display-text.validator';
+import { trimmed } from '../../../common/validation/transforms';
 import { ListQuery } from '../../../common/http/list.query';
 import { IsMoneyAmount } from '../../../common/validation/money.validator';
 import { CHAIN_NAMES, type ChainName } from '../../../config/vault-chains.config';
 import { VAULT_DIRECTIONS, VAULT_TRANSACTION_STATUSES } from '../vault-transaction.entity';
+import { VAULT_TRANSFER_STATUSES } from '../vault-transfer.entity';
 
 const CHAIN = { enum: CHAIN_NAMES, example: 'base' as ChainName, description: '`ethereum`, `polygon` and `base` share the EVM address; `solana` has its own' };
 
@@ -120,6 +124,9 @@ export class VaultTransactionListEnvelopeDto {
 
 export class VaultTransactionListQuery extends ListQuery {}
 
+/** The most one transfer out sends: well inside exact integer micro-USDC. */
+export const MAX_TRANSFER_USDC = 1_000_000_000;
+
 /** The most one test deposit sends: what the local faucet mints at once. */
 export const MAX_TEST_DEPOSIT_USDC = 1_000_000;
 
@@ -193,3 +200,118 @@ export class AddressBlacklistedEnvelopeDto {
   @ApiProperty({ type: AddressBlacklistedDto })
   response: AddressBlacklistedDto;
 }
+
+export class CreateVaultTransferDto {
+  @ApiProperty({ example: 'pobo_4c1f0a9e2b7d3c5e8f601a2b' })
+  @IsString()
+  @IsNotEmpty()
+  poboUserId: string;
+
+  @ApiProperty(CHAIN)
+  @IsIn(CHAIN_NAMES)
+  chain: ChainName;
+
+  @ApiProperty({ enum: ['USDC'], example: 'USDC' })
+  @IsIn(['USDC'])
+  asset: 'USDC';
+
+  @ApiProperty({ example: 250.75, minimum: 0.000001, maximum: MAX_TRANSFER_USDC, description: 'USDC, at most 6 decimal places' })
+  @IsMoneyAmount('USDC')
+  @Max(MAX_TRANSFER_USDC)
+  amount: number;
+
+  @ApiProperty({
+    example: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A',
+    description: 'An address of the chain (EIP-55 checksummed when mixed-case; base58 on solana)',
+  })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  toAddress: string;
+
+  @ApiProperty({ example: 'payout-2231', maxLength: 100, description: 'Your reference, shown on the transfer and its vault transaction' })
+  @Transform(trimmed)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  @IsDisplayText()
+  merchantReference: string;
+}
+
+export class VaultTransferDto {
+  @ApiProperty({ example: 'vtr_6c7d8e9f0a1b2c3d4e5f6071', pattern: '^vtr_[0-9a-f]{24}$' })
+  vaultTransferId: string;
+
+  @ApiProperty({ example: 'vtx_5b6c7d8e9f0a1b2c3d4e5f60', description: 'Its line in the vault transactions' })
+  vaultTransactionId: string;
+
+  @ApiProperty({ example: 'pobo_4c1f0a9e2b7d3c5e8f601a2b' })
+  poboUserId: string;
+
+  @ApiProperty(CHAIN)
+  chain: ChainName;
+
+  @ApiProperty({ example: 'USDC' })
+  asset: string;
+
+  @ApiProperty({ example: 250.75 })
+  amount: number;
+
+  @ApiProperty({ example: 0.05, description: "The chain's network fee, reserved with the amount and kept once the transfer is confirmed" })
+  networkFee: number;
+
+  @ApiProperty({ example: '0x9C3b5e3D1f0A2b4C6d8E0f1A3b5C7d9E1f3A5b7C', description: "The business's vault address on the chain" })
+  fromAddress: string;
+
+  @ApiProperty({ example: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A' })
+  toAddress: string;
+
+  @ApiProperty({ example: 'payout-2231' })
+  merchantReference: string;
+
+  @ApiProperty({
+    enum: VAULT_TRANSFER_STATUSES,
+    description:
+      '`pending` (reserved; being signed and broadcast), `submitted` (broadcast), `confirmed` (at the confirmation count) or `failed` (the chain ' +
+      'refused or reverted it: amount and fee are back in `available`)',
+  })
+  status: string;
+
+  @ApiProperty({ type: String, nullable: true, example: null, description: 'Why it failed; null otherwise' })
+  failureReason: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '0x6b1d2f4a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c',
+    description: 'Null until signed',
+  })
+  txHash: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  submittedAt: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it was confirmed or failed' })
+  completedAt: string | null;
+}
+
+export class VaultTransferEnvelopeDto {
+  @ApiProperty({ example: 'Vault transfer created' })
+  message: string;
+
+  @ApiProperty({ type: VaultTransferDto })
+  response: VaultTransferDto;
+}
+
+export class VaultTransferListEnvelopeDto {
+  @ApiProperty({ example: 'Vault transfers retrieved' })
+  message: string;
+
+  @ApiProperty({ type: [VaultTransferDto] })
+  response: VaultTransferDto[];
+}
+
+export class VaultTransferListQuery extends ListQuery {}

@@ -1,0 +1,171 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { EntityManager } from 'typeorm';
+import type { ChainName } from '../../config/vault-chains.config';
+import { PG_POOL } from '../../database/database.module';
+import { KeysetList } from '../../database/keyset-list';
+import type { SignedTransfer } from '../chains';
+import type { VaultTransferEntity, VaultTransferStatus } from './vault-transfer.entity';
+
+/** A transfer as the service reads it (bigints as strings, as pg returns them). */
+export type VaultTransferRecord = Pick<
+  VaultTransferEntity,
+  | 'id'
+  | 'merchantId'
+  | 'poboUserId'
+  | 'vaultTransactionId'
+  | 'chain'
+  | 'asset'
+  | 'amount'
+  | 'networkFee'
+  | 'fromAddress'
+  | 'walletIndex'
+  | 'toAddress'
+  | 'merchantReference'
+  | 'status'
+  | 'failureReason'
+  | 'rawTx'
+  | 'txHash'
+  | 'nonce'
+  | 'validUntil'
+  | 'createdAt'
+  | 'submittedAt'
+  | 'completedAt'
+>;
+
+const COLUMNS = `t.id, t.merchant_id AS "merchantId", t.pobo_user_id AS "poboUserId", t.vault_transaction_id AS "vaultTransactionId", t.chain, t.asset,
+  t.amount, t.network_fee AS "networkFee", t.from_address AS "fromAddress", t.wallet_index AS "walletIndex", t.to_address AS "toAddress",
+  t.merchant_reference AS "merchantReference", t.status, t.failure_reason AS "failureReason", t.raw_tx AS "rawTx", t.tx_hash AS "txHash", t.nonce,
+  t.valid_until AS "validUntil", t.created_at AS "createdAt", t.submitted_at AS "submittedAt", t.completed_at AS "completedAt"`;
+
+export type NewVaultTransfer = Pick<
+  VaultTransferRecord,
+  'id' | 'merchantId' | 'poboUserId' | 'vaultTransactionId' | 'chain' | 'fromAddress' | 'walletIndex' | 'toAddress' | 'merchantReference'
+> & { amount: number; networkFee: number };
+
+/** SQL of `vault_transfers`, and of each one's line in `vault_transactions`, moved together. */
+@Injectable()
+export class VaultTransfersRepository {
+  private readonly pages: KeysetList<VaultTransferRecord>;
+
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {
+    this.pages = new KeysetList(pool, 'vtr', { table: 'vault_transfers', alias: 't' }, COLUMNS);
+  }
+
+  /** The transfer and its line in the vault's transactions, both `pending`. */
+  async insert(manager: EntityManager, t: NewVaultTransfer): Promise<void> {
+    await manager.query(
+      `WITH line AS (
+         INSERT INTO vault_transactions (id, merchant_id, pobo_user_id, direction, chain, asset, amount, network_fee, from_address, to_address, status, merchant_reference)
+         VALUES ($4, $2, $3, 'transfer', $5, 'USDC', $6, $7, $8, $10, 'pending', $11)
+       )
+       INSERT INTO vault_transfers (id, merchant_id, pobo_user_id, vault_transaction_id, chain, asset, amount, network_fee, from_address, wallet_index,
+                                    to_address, merchant_reference, status)
+       VALUES ($1, $2, $3, $4, $5, 'USDC', $6, $7, $8, $9, $10, $11, 'pending')`,
+      [t.id, t.merchantId, t.poboUserId, t.vaultTransactionId, t.chain, t.amount, t.networkFee, t.fromAddress, t.walletIndex, t.toAddress, t.merchantReference],
+    );
+  }
+
+  async find(id: string, manager?: EntityManager): Promise<VaultTransferRecord | undefined> {
+    const text = `SELECT ${COLUMNS} FROM vault_transfers t WHERE t.id = $1`;
+    if (manager) return (await manager.query<VaultTransferRecord[]>(`${text} FOR UPDATE`, [id]))[0];
+    return (await this.pool.query<VaultTransferRecord>(text, [id])).rows[0];
+  }
+
+  async findOwned(merchantId: string, id: string): Promise<VaultTransferRecord | undefined> {
+    return (await this.pool.query<VaultTransferRecord>(`SELECT ${COLUMNS} FROM vault_transfers t WHERE t.id = $1 AND t.merchant_id = $2`, [id, merchantId]))
+      .rows[0];
+  }
+
+  page(merchantId: string, limit: number, afterId?: string): Promise<VaultTransferRecord[] | undefined> {
+    return this.pages.page(merchantId, limit, afterId);
+  }
+
+  /**
+   * Serialises, across processes, the signing of one sender's transfers on one chain until the
+   * caller's transaction ends: their nonces are handed out under it.
+   */
+  async lockSender(manager: EntityManager, chain: ChainName, fromAddress: string): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`vault-sender:${chain}:${fromAddress}`]);
+  }
+
+  /** The highest nonce given to the sender's transfers on the chain, or null. */
+  async lastNonce(manager: EntityManager, chain: ChainName, fromAddress: string): Promise<bigint | null> {
+    const [row] = await manager.query<{ nonce: string | null }[]>(
+      `SELECT max(nonce)::text AS nonce FROM vault_transfers WHERE chain = $1 AND from_address = $2 AND nonce IS NOT NULL`,
+      [chain, fromAddress],
+    );
+    return row.nonce === null ? null : BigInt(row.nonce);
+  }
+
+  /** The recovery point: the signed transaction, from which the transfer is only ever broadcast again. */
+  async recordSigned(manager: EntityManager, id: string, signed: SignedTransfer): Promise<void> {
+    await manager.query(
+      `WITH t AS (
+         UPDATE vault_transfers SET raw_tx = $2, tx_hash = $3, nonce = $4, valid_until = $5, updated_at = now() WHERE id = $1 RETURNING vault_transaction_id
+       )
+       UPDATE vault_transactions SET tx_hash = $3, updated_at = now() WHERE id = (SELECT vault_transaction_id FROM t)`,
+      [id, signed.raw, signed.txHash, signed.nonce === null ? null : String(signed.nonce), signed.validUntil === null ? null : String(signed.validUntil)],
+    );
+  }
+
+  /** Back to unsigned: a Solana transaction whose blockhash expired without landing, to be signed anew. */
+  async forgetSigned(id: string, txHash: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE vault_transfers SET status = 'pending', raw_tx = NULL, tx_hash = NULL, valid_until = NULL, updated_at = now() WHERE id = $1 AND tx_hash = $2`,
+      [id, txHash],
+    );
+    return rowCount === 1;
+  }
+
+  /**
+   * Moves the transfer (and its line) from one of `from` to `to`, in the caller's transaction;
+   * false when it is in none of them (another run moved it first).
+   */
+  async move(
+    manager: EntityManager,
+    id: string,
+    from: VaultTransferStatus[],
+    to: VaultTransferStatus,
+    fields: { failureReason?: string; confirmations?: number } = {},
+  ): Promise<boolean> {
+    const [, affected] = await manager.query<[unknown[], number]>(
+      `WITH t AS (
+         UPDATE vault_transfers SET status = $3, failure_reason = COALESCE($4, failure_reason), updated_at = now(),
+                submitted_at = CASE WHEN $3 = 'submitted' THEN now() ELSE submitted_at END,
+                completed_at = CASE WHEN $3 IN ('confirmed', 'failed') THEN now() ELSE completed_at END
+          WHERE id = $1 AND status = ANY($2) RETURNING vault_transaction_id
+       )
+       UPDATE vault_transactions SET status = $3, confirmations = COALESCE($5, confirmations), updated_at = now(),
+              confirmed_at = CASE WHEN $3 = 'confirmed' THEN now() ELSE confirmed_at END
+        WHERE id = (SELECT vault_transaction_id FROM t)`,
+      [id, from, to, fields.failureReason ?? null, fields.confirmations ?? null],
+    );
+    return affected === 1;
+  }
+
+  async countConfirmations(id: string, confirmations: number): Promise<void> {
+    await this.pool.query(
+      `UPDATE vault_transactions SET confirmations = $2, updated_at = now() WHERE id = (SELECT vault_transaction_id FROM vault_transfers WHERE id = $1)`,
+      [id, confirmations],
+    );
+  }
+
+  /** Transfers of the chain in `status`, oldest first; `pending` ones only once older than `olderThanMs` (their request may still be at work). */
+  async open(chain: ChainName, status: 'pending' | 'submitted', olderThanMs: number, limit: number): Promise<VaultTransferRecord[]> {
+    const { rows } = await this.pool.query<VaultTransferRecord>(
+      `SELECT ${COLUMNS} FROM vault_transfers t WHERE t.chain = $1 AND t.status = $2 AND t.updated_at < now() - make_interval(secs => $3 / 1000.0)
+        ORDER BY t.created_at LIMIT $4`,
+      [chain, status, olderThanMs, limit],
+    );
+    return rows;
+  }
+
+  /** Micro-USDC of the network fees of every confirmed transfer, by vault: the platform's, still at the vault's address. */
+  async feesHeld(): Promise<{ poboUserId: string; chain: ChainName; fees: bigint }[]> {
+    const { rows } = await this.pool.query<{ pobo_user_id: string; chain: ChainName; fees: string }>(
+      `SELECT pobo_user_id, chain, sum(network_fee)::text AS fees FROM vault_transfers WHERE status = 'confirmed' GROUP BY pobo_user_id, chain`,
+    );
+    return rows.map((row) => ({ poboUserId: row.pobo_user_id, chain: row.chain, fees: BigInt(row.fees) }));
+  }
+}
