@@ -76,7 +76,7 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
     expect(created.status).toBe(201);
     const id = created.body.response.vaultTransferId;
     await eventually(
-      async () => proxy.held(),
+      () => Promise.resolve(proxy.held()),
       (held) => held > heldBefore,
       20_000,
       20,
