@@ -343,6 +343,10 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     // Dashboard logins are a public route, limited per client IP: every bench request comes from one.
     PUBLIC_RATE_LIMIT_PER_SECOND: '10000000',
     PUBLIC_RATE_LIMIT_BURST: '10000000',
+    // Production requires the vault's chains; no part here measures the vault, so they point at a
+    // port nothing listens on, read once an hour (the worker logs each chain it could not read).
+    ...Object.fromEntries(['ETHEREUM', 'POLYGON', 'BASE', 'SOLANA'].map((chain) => [`${chain}_RPC_URL`, `http://${HOST}:9`])),
+    VAULT_POLL_INTERVAL_MS: '600000',
   };
   const api = startChild('api', APP_MAIN, { ...appEnv, PORT: String(apiPort) }, API_NODE_ARGS);
   started.push(api);

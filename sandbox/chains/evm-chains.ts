@@ -27,11 +27,13 @@ export interface LocalEvmChain {
 }
 
 /**
- * Hardhat's first development account: it deploys the USDC (so the contract's address is the
- * same on every local chain, and the same every start) and, as its owner, is the faucet. Its key
- * is public; production refuses it.
+ * The USDC's owner on the local chains: it deploys the contract (so its address is the same on
+ * every local chain, and the same every start) and is the faucet. An address of no key (the last
+ * 20 bytes of keccak-256 of a phrase), which the local nodes let send as if unlocked: none of
+ * Hardhat's development accounts, whose mnemonic is development's wallet mnemonic too, so a
+ * business's vault is never the faucet.
  */
-export const DEV_DEPLOYER: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+export const DEV_DEPLOYER: Address = '0xFE29a1264b73adae2bFF5B9AF36558bB3B1eBC35';
 /** Where the development USDC lives on every local EVM chain: the deployer's first contract. */
 export const DEV_USDC_ADDRESS: Address = getContractAddress({ from: DEV_DEPLOYER, nonce: 0n });
 
@@ -83,10 +85,19 @@ export async function startEvmChains(
     await Promise.allSettled(servers.map((server) => server.close()));
     throw err;
   }
-  return { chains, close: async () => void (await Promise.allSettled(servers.map((server) => server.close()))) };
+  return {
+    chains,
+    close: async () => {
+      // Interval mining is a timer of the network's own: it would keep the process alive.
+      await Promise.allSettled(chains.map((chain) => chain.provider.request({ method: 'evm_setIntervalMining', params: [0] })));
+      await Promise.allSettled(servers.map((server) => server.close()));
+    },
+  };
 }
 
 async function deployUsdc(provider: Eip1193): Promise<void> {
+  await provider.request({ method: 'hardhat_impersonateAccount', params: [DEV_DEPLOYER] });
+  await provider.request({ method: 'hardhat_setBalance', params: [DEV_DEPLOYER, `0x${(10n ** 21n).toString(16)}`] });
   await sendAndWait(provider, { from: DEV_DEPLOYER, data: USDC.bytecode });
   const code = (await provider.request({ method: 'eth_getCode', params: [DEV_USDC_ADDRESS, 'latest'] })) as string;
   if (code === '0x') throw new Error('the sandbox USDC was not deployed at its expected address');
@@ -110,7 +121,7 @@ export function blacklistOnUsdc(chain: LocalEvmChain, account: Address): Promise
   });
 }
 
-/** Sends from an unlocked development account; the network mines it at once. */
+/** Sends as the (impersonated) USDC owner; the network mines it at once. */
 async function sendAndWait(provider: Eip1193, tx: { from: Address; to?: Address; data: `0x${string}` }): Promise<Hash> {
   const hash = (await provider.request({ method: 'eth_sendTransaction', params: [tx] })) as Hash;
   const receipt = (await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status: string } | null;

@@ -12,6 +12,6 @@ export const DEV_BRIDGE_RAIL_WEBHOOK_SECRET = 'sandbox-bridge-rail-webhook-secre
 export const DEV_PAYOUT_RAIL_API_KEY = 'sandbox-payout-rail-key';
 export const DEV_PAYOUT_RAIL_WEBHOOK_SECRET = 'sandbox-payout-rail-webhook-secret';
 /** The local chains' USDC: the contract Hardhat's first account deploys first (the same on each EVM chain), and the Solana mint. */
-export const DEV_EVM_USDC_ADDRESS = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+export const DEV_EVM_USDC_ADDRESS = '0xbaaF9af35C5Afb292cC0eC170961B5bF601171b9';
 export const DEV_SOLANA_USDC_MINT = '2MkbSBSigkLkUzY1G4Q9Va77rQafDWTfRKVKPKSxssuH';
 export const DEV_CHAIN_FAUCET_API_KEY = 'sandbox-chains-key';

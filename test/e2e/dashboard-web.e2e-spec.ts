@@ -27,11 +27,13 @@ describe('Merchant Dashboard (browser)', () => {
 
   beforeAll(async () => {
     await mkdir(SCREENSHOT_DIR, { recursive: true });
-    // Every sandbox: the verification provider, the bank rail (funding from the test helpers) and the
-    // cross-border rails (international payments settle); the app at its public URL, as a browser reaches it.
+    // Every sandbox: the verification provider, the bank rail (funding from the test helpers), the
+    // cross-border rails (international payments settle) and the local chains (the vault); the app at
+    // its public URL, as a browser reaches it.
     const started = await startStack({
       ...moneyStackOptions({ name: 'dashboard-web' }),
       crossBorder: { settlementStepMs: 50 },
+      chains: { confirmations: 2, blockIntervalMs: 300 },
       startApp: startAppAtPublicUrl,
     });
     stack = { ...started, bankRail: started.bankRail! };
@@ -376,6 +378,55 @@ describe('Merchant Dashboard (browser)', () => {
     await Promise.all([page.waitForNavigation(), page.locator('dl.details').getByRole('link', { name: 'Receipt' }).click()]);
     await page.getByRole('heading', { name: /Abuja Exports Ltd.*paid.*Jane Doe/ }).waitFor();
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'international-receipt.png'), fullPage: true });
+    await page.close();
+    await browser.context.clearCookies();
+  });
+
+  it("credits a test deposit to a business's vault, then sends USDC out of it (a double click sends once) until the chain confirms it", async () => {
+    const owner = await d.signUp(d.email('web-vault'), 'Vault Co');
+    const apiKey = (await d.as(owner, 'POST', '/api-keys', { name: 'Server' })).body.response.apiKey;
+    const poboUserId = await verifiedBusiness(stack, apiKey, { businessName: 'Lagos Stablecoins Ltd' });
+
+    await browser.context.clearCookies();
+    await browser.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
+    const page = await newPage();
+    await page.goto(url(`/businesses/${poboUserId}`));
+    await page.getByRole('link', { name: /Open the vault/ }).click();
+    await page.getByRole('heading', { name: 'Vault' }).waitFor();
+    await page.getByText('Nothing in this vault yet').waitFor();
+    await checkPage(page, 'vault-empty');
+
+    const panel = page.locator('section.test-helpers');
+    await panel.getByLabel('Deposit chain').selectOption('base');
+    await panel.getByLabel('Deposit amount (USDC)').fill('100');
+    await panel.getByRole('button', { name: 'Send a test deposit' }).click();
+    await panel
+      .getByRole('status')
+      .getByText(/Test deposit of 100\.00 USDC sent on base/)
+      .waitFor();
+    const baseRow = page.getByRole('row', { name: /^base / });
+    await baseRow.getByRole('cell', { name: '100.00 USDC' }).first().waitFor({ timeout: 20_000 });
+    await page.getByRole('cell', { name: 'confirmed' }).waitFor({ timeout: 20_000 });
+    await checkPage(page, 'vault-deposited');
+
+    const form = page.getByRole('form', { name: 'Send USDC from this vault' });
+    await form.getByLabel('Chain').selectOption('base');
+    await form.getByLabel('Amount (USDC)').fill('25.5');
+    const to = '0x000000000000000000000000000000000000dEaD';
+    await form.getByLabel('To address').fill(to);
+    await form.getByLabel('Your reference').fill('web-payout-1');
+    await form.getByRole('button', { name: 'Send' }).dblclick();
+    await page
+      .getByRole('status')
+      .getByText(/Transfer web-payout-1 of 25\.50 USDC \(network fee 0\.05 USDC\) created/)
+      .waitFor();
+    await baseRow.getByRole('cell', { name: '74.45 USDC' }).waitFor({ timeout: 20_000 });
+    // The transfer's line goes from pending to confirmed as the chain confirms it.
+    await page.getByRole('row', { name: /transfer base 25\.50 USDC 0\.05 USDC confirmed/ }).waitFor({ timeout: 30_000 });
+    await checkPage(page, 'vault-transferred');
+    const transfers = (await http(stack.t.baseUrl, 'GET', '/api/merchant/vault-transfers', { apiKey })).body.response;
+    expect(transfers).toHaveLength(1);
+    expect(transfers[0]).toMatchObject({ poboUserId, amount: 25.5, toAddress: to, status: 'confirmed' });
     await page.close();
     await browser.context.clearCookies();
   });

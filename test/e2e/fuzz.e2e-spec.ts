@@ -1471,18 +1471,27 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
     let keys: MerchantKeys;
     let own: string;
     let foreign: string;
-    let evmVault: string;
-    let solanaVault: string;
+    let foreignVaults: { evm: string; solana: string };
 
     beforeAll(async () => {
-      // The local chains, without a worker: what is fuzzed is the API in front of them.
-      stack = await startStack({ name: 'fuzz-vault', chains: {}, merchants: ['Vaulted', 'Other'] });
+      // The local chains and a worker: deposits are credited, transfers that get through are sent.
+      stack = await startStack({ name: 'fuzz-vault', chains: { blockIntervalMs: 500 }, worker: true, merchants: ['Vaulted', 'Other'] });
       keys = { own: stack.merchants[0].apiKey, other: stack.merchants[1].apiKey };
       own = (await createBusiness(stack.t, keys.own)).poboUserId;
       foreign = (await createBusiness(stack.t, keys.other)).poboUserId;
-      const vault = (await http(stack.t.baseUrl, 'GET', `${USERS}/${own}/vault`, { apiKey: keys.own })).body.response;
-      evmVault = vault.wallets[0].address;
-      solanaVault = vault.wallets[3].address;
+      // The KYB verdict set directly: what is fuzzed here is the vault, not onboarding.
+      await stack.pg.query(`UPDATE pobo_businesses SET agreement_status = 'accepted', kyb_status = 'verified' WHERE id = $1`, [own]);
+      const vault = (await http(stack.t.baseUrl, 'GET', `${USERS}/${foreign}/vault`, { apiKey: keys.other })).body.response;
+      foreignVaults = { evm: vault.wallets[0].address, solana: vault.wallets[3].address };
+      expect((await post(stack.t, keys.own, '/api/merchant/test-helpers/vault/deposits', { poboUserId: own, chain: 'base', amount: 100_000 })).status).toBe(
+        202,
+      );
+      await eventually(
+        async () => (await http(stack.t.baseUrl, 'GET', `${USERS}/${own}/vault`, { apiKey: keys.own })).body.response.balances[2].available,
+        (available) => available === 100_000,
+        30_000,
+        200,
+      );
     }, 120_000);
 
     afterAll(() => stack?.close());
@@ -1510,7 +1519,8 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
           const base =
             plan.route === 'deposits'
               ? { ...bases.deposits, poboUserId: segmentFor(plan.target, [own], foreign), chain: plan.chain }
-              : { ...bases.blacklist, chain: plan.chain, address: plan.chain === 'solana' ? solanaVault : evmVault };
+              : // Another business's vault: the one deposited to stays mintable (a blacklisted address cannot receive).
+                { ...bases.blacklist, chain: plan.chain, address: plan.chain === 'solana' ? foreignVaults.solana : foreignVaults.evm };
           const bytes = bodyBytes(plan.body, base);
           return {
             method: 'POST',
@@ -1523,11 +1533,52 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
       );
     });
 
-    it('GET vault and vault transactions: odd query strings, cursors and path ids', async () => {
+    it('POST vault-transfers (Idempotency-Key required)', async () => {
+      const recipients = { evm: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A', solana: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' };
+      await fuzz(
+        'vault: transfers',
+        fc.record({
+          auth,
+          target: vaultTarget,
+          contentType,
+          query,
+          key: keyPlan,
+          chain: fc.constantFrom('base', 'base', 'base', 'solana', 'polygon'),
+          amount: fc.option(fc.oneof(invalidAmount, fc.constantFrom('0.01', '1', '0.000001')), { freq: 2 }),
+          body: body({}),
+        }),
+        (plan) => {
+          const base = {
+            poboUserId: segmentFor(plan.target, [own], foreign),
+            chain: plan.chain,
+            asset: 'USDC',
+            amount: 0.01,
+            toAddress: plan.chain === 'solana' ? recipients.solana : recipients.evm,
+            merchantReference: 'fuzz',
+          };
+          const json = bodyBytes(plan.body, base);
+          const bytes =
+            plan.amount === null || json === undefined || plan.body.kind !== 'valid'
+              ? json
+              : Buffer.from(applyMutations(base, [{ op: 'replace', path: ['amount'], fragment: plan.amount }]));
+          return {
+            method: 'POST',
+            path: `/api/merchant/vault-transfers${q(plan.query)}`,
+            headers: { ...headersOf(plan.auth, plan.contentType, bytes, keys), ...keyHeader(plan.key) },
+            body: bytes,
+          };
+        },
+        { baseUrl: stack.t.baseUrl, runs: VAULT_RUNS },
+      );
+      const { rows } = await stack.pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM vault_transfers`);
+      console.log(`Vault transfers the fuzzing created: ${rows[0].n}`);
+    });
+
+    it('GET vault, vault transactions and vault transfers: odd query strings, cursors and path ids', async () => {
       await fuzz(
         'vault: GET',
         fc.record({
-          route: fc.constantFrom('vault', 'vault/transactions'),
+          route: fc.constantFrom('vault', 'vault/transactions', 'transfers', 'transfer'),
           auth,
           target: vaultTarget,
           cursor: fc.constantFrom<'none' | 'odd'>('none', 'odd'),
@@ -1536,11 +1587,14 @@ describe('Fuzz: hostile requests never get a 5xx, and every refusal has the cont
         (plan) => {
           const parts = [...(plan.cursor === 'odd' ? ['limit=1&cursor=vtx_000000000000000000000000'] : []), ...(plan.query === null ? [] : [plan.query])];
           const segment = segmentFor(plan.target, [own], foreign);
-          return {
-            method: 'GET',
-            path: `${USERS}/${segment}/${plan.route}${parts.length === 0 ? '' : `?${parts.join('&')}`}`,
-            headers: keyFor(plan.auth, keys),
-          };
+          const tail = parts.length === 0 ? '' : `?${parts.join('&')}`;
+          const path =
+            plan.route === 'transfers'
+              ? `/api/merchant/vault-transfers${tail.replace('vtx_', 'vtr_')}`
+              : plan.route === 'transfer'
+                ? `/api/merchant/vault-transfers/${segment}${tail}`
+                : `${USERS}/${segment}/${plan.route}${tail}`;
+          return { method: 'GET', path, headers: keyFor(plan.auth, keys) };
         },
         { baseUrl: stack.t.baseUrl, runs: VAULT_RUNS },
       );

@@ -252,3 +252,37 @@ export interface TestTransfer {
   paymentIntentId: string;
   amount: number;
 }
+
+export interface Vault {
+  poboUserId: string;
+  wallets: { chain: string; address: string }[];
+  balances: { chain: string; asset: string; available: number; pending: number }[];
+}
+
+export interface VaultTransaction {
+  vaultTransactionId: string;
+  direction: 'deposit' | 'transfer';
+  chain: string;
+  asset: string;
+  amount: number;
+  networkFee: number;
+  fromAddress: string | null;
+  toAddress: string;
+  txHash: string | null;
+  confirmations: number;
+  status: string;
+  merchantReference: string | null;
+  createdAt: string;
+  confirmedAt: string | null;
+}
+
+export interface VaultTransfer {
+  vaultTransferId: string;
+  chain: string;
+  amount: number;
+  networkFee: number;
+  toAddress: string;
+  merchantReference: string;
+  status: string;
+  failureReason: string | null;
+}

@@ -18,3 +18,8 @@ export function subtractMoney(a: number, b: number, currency: string): string {
   const scale = 10 ** digits;
   return ((Math.round(a * scale) - Math.round(b * scale)) / scale).toFixed(digits);
 }
+
+/** An amount of USDC (not an ISO 4217 currency, so not `money`): up to its 6 decimal places. */
+export function usdc(amount: number): string {
+  return `${new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 6 }).format(amount)} USDC`;
+}

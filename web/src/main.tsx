@@ -16,6 +16,7 @@ import { Security } from './pages/security';
 import { Team } from './pages/team';
 import { RequireSession } from './session';
 import './styles.css';
+import { VaultPage } from './pages/vault';
 
 const signedIn = (page: (account: Account) => ReactNode) => <RequireSession>{(account) => <Layout account={account}>{page(account)}</Layout>}</RequireSession>;
 
@@ -30,6 +31,7 @@ const router = createBrowserRouter(
     { path: '/balance', element: signedIn(() => <BalancePage />) },
     { path: '/businesses', element: signedIn(() => <Businesses />) },
     { path: '/businesses/:poboUserId', element: signedIn((account) => <BusinessPage account={account} />) },
+    { path: '/businesses/:poboUserId/vault', element: signedIn((account) => <VaultPage account={account} />) },
     { path: '/payment-intents', element: signedIn(() => <PaymentIntents />) },
     { path: '/payment-intents/:paymentIntentId', element: signedIn((account) => <PaymentIntentPage account={account} />) },
     { path: '/withdrawals', element: signedIn((account) => <Withdrawals account={account} />) },

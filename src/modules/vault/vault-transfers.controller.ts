@@ -6,7 +6,14 @@ import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
 import { sendPage } from '../../common/http/list.query';
 import { CurrentMerchant, MerchantPrincipal, MerchantRoute } from '../auth';
 import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
-import { CreateVaultTransferDto, VaultTransferDto, VaultTransferEnvelopeDto, VaultTransferListEnvelopeDto, VaultTransferListQuery } from './dto/vault.dto';
+import {
+  CREATE_VAULT_TRANSFER_EXAMPLE,
+  CreateVaultTransferDto,
+  VaultTransferDto,
+  VaultTransferEnvelopeDto,
+  VaultTransferListEnvelopeDto,
+  VaultTransferListQuery,
+} from './dto/vault.dto';
 import { VAULT_TRANSFERS_PATH } from './vault.routes';
 import { VaultTransfersService } from './vault-transfers.service';
 
@@ -18,8 +25,8 @@ const TRANSFER_EXAMPLE: VaultTransferDto = {
   asset: 'USDC',
   amount: 250.75,
   networkFee: 0.05,
-  fromAddress: '0x9C3b5e3D1f0A2b4C6d8E0f1A3b5C7d9E1f3A5b7C',
-  toAddress: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A',
+  fromAddress: '0x9C3b5E3d1f0A2b4c6D8e0F1A3b5c7d9e1F3a5b7C',
+  toAddress: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A',
   merchantReference: 'payout-2231',
   status: 'pending',
   failureReason: null,
@@ -55,14 +62,7 @@ export class VaultTransfersController {
     },
     body: {
       type: CreateVaultTransferDto,
-      example: {
-        poboUserId: 'pobo_4c1f0a9e2b7d3c5e8f601a2b',
-        chain: 'base',
-        asset: 'USDC',
-        amount: 250.75,
-        toAddress: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A',
-        merchantReference: 'payout-2231',
-      },
+      example: CREATE_VAULT_TRANSFER_EXAMPLE,
     },
     errors: ['validation_failed', 'address_invalid', 'resource_not_found', 'kyb_not_verified', 'insufficient_funds', ...idempotencyErrors('required')],
   })

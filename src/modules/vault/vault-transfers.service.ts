@@ -97,14 +97,14 @@ export class VaultTransfersService {
     return mapVaultTransfer(row);
   }
 
-  list(merchantId: string, query: VaultTransferListQuery): Promise<Page<VaultTransferDto>> {
+  list(merchantId: string, query: VaultTransferListQuery, path = VAULT_TRANSFERS_PATH): Promise<Page<VaultTransferDto>> {
     return listPage(
       query,
       'vtr',
       (limit, after) => this.repository.page(merchantId, limit, after),
       mapVaultTransfer,
       (item) => item.vaultTransferId,
-      `${this.config.publicBaseUrl}${VAULT_TRANSFERS_PATH}`,
+      `${this.config.publicBaseUrl}${path}`,
     );
   }
 

@@ -12,6 +12,7 @@ import {
   AddressBlacklistedEnvelopeDto,
   BlacklistAddressDto,
   SendTestDepositDto,
+  TEST_DEPOSIT_EXAMPLE,
   TestDepositSentDto,
   TestDepositSentEnvelopeDto,
   VaultDto,
@@ -24,7 +25,7 @@ import { VAULT_TEST_HELPERS_PATH } from './vault.routes';
 import { VaultService } from './vault.service';
 
 const BUSINESS = 'pobo_4c1f0a9e2b7d3c5e8f601a2b';
-const EVM_VAULT = '0x9C3b5e3D1f0A2b4C6d8E0f1A3b5C7d9E1f3A5b7C';
+const EVM_VAULT = '0x9C3b5E3d1f0A2b4c6D8e0F1A3b5c7d9e1F3a5b7C';
 const TX_HASH = '0x6b1d2f4a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c';
 
 export const VAULT_EXAMPLE: VaultDto = {
@@ -51,7 +52,7 @@ export const VAULT_TRANSACTION_EXAMPLE: VaultTransactionDto = {
   asset: 'USDC',
   amount: 100,
   networkFee: 0,
-  fromAddress: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A',
+  fromAddress: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A',
   toAddress: EVM_VAULT,
   txHash: TX_HASH,
   confirmations: 12,
@@ -134,7 +135,7 @@ export class VaultTestHelpersController {
         response: { poboUserId: BUSINESS, chain: 'base', toAddress: EVM_VAULT, amount: 250.75, txHash: TX_HASH },
       },
     },
-    body: { type: SendTestDepositDto, example: { poboUserId: BUSINESS, chain: 'base', amount: 250.75 } },
+    body: { type: SendTestDepositDto, example: TEST_DEPOSIT_EXAMPLE },
     errors: ['validation_failed', 'resource_not_found', 'route_not_found', 'service_unavailable', ...idempotencyErrors('optional')],
   })
   @Answer('Test deposit sent')
@@ -160,9 +161,9 @@ export class VaultTestHelpersController {
       headers: REPLAYED_HEADER,
       type: AddressBlacklistedEnvelopeDto,
       description: 'The address is blacklisted',
-      example: { message: 'Address blacklisted', response: { chain: 'base', address: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A', txHash: TX_HASH } },
+      example: { message: 'Address blacklisted', response: { chain: 'base', address: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A', txHash: TX_HASH } },
     },
-    body: { type: BlacklistAddressDto, example: { chain: 'base', address: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A' } },
+    body: { type: BlacklistAddressDto, example: { chain: 'base', address: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A' } },
     errors: ['validation_failed', 'address_invalid', 'route_not_found', 'service_unavailable', ...idempotencyErrors('optional')],
   })
   @Answer('Address blacklisted')

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../../jobs';
+import { AuditModule } from '../audit';
 import { ChainsModule } from '../chains';
 import { IdempotencyModule } from '../idempotency';
 import { LedgerModule } from '../ledger';
 import { PoboBusinessesModule } from '../pobo-businesses';
 import { WalletsModule } from '../wallets';
 import { VaultController, VaultTestHelpersController } from './vault.controller';
+import { VaultDashboardController, VaultTestHelpersDashboardController, VaultTransfersDashboardController } from './vault.dashboard.controller';
 import { VaultDepositsService } from './vault-deposits.service';
 import { VAULT_JOBS, VAULT_QUEUE } from './vault.jobs';
 import { VaultRepository } from './vault.repository';
@@ -16,8 +18,23 @@ import { VaultTransfersService } from './vault-transfers.service';
 
 /** The businesses' USDC vaults: owns `vault_transactions`, `vault_transfers` and `vault_chain_cursors`. */
 @Module({
-  imports: [ChainsModule, IdempotencyModule, LedgerModule, PoboBusinessesModule, WalletsModule, JobsModule.forFeature(VAULT_QUEUE, Object.values(VAULT_JOBS))],
-  controllers: [VaultController, VaultTestHelpersController, VaultTransfersController],
+  imports: [
+    AuditModule,
+    ChainsModule,
+    IdempotencyModule,
+    LedgerModule,
+    PoboBusinessesModule,
+    WalletsModule,
+    JobsModule.forFeature(VAULT_QUEUE, Object.values(VAULT_JOBS)),
+  ],
+  controllers: [
+    VaultController,
+    VaultTestHelpersController,
+    VaultTransfersController,
+    VaultDashboardController,
+    VaultTransfersDashboardController,
+    VaultTestHelpersDashboardController,
+  ],
   providers: [VaultService, VaultDepositsService, VaultRepository, VaultTransfersService, VaultTransfersRepository],
   exports: [VaultService],
 })

@@ -51,7 +51,12 @@ export class VaultService {
   }
 
   /** A page of one of the merchant's businesses' vault transactions, newest first. */
-  async transactions(merchantId: string, poboUserId: string, query: VaultTransactionListQuery): Promise<Page<VaultTransactionDto>> {
+  async transactions(
+    merchantId: string,
+    poboUserId: string,
+    query: VaultTransactionListQuery,
+    businessesPath = POBO_USERS_PATH,
+  ): Promise<Page<VaultTransactionDto>> {
     await this.businesses.findOwned(merchantId, poboUserId);
     return listPage(
       query,
@@ -59,7 +64,7 @@ export class VaultService {
       (limit, after) => this.repository.page(merchantId, poboUserId, limit, after),
       mapVaultTransaction,
       (item) => item.vaultTransactionId,
-      `${this.config.publicBaseUrl}${POBO_USERS_PATH}/${poboUserId}/vault/transactions`,
+      `${this.config.publicBaseUrl}${businessesPath}/${poboUserId}/vault/transactions`,
     );
   }
 

@@ -24,7 +24,7 @@ describe('WalletSigner', () => {
     type: 'eip1559',
     chainId: 31339,
     nonce: 7,
-    to: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    to: '0xbaaF9af35C5Afb292cC0eC170961B5bF601171b9',
     data: '0xa9059cbb',
     gas: 100_000n,
     maxFeePerGas: 2_000_000_000n,

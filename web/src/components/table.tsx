@@ -53,9 +53,19 @@ export function PagedTable<T>(props: {
   columns: Column<T>[];
   /** What to do next when there is nothing to show at all (a filtered list that matches nothing says so itself). */
   empty: ReactNode;
+  /**
+   * Read again this often while `following` holds for a row on the page (something still under
+   * way), or while `expecting` (something is on its way to the list).
+   */
+  follow?: { everyMs: number; following: (row: T) => boolean; expecting?: boolean };
 }) {
   const [params] = useSearchParams();
-  const list = useQuery({ queryKey: [props.path, params.toString()], queryFn: () => api.page<T>(props.path, params) });
+  const { follow } = props;
+  const list = useQuery({
+    queryKey: [props.path, params.toString()],
+    queryFn: () => api.page<T>(props.path, params),
+    refetchInterval: (query) => (follow && (follow.expecting || query.state.data?.items.some(follow.following)) ? follow.everyMs : false),
+  });
   const filtered = [...params.keys()].some((name) => name !== 'cursor');
   return (
     <>

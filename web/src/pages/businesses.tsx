@@ -86,6 +86,8 @@ export function BusinessPage({ account }: { account: Account }) {
             EVM <code>{data.wallets.evm.address}</code>
             <br />
             Solana <code>{data.wallets.svm.address}</code>
+            <br />
+            <Link to={`/businesses/${data.poboUserId}/vault`}>Open the vault: USDC balances, transactions and transfers</Link>
           </dd>
           <dt>Country</dt>
           <dd>{data.country}</dd>

@@ -15,7 +15,7 @@ export class VaultWalletDto {
   @ApiProperty(CHAIN)
   chain: ChainName;
 
-  @ApiProperty({ example: '0x9C3b5e3D1f0A2b4C6d8E0f1A3b5C7d9E1f3A5b7C', description: 'EIP-55 checksummed on the EVM chains, base58 on Solana' })
+  @ApiProperty({ example: '0x9C3b5E3d1f0A2b4c6D8e0F1A3b5c7d9e1F3a5b7C', description: 'EIP-55 checksummed on the EVM chains, base58 on Solana' })
   address: string;
 }
 
@@ -77,12 +77,12 @@ export class VaultTransactionDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    example: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A',
+    example: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A',
     description: 'The sender; null for USDC minted to the vault',
   })
   fromAddress: string | null;
 
-  @ApiProperty({ example: '0x9C3b5e3D1f0A2b4C6d8E0f1A3b5C7d9E1f3A5b7C' })
+  @ApiProperty({ example: '0x9C3b5E3d1f0A2b4c6D8e0F1A3b5c7d9e1F3a5b7C' })
   toAddress: string;
 
   @ApiProperty({
@@ -153,7 +153,7 @@ export class TestDepositSentDto {
   @ApiProperty(CHAIN)
   chain: ChainName;
 
-  @ApiProperty({ example: '0x9C3b5e3D1f0A2b4C6d8E0f1A3b5C7d9E1f3A5b7C', description: 'The vault address it was sent to' })
+  @ApiProperty({ example: '0x9C3b5E3d1f0A2b4c6D8e0F1A3b5c7d9e1F3a5b7C', description: 'The vault address it was sent to' })
   toAddress: string;
 
   @ApiProperty({ example: 250.75 })
@@ -176,7 +176,7 @@ export class BlacklistAddressDto {
   @IsIn(CHAIN_NAMES)
   chain: ChainName;
 
-  @ApiProperty({ example: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A', description: 'An address of that chain' })
+  @ApiProperty({ example: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A', description: 'An address of that chain' })
   @IsString()
   @Matches(/^[0-9A-Za-z]{32,44}$/, { message: 'address must be an address of the chain' })
   address: string;
@@ -186,7 +186,7 @@ export class AddressBlacklistedDto {
   @ApiProperty(CHAIN)
   chain: ChainName;
 
-  @ApiProperty({ example: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A' })
+  @ApiProperty({ example: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A' })
   address: string;
 
   @ApiProperty({ example: '0x6b1d2f4a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c', description: "The USDC owner's transaction" })
@@ -221,7 +221,7 @@ export class CreateVaultTransferDto {
   amount: number;
 
   @ApiProperty({
-    example: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A',
+    example: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A',
     description: 'An address of the chain (EIP-55 checksummed when mixed-case; base58 on solana)',
   })
   @IsString()
@@ -260,10 +260,10 @@ export class VaultTransferDto {
   @ApiProperty({ example: 0.05, description: "The chain's network fee, reserved with the amount and kept once the transfer is confirmed" })
   networkFee: number;
 
-  @ApiProperty({ example: '0x9C3b5e3D1f0A2b4C6d8E0f1A3b5C7d9E1f3A5b7C', description: "The business's vault address on the chain" })
+  @ApiProperty({ example: '0x9C3b5E3d1f0A2b4c6D8e0F1A3b5c7d9e1F3a5b7C', description: "The business's vault address on the chain" })
   fromAddress: string;
 
-  @ApiProperty({ example: '0x2f1A6b4D8c0E2f4A6b8C0d2E4f6A8b0C2d4E6f8A' })
+  @ApiProperty({ example: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A' })
   toAddress: string;
 
   @ApiProperty({ example: 'payout-2231' })
@@ -315,3 +315,14 @@ export class VaultTransferListEnvelopeDto {
 }
 
 export class VaultTransferListQuery extends ListQuery {}
+
+/** The request examples of the merchant API's and the dashboard's documents. */
+export const CREATE_VAULT_TRANSFER_EXAMPLE = {
+  poboUserId: 'pobo_4c1f0a9e2b7d3c5e8f601a2b',
+  chain: 'base',
+  asset: 'USDC',
+  amount: 250.75,
+  toAddress: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A',
+  merchantReference: 'payout-2231',
+};
+export const TEST_DEPOSIT_EXAMPLE = { poboUserId: 'pobo_4c1f0a9e2b7d3c5e8f601a2b', chain: 'base', amount: 250.75 };
