@@ -1,3 +1,4 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import type { ChainName } from '../../src/config/vault-chains.config';
 import { expectErrorBody } from '../support/contract';
 import { ledgerVerify, post } from '../support/money-stack';
@@ -18,13 +19,18 @@ const BUSINESSES = '/api/merchant/pobo/users';
 describe('Vault deposits', () => {
   let stack: Stack;
   let apiKey: string;
+  /** The worker started after the suite's own was stopped (the stack closes only the one it started). */
+  let restarted: INestApplicationContext | undefined;
 
   beforeAll(async () => {
     stack = await startStack({ name: 'vault-deposits', chains: { confirmations: CONFIRMATIONS }, worker: true, merchants: ['vault'] });
     apiKey = stack.merchants[0].apiKey;
   }, 120_000);
 
-  afterAll(() => stack?.close());
+  afterAll(async () => {
+    await restarted?.close();
+    await stack?.close();
+  });
 
   const vaultOf = async (poboUserId: string) => {
     const result = await http(stack.t.baseUrl, 'GET', `${BUSINESSES}/${poboUserId}/vault`, { apiKey });
@@ -130,7 +136,7 @@ describe('Vault deposits', () => {
       expect(await balanceOn(business.poboUserId, 'ethereum')).toEqual({ chain: 'ethereum', asset: 'USDC', available: 3.75, pending: 0 });
     } finally {
       await worker.close();
-      stack.worker = await startTestWorker(stack.db.url, stack.env);
+      restarted = await startTestWorker(stack.db.url, stack.env);
     }
   });
 
