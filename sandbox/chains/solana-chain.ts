@@ -31,6 +31,7 @@ import {
   getTokenDecoder,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
+import { KeyedSerializer } from '../../src/common/concurrency/keyed-serializer';
 
 /** A JSON-RPC refusal, as a Solana node answers it. */
 export class RpcError extends Error {
@@ -98,7 +99,11 @@ export class SolanaChain {
   private readonly snapshots: Snapshot[] = [];
   /** The signature that froze each token account. */
   private readonly freezes = new Map<string, string>();
-  private faucetQueue: Promise<unknown> = Promise.resolve();
+  /**
+   * The faucet's calls one after the other: each reads the chain, then signs and sends (freeze
+   * reads whether the account is frozen), and two at once would act on the same reading.
+   */
+  private readonly faucetCalls = new KeyedSerializer();
 
   private constructor(readonly authority: KeyPairSigner) {}
 
@@ -251,7 +256,7 @@ export class SolanaChain {
 
   /** The faucet: mints `amount` micro-USDC to `owner`'s USDC account (made first when missing), in a real transaction. */
   mint(owner: Address, amount: bigint): Promise<string> {
-    return this.oneAtATime(async () => {
+    return this.faucetCalls.run('faucet', async () => {
       const [ata] = await findAssociatedTokenPda({ owner, mint: DEV_USDC_MINT, tokenProgram: TOKEN_PROGRAM_ADDRESS });
       return this.sendAsAuthority([
         getCreateAssociatedTokenIdempotentInstruction({ payer: this.authority, ata, owner, mint: DEV_USDC_MINT }),
@@ -262,7 +267,7 @@ export class SolanaChain {
 
   /** Circle's blacklist on Solana: the owner's USDC account is frozen, so a transfer to it fails. */
   freeze(owner: Address): Promise<string> {
-    return this.oneAtATime(async () => {
+    return this.faucetCalls.run('faucet', async () => {
       const [ata] = await findAssociatedTokenPda({ owner, mint: DEV_USDC_MINT, tokenProgram: TOKEN_PROGRAM_ADDRESS });
       const token = this.account(ata);
       const frozen = token !== null && getTokenDecoder().decode(token.data).state === AccountState.Frozen;
@@ -276,19 +281,6 @@ export class SolanaChain {
       this.freezes.set(ata, signature);
       return signature;
     });
-  }
-
-  /**
-   * The faucet's calls one after the other: each reads the chain, then signs and sends (freeze
-   * reads whether the account is frozen), and two at once would act on the same reading.
-   */
-  private oneAtATime<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.faucetQueue.then(work);
-    this.faucetQueue = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
   }
 
   private async sendAsAuthority(instructions: Instruction[]): Promise<string> {

@@ -93,3 +93,12 @@ export interface CallBudget {
   timeoutMs: number;
   retries: number;
 }
+
+/**
+ * What went wrong with a chain call, for a log line: viem's short message (its long one lists the
+ * request), and never a URL, since a provider's RPC URL carries its credentials.
+ */
+export function describeChainError(err: unknown): string {
+  const text = err instanceof Error ? ((err as { shortMessage?: string }).shortMessage ?? err.message.split('\n')[0]) : String(err);
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '[rpc url]');
+}

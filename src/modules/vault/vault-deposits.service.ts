@@ -6,7 +6,7 @@ import { minorFromColumn } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import type { ChainConfig } from '../../config/vault-chains.config';
 import { JobHandler } from '../../jobs';
-import { CHAIN_CLIENTS, ChainClient, ChainClients } from '../chains';
+import { CHAIN_CLIENTS, ChainClient, ChainClients, describeChainError } from '../chains';
 import { LedgerService } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { VAULT_JOBS } from './vault.jobs';
@@ -50,24 +50,31 @@ export class VaultDepositsService {
   ) {}
 
   /**
-   * Every chain, side by side. A chain that cannot be read now (its node down) is logged and read
-   * on the next run; it holds the others up no more than a failed job would help.
+   * Every chain, side by side. Each chain's head is read first, then the businesses created since
+   * the last run, once for all chains: a deposit in a block up to a head was sent to an address its
+   * merchant had, so of a business committed before that head was read, which this read sees. A
+   * chain that cannot be read now (its node down) is logged and read on the next run; it holds the
+   * others up no more than a failed job would help.
    */
   @JobHandler(VAULT_JOBS.followChains)
   async followChains(): Promise<void> {
     const chains = this.config.vault.chains;
-    const results = await Promise.allSettled(chains.map((chain) => this.follow(chain, this.clients.get(chain.name)!)));
+    const heads = await Promise.allSettled(chains.map((chain) => this.clients.get(chain.name)!.head()));
+    await this.learnNewVaults();
+    const results = await Promise.allSettled(
+      chains.map(async (chain, i) => {
+        const head = heads[i];
+        if (head.status === 'rejected') throw head.reason;
+        await this.follow(chain, this.clients.get(chain.name)!, head.value);
+      }),
+    );
     for (const [i, result] of results.entries()) {
-      if (result.status === 'rejected') this.logger.warn({ chain: chains[i].name, err: errorText(result.reason) }, 'chain not read this time');
+      if (result.status === 'rejected') this.logger.warn({ chain: chains[i].name, err: describeChainError(result.reason) }, 'chain not read this time');
     }
   }
 
-  /** One chain: its new blocks, then its pending deposits. */
-  async follow(chain: ChainConfig, client: ChainClient): Promise<void> {
-    const head = await client.head();
-    // After the head is read: a deposit in a block up to it was sent to an address its merchant
-    // had, so of a business committed before now, which this read sees.
-    await this.learnNewVaults();
+  /** One chain up to `head`: its new blocks, then its pending deposits. */
+  async follow(chain: ChainConfig, client: ChainClient, head: bigint): Promise<void> {
     await this.readNewBlocks(chain, client, head);
     await this.settle(chain, client, head);
   }
@@ -119,7 +126,7 @@ export class VaultDepositsService {
     const counting = new Map<number, string[]>();
     for (const deposit of pending) {
       if (hashes.get(deposit.block) !== deposit.blockHash) {
-        await this.repository.dropDeposits([deposit.id], deposit.blockHash);
+        await this.repository.dropDeposit(deposit.id, deposit.blockHash);
         this.logger.log({ vaultTransactionId: deposit.id, chain: chain.name, block: String(deposit.block) }, 'deposit dropped: its block left the chain');
         continue;
       }
@@ -155,8 +162,7 @@ export class VaultDepositsService {
         const owner = { merchantId: row.merchantId, poboUserId: row.id };
         this.owners.evm.set(row.evmAddress, owner);
         this.owners.svm.set(row.svmAddress, owner);
-        // Chains are followed side by side, each learning: never step back behind another's read.
-        if (BigInt(row.seq) > BigInt(this.ownersAfterSeq)) this.ownersAfterSeq = row.seq;
+        this.ownersAfterSeq = row.seq;
       }
       if (rows.length < BATCH) return;
     }
@@ -171,8 +177,3 @@ class CursorMovedError extends Error {
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 const max = (a: bigint, b: bigint) => (a > b ? a : b);
-/** What went wrong, without the RPC URL: a provider's carries its credentials. */
-const errorText = (err: unknown) => {
-  const text = err instanceof Error ? ((err as { shortMessage?: string }).shortMessage ?? err.message) : String(err);
-  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '[rpc url]');
-};

@@ -8,7 +8,7 @@ import { listPage, Page } from '../../common/paging';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import type { ChainConfig } from '../../config/vault-chains.config';
 import { JobHandler, JobQueues, Outbox } from '../../jobs';
-import { CHAIN_CLIENTS, ChainClients, SignedTransfer, TransferRefusedError, TransferSigning } from '../chains';
+import { CHAIN_CLIENTS, ChainClients, describeChainError, SignedTransfer, TransferRefusedError } from '../chains';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService, Posting } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
@@ -37,7 +37,6 @@ export class VaultTransfersService {
   private readonly logger = new Logger(VaultTransfersService.name);
   /** Reservations of one business queue here, not on pooled connections waiting for its vault's row lock. */
   private readonly reservations = new KeyedSerializer();
-  private readonly signing: TransferSigning;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -49,14 +48,9 @@ export class VaultTransfersService {
     private readonly idempotency: IdempotencyService,
     private readonly outbox: Outbox,
     private readonly queues: JobQueues,
-    signer: WalletSigner,
-  ) {
-    this.signing = {
-      platformAddresses: () => signer.platformAddresses(),
-      signEvmTransaction: (key, transaction) => signer.signEvmTransaction(key, transaction),
-      signSolanaMessage: (keys, message) => signer.signSolanaMessage(keys, message),
-    };
-  }
+    /** The wallet thread's signatures, as the chains ask for them (`TransferSigning`). */
+    private readonly signing: WalletSigner,
+  ) {}
 
   async create(merchantId: string, dto: CreateVaultTransferDto, claim: IdempotencyClaim | undefined): Promise<VaultTransferDto> {
     if (!isChainAddress(dto.chain, dto.toAddress)) throw new AddressInvalidError(dto.chain, 'toAddress');
@@ -83,10 +77,11 @@ export class VaultTransfersService {
           toAddress: dto.toAddress,
           merchantReference: dto.merchantReference,
         });
+        const transfer = (await this.repository.find(id, manager))!;
         // Refused (insufficient_funds) when the vault's available balance does not cover both: nothing is written.
-        await this.ledger.post(manager, this.posting('vault_transfer_reserved', (await this.repository.find(id, manager))!));
+        await this.ledger.post(manager, this.posting('vault_transfer_reserved', transfer));
         await this.outbox.enqueue(manager, VAULT_JOBS.sendTransfer, { vaultTransferId: id });
-        return mapVaultTransfer((await this.repository.find(id, manager))!);
+        return mapVaultTransfer(transfer);
       }),
     );
   }
@@ -137,7 +132,7 @@ export class VaultTransfersService {
       try {
         await this.settleChain(chain);
       } catch (err) {
-        this.logger.warn({ chain: chain.name, err: err instanceof Error ? err.message.split('\n')[0] : String(err) }, 'transfers not settled this time');
+        this.logger.warn({ chain: chain.name, err: describeChainError(err) }, 'transfers not settled this time');
       }
     }
   }
@@ -153,7 +148,10 @@ export class VaultTransfersService {
     for (const transfer of submitted) {
       const signed = signedOf(transfer)!;
       const outcome = await client.transferOutcome(signed);
-      if (outcome.kind === 'unknown') await client.broadcast(signed).catch((err: unknown) => this.logger.warn({ err: String(err) }, 'rebroadcast refused'));
+      if (outcome.kind === 'unknown')
+        await client
+          .broadcast(signed)
+          .catch((err: unknown) => this.logger.warn({ vaultTransferId: transfer.id, err: describeChainError(err) }, 'rebroadcast refused'));
       else if (outcome.kind === 'expired') {
         if (await this.repository.forgetSigned(transfer.id, signed.txHash)) await this.queues.ensure(VAULT_JOBS.sendTransfer, { vaultTransferId: transfer.id });
       } else if (outcome.kind === 'reverted') await this.fail(transfer, `reverted on ${chain.name}: ${outcome.reason}`);

@@ -152,12 +152,12 @@ export class VaultRepository {
     }));
   }
 
-  /** Drops the pending deposits of `ids` still in the block of `blockHash`, which left the canonical chain. */
-  async dropDeposits(ids: string[], blockHash: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE vault_transactions SET status = 'dropped', updated_at = now() WHERE id = ANY($1) AND status = 'pending' AND block_hash = $2`,
-      [ids, blockHash],
-    );
+  /** Drops the deposit if it is still pending in the block of `blockHash`, which left the canonical chain. */
+  async dropDeposit(id: string, blockHash: string): Promise<void> {
+    await this.pool.query(`UPDATE vault_transactions SET status = 'dropped', updated_at = now() WHERE id = $1 AND status = 'pending' AND block_hash = $2`, [
+      id,
+      blockHash,
+    ]);
   }
 
   async countConfirmations(ids: string[], confirmations: number): Promise<void> {
