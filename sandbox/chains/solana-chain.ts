@@ -284,6 +284,9 @@ export class SolanaChain {
   }
 
   private async sendAsAuthority(instructions: Instruction[]): Promise<string> {
+    // A blockhash of its own: the same mint twice under one blockhash would be the same signature,
+    // which the chain refuses as already processed (LiteSVM's blockhash changes only when expired).
+    this.svm.expireBlockhash();
     const message = pipe(
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayerSigner(this.authority, m),
