@@ -125,6 +125,19 @@ describe('Vault transfers out', () => {
     expect(await availableOn(poboUserId, 'base')).toBe(8.95);
   });
 
+  it('two equal solana transfers one after the other are two transactions, each sent once', async () => {
+    // The local chain keeps one blockhash until it expires, so both are signed under the same one.
+    const poboUserId = await fundedBusiness('solana', 10);
+    const body = { poboUserId, chain: 'solana', amount: 2, toAddress: await recipientOn('solana') };
+    const first = await transfer(body);
+    const second = await transfer(body);
+    const done = [await settled(first.body.response.vaultTransferId), await settled(second.body.response.vaultTransferId)];
+    expect(done.map((d) => d.status)).toEqual(['confirmed', 'confirmed']);
+    expect(done[0].txHash).not.toBe(done[1].txHash);
+    expect(await clients.get('solana')!.usdcBalance(body.toAddress)).toBe(4_000_000n);
+    expect(await availableOn(poboUserId, 'solana')).toBe(5.98);
+  });
+
   it('20 transfers racing over a balance that covers 5 make exactly 5', async () => {
     const poboUserId = await fundedBusiness('polygon', 5.25);
     const to = await recipientOn('polygon');

@@ -10,6 +10,7 @@ import { DashboardAccounts1795633240357 } from './1795633240357-DashboardAccount
 import { DashboardTeam1795640342202 } from './1795640342202-DashboardTeam';
 import { Vault1795661731226 } from './1795661731226-Vault';
 import { VaultTransfers1795664131586 } from './1795664131586-VaultTransfers';
+import { VaultTransferHashes1795673626619 } from './1795673626619-VaultTransferHashes';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   DashboardTeam1795640342202,
   Vault1795661731226,
   VaultTransfers1795664131586,
+  VaultTransferHashes1795673626619,
 ];

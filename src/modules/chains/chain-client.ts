@@ -33,6 +33,21 @@ export interface Sender {
   key: number;
 }
 
+/** A USDC transfer out to sign: from the vault, `amount` micro-USDC to `to`. */
+export interface TransferOrder {
+  sender: Sender;
+  to: string;
+  amount: bigint;
+  /** The sender's nonce to use (EVM); null on Solana. */
+  nonce: bigint | null;
+  /**
+   * The transfer's own id. Solana carries it in a memo: two equal transfers signed under one
+   * blockhash would otherwise be one transaction, with one signature (the EVM nonce already tells
+   * them apart).
+   */
+  reference: string;
+}
+
 /** A transfer out, signed and not yet known to the chain: what is broadcast, as often as needed, unchanged. */
 export interface SignedTransfer {
   txHash: string;
@@ -81,8 +96,8 @@ export interface ChainClient {
    * Solana, whose fee payer pays.
    */
   prepareSender(sender: Sender, signing: TransferSigning): Promise<bigint | null>;
-  /** Builds and signs a USDC transfer of `amount` micro-USDC from the vault to `to` (EVM: with `nonce`). */
-  signUsdcTransfer(sender: Sender, to: string, amount: bigint, nonce: bigint | null, signing: TransferSigning): Promise<SignedTransfer>;
+  /** Builds and signs a USDC transfer; each order's transaction is its own, whatever other order is equal to it. */
+  signUsdcTransfer(order: TransferOrder, signing: TransferSigning): Promise<SignedTransfer>;
   /** Sends a signed transfer; sending one the chain has already is no error. Throws `TransferRefusedError` when the chain refuses it. */
   broadcast(transfer: SignedTransfer): Promise<void>;
   transferOutcome(transfer: SignedTransfer): Promise<TransferOutcome>;

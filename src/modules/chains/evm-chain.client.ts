@@ -14,7 +14,17 @@ import {
 } from 'viem';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
 import type { EvmChainConfig } from '../../config/vault-chains.config';
-import type { AddressSet, CallBudget, ChainClient, Sender, SignedTransfer, TransferOutcome, TransferSigning, UsdcTransfer } from './chain-client';
+import type {
+  AddressSet,
+  CallBudget,
+  ChainClient,
+  Sender,
+  SignedTransfer,
+  TransferOrder,
+  TransferOutcome,
+  TransferSigning,
+  UsdcTransfer,
+} from './chain-client';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 /** Gas of an ERC-20 `transfer` with room to spare (USDC's, blacklist check included, uses about 60,000). */
@@ -106,7 +116,7 @@ export class EvmChainClient implements ChainClient {
     return BigInt(await this.client.getTransactionCount({ address: vault, blockTag: 'pending' }));
   }
 
-  async signUsdcTransfer(sender: Sender, to: string, amount: bigint, nonce: bigint | null, signing: TransferSigning): Promise<SignedTransfer> {
+  async signUsdcTransfer({ sender, to, amount, nonce }: TransferOrder, signing: TransferSigning): Promise<SignedTransfer> {
     if (nonce === null) throw new Error(`${this.name}: a transfer needs its nonce`);
     const raw = await signing.signEvmTransaction(sender.key, {
       type: 'eip1559',

@@ -25,20 +25,28 @@ import {
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
+import { getAddMemoInstruction } from '@solana-program/memo';
 import type { SolanaChainConfig } from '../../config/vault-chains.config';
 import {
   TransferRefusedError,
   type AddressSet,
   type CallBudget,
   type ChainClient,
-  type Sender,
   type SignedTransfer,
   type TransferOutcome,
+  type TransferOrder,
   type TransferSigning,
   type UsdcTransfer,
 } from './chain-client';
 
 const USDC_DECIMALS = 6;
+
+/**
+ * The SPL Memo program, deployed at this address on every Solana cluster. Named here rather than
+ * taken from the memo client's default, which points at a newer deployment than the clusters (and
+ * the local chain) are sure to have.
+ */
+const SPL_MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
 /** At most this many slots are read per call: a block is a call. */
 export const MAX_SLOTS_PER_SCAN = 500n;
@@ -117,9 +125,10 @@ export class SolanaChainClient implements ChainClient {
   /**
    * An SPL `transferChecked` from the vault's USDC account to the recipient's (created first when
    * missing, paid by the platform's fee payer, which signs first and pays the fee); the vault's
-   * key signs as the owner. Valid until its blockhash expires.
+   * key signs as the owner; a memo with the order's reference makes the transaction its own.
+   * Valid until its blockhash expires.
    */
-  async signUsdcTransfer(sender: Sender, to: string, amount: bigint, _nonce: bigint | null, signing: TransferSigning): Promise<SignedTransfer> {
+  async signUsdcTransfer({ sender, to, amount, reference }: TransferOrder, signing: TransferSigning): Promise<SignedTransfer> {
     const feePayer = createNoopSigner(address((await signing.platformAddresses()).svm));
     const owner = createNoopSigner(address(sender.address));
     const recipient = address(to);
@@ -136,6 +145,7 @@ export class SolanaChainClient implements ChainClient {
             [
               getCreateAssociatedTokenIdempotentInstruction({ payer: feePayer, ata: destination, owner: recipient, mint: this.mint }),
               getTransferCheckedInstruction({ source, mint: this.mint, destination, authority: owner, amount, decimals: USDC_DECIMALS }),
+              getAddMemoInstruction({ memo: reference }, { programAddress: SPL_MEMO_PROGRAM }),
             ],
             m,
           ),

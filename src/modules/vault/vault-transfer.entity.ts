@@ -17,6 +17,8 @@ export type VaultTransferStatus = (typeof VAULT_TRANSFER_STATUSES)[number];
 @Check('chk_vault_transfers_amount', `amount > 0 AND network_fee >= 0`)
 @Index('idx_vault_transfers_merchant_seq', ['merchantId', 'seq'])
 @Index('idx_vault_transfers_open', ['chain', 'status'], { where: `status IN ('pending', 'submitted')` })
+// One transaction is one transfer: were two transfers ever signed alike, the second could not be stored.
+@Index('uq_vault_transfers_tx_hash', ['chain', 'txHash'], { unique: true, where: `tx_hash IS NOT NULL` })
 @Index('idx_vault_transfers_sender_nonce', ['chain', 'fromAddress', 'nonce'], { unique: true, where: `nonce IS NOT NULL` })
 export class VaultTransferEntity extends MerchantOwnedEntity {
   @Column({ name: 'pobo_user_id', type: 'text' })

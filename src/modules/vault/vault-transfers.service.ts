@@ -184,7 +184,8 @@ export class VaultTransfersService {
       if (earlier) return earlier;
       const last = floor === null ? null : await this.repository.lastNonce(manager, transfer.chain, transfer.fromAddress);
       const nonce = floor === null ? null : last !== null && last >= floor ? last + 1n : floor;
-      const signed = await client.signUsdcTransfer(sender, transfer.toAddress, BigInt(transfer.amount), nonce, this.signing);
+      const order = { sender, to: transfer.toAddress, amount: BigInt(transfer.amount), nonce, reference: transfer.id };
+      const signed = await client.signUsdcTransfer(order, this.signing);
       await this.repository.recordSigned(manager, transfer.id, signed);
       return signed;
     });
