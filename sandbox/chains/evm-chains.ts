@@ -1,5 +1,6 @@
 import { encodeFunctionData, getContractAddress, type Address, type Hash } from 'viem';
 import artifact from './sandbox-usdc.json';
+import { DEVELOPMENT_CHAINS, usdcAddressOf } from './profiles';
 import type { ContractArtifact } from './sandbox-usdc.compile';
 
 /** An EIP-1193 provider: what Hardhat's network answers in process. */
@@ -24,18 +25,13 @@ export interface LocalEvmChain {
   chainId: number;
   rpcUrl: string;
   provider: Eip1193;
+  /** The USDC contract, and its owner (the faucet). */
+  usdc: Address;
+  usdcOwner: Address;
 }
 
-/**
- * The USDC's owner on the local chains: it deploys the contract (so its address is the same on
- * every local chain, and the same every start) and is the faucet. An address of no key (the last
- * 20 bytes of keccak-256 of a phrase), which the local nodes let send as if unlocked: none of
- * Hardhat's development accounts, whose mnemonic is development's wallet mnemonic too, so a
- * business's vault is never the faucet.
- */
-export const DEV_DEPLOYER: Address = '0xFE29a1264b73adae2bFF5B9AF36558bB3B1eBC35';
-/** Where the development USDC lives on every local EVM chain: the deployer's first contract. */
-export const DEV_USDC_ADDRESS: Address = getContractAddress({ from: DEV_DEPLOYER, nonce: 0n });
+/** Where the development USDC lives on every local EVM chain. */
+export const DEV_USDC_ADDRESS: Address = usdcAddressOf(DEVELOPMENT_CHAINS);
 
 const USDC = artifact as ContractArtifact;
 
@@ -48,7 +44,7 @@ const USDC = artifact as ContractArtifact;
  */
 export async function startEvmChains(
   specs: EvmChainSpec[],
-  options: { host: string; blockIntervalMs: number },
+  options: { host: string; blockIntervalMs: number; usdcOwner?: Address },
 ): Promise<{
   chains: LocalEvmChain[];
   close(): Promise<void>;
@@ -66,6 +62,8 @@ export async function startEvmChains(
     JsonRpcServer: new (config: { hostname: string; port: number; provider: Eip1193 }) => RpcServer;
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
+  const usdcOwner = options.usdcOwner ?? DEVELOPMENT_CHAINS.usdcOwner;
+  const usdc = getContractAddress({ from: usdcOwner, nonce: 0n });
   const servers: RpcServer[] = [];
   const chains: LocalEvmChain[] = [];
   try {
@@ -75,11 +73,11 @@ export async function startEvmChains(
         networks: { hardhat: { chainId: spec.chainId, mining: { auto: true, interval: options.blockIntervalMs }, throwOnTransactionFailures: false } },
       });
       const provider = await createProvider(config, 'hardhat');
-      await deployUsdc(provider);
+      await deployUsdc(provider, usdcOwner, usdc);
       const server = new JsonRpcServer({ hostname: options.host, port: spec.port, provider });
       servers.push(server);
       const { port } = await server.listen();
-      chains.push({ name: spec.name, chainId: spec.chainId, rpcUrl: `http://${options.host}:${port}`, provider });
+      chains.push({ name: spec.name, chainId: spec.chainId, rpcUrl: `http://${options.host}:${port}`, provider, usdc, usdcOwner });
     }
   } catch (err) {
     await Promise.allSettled(servers.map((server) => server.close()));
@@ -95,19 +93,19 @@ export async function startEvmChains(
   };
 }
 
-async function deployUsdc(provider: Eip1193): Promise<void> {
-  await provider.request({ method: 'hardhat_impersonateAccount', params: [DEV_DEPLOYER] });
-  await provider.request({ method: 'hardhat_setBalance', params: [DEV_DEPLOYER, `0x${(10n ** 21n).toString(16)}`] });
-  await sendAndWait(provider, { from: DEV_DEPLOYER, data: USDC.bytecode });
-  const code = (await provider.request({ method: 'eth_getCode', params: [DEV_USDC_ADDRESS, 'latest'] })) as string;
+async function deployUsdc(provider: Eip1193, owner: Address, usdc: Address): Promise<void> {
+  await provider.request({ method: 'hardhat_impersonateAccount', params: [owner] });
+  await provider.request({ method: 'hardhat_setBalance', params: [owner, `0x${(10n ** 21n).toString(16)}`] });
+  await sendAndWait(provider, { from: owner, data: USDC.bytecode });
+  const code = (await provider.request({ method: 'eth_getCode', params: [usdc, 'latest'] })) as string;
   if (code === '0x') throw new Error('the sandbox USDC was not deployed at its expected address');
 }
 
 /** Mints `amount` micro-USDC to `to` in a real transaction of the faucet (the USDC's owner). */
 export function mintUsdc(chain: LocalEvmChain, to: Address, amount: bigint): Promise<Hash> {
   return sendAndWait(chain.provider, {
-    from: DEV_DEPLOYER,
-    to: DEV_USDC_ADDRESS,
+    from: chain.usdcOwner,
+    to: chain.usdc,
     data: encodeFunctionData({ abi: USDC.abi, functionName: 'mint', args: [to, amount] }),
   });
 }
@@ -115,8 +113,8 @@ export function mintUsdc(chain: LocalEvmChain, to: Address, amount: bigint): Pro
 /** Puts `account` on the USDC's blacklist: transfers from or to it revert from then on. */
 export function blacklistOnUsdc(chain: LocalEvmChain, account: Address): Promise<Hash> {
   return sendAndWait(chain.provider, {
-    from: DEV_DEPLOYER,
-    to: DEV_USDC_ADDRESS,
+    from: chain.usdcOwner,
+    to: chain.usdc,
     data: encodeFunctionData({ abi: USDC.abi, functionName: 'blacklist', args: [account] }),
   });
 }

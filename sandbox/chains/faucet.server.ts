@@ -2,8 +2,8 @@ import Fastify, { FastifyInstance, FastifyReply } from 'fastify';
 import { isAddress as isEvmAddress, type Address as EvmAddress } from 'viem';
 import { installSandboxCommon } from '../common/faults';
 import { isRecord } from '../common/validation';
-import { blacklistOnUsdc, DEV_USDC_ADDRESS, LocalEvmChain, mintUsdc } from './evm-chains';
-import { DEV_USDC_MINT, isAddress as isSolanaAddress, SolanaChain } from './solana-chain';
+import { blacklistOnUsdc, LocalEvmChain, mintUsdc } from './evm-chains';
+import { isAddress as isSolanaAddress, SolanaChain } from './solana-chain';
 
 /** The most one faucet call sends: 1,000,000 USDC in micro-USDC. */
 export const MAX_FAUCET_AMOUNT = 1_000_000_000_000n;
@@ -47,8 +47,8 @@ export function createFaucetServer(options: { apiKey: string; evm: LocalEvmChain
   const minted = new Map<string, string>();
 
   app.get('/v1/chains', () => ({
-    evm: options.evm.map((chain) => ({ name: chain.name, chainId: chain.chainId, rpcUrl: chain.rpcUrl, usdc: DEV_USDC_ADDRESS })),
-    solana: { name: 'solana', rpcUrl: options.solana.rpcUrl, usdcMint: DEV_USDC_MINT },
+    evm: options.evm.map((chain) => ({ name: chain.name, chainId: chain.chainId, rpcUrl: chain.rpcUrl, usdc: chain.usdc })),
+    solana: { name: 'solana', rpcUrl: options.solana.rpcUrl, usdcMint: options.solana.chain.usdcMint },
   }));
 
   const chainOf = (name: string, reply: FastifyReply): FaucetChain | undefined => {

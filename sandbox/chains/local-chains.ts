@@ -3,6 +3,7 @@ import { DEV_WALLET_MNEMONIC } from '../../src/config/dev-secrets';
 import { WalletDeriver } from '../../src/modules/wallets/wallet.deriver';
 import { LocalEvmChain, startEvmChains } from './evm-chains';
 import { createFaucetServer } from './faucet.server';
+import { DEVELOPMENT_CHAINS, type ChainsProfile } from './profiles';
 import { SolanaChain } from './solana-chain';
 import { createSolanaRpcServer } from './solana-rpc.server';
 
@@ -17,6 +18,10 @@ export interface LocalChainsOptions {
   /** The JSON-RPC ports (0: a free one). */
   ports: { ethereum: number; polygon: number; base: number; solana: number };
   faucetApiKey: string;
+  /** Chain ids and USDC: development's unless given. */
+  profile?: ChainsProfile;
+  /** The platform's gas wallet and fee payer, funded at start: development mnemonic's unless given. */
+  platform?: { evm: string; svm: string };
 }
 
 export interface LocalChains {
@@ -28,28 +33,25 @@ export interface LocalChains {
 }
 
 /**
- * The local chains of development and tests: `ethereum`, `polygon` and `base` as Hardhat networks
- * (chain ids 31337–31339), `solana` as LiteSVM behind Solana's JSON-RPC, the sandbox USDC on each,
- * and the faucet in front of them.
+ * The local chains: `ethereum`, `polygon` and `base` as Hardhat networks (development's chain ids
+ * 31337–31339 unless the profile says otherwise), `solana` as LiteSVM behind Solana's JSON-RPC, the
+ * sandbox USDC on each, and the faucet in front of them.
  */
 export async function startLocalChains(options: LocalChainsOptions): Promise<LocalChains> {
+  const profile = options.profile ?? DEVELOPMENT_CHAINS;
   const evm = await startEvmChains(
-    [
-      { name: 'ethereum', chainId: 31337, port: options.ports.ethereum },
-      { name: 'polygon', chainId: 31338, port: options.ports.polygon },
-      { name: 'base', chainId: 31339, port: options.ports.base },
-    ],
-    { host: options.host, blockIntervalMs: options.blockIntervalMs },
+    (['ethereum', 'polygon', 'base'] as const).map((name) => ({ name, chainId: profile.chainIds[name], port: options.ports[name] })),
+    { host: options.host, blockIntervalMs: options.blockIntervalMs, usdcOwner: profile.usdcOwner },
   );
-  const solana = await SolanaChain.start();
+  const solana = await SolanaChain.start(profile);
   const solanaRpc = createSolanaRpcServer(solana);
   const solanaRpcUrl = await solanaRpc.listen({ host: options.host, port: options.ports.solana }).catch(async (err: unknown) => {
     await evm.close();
     throw err;
   });
-  // The platform's gas wallet and fee payer of the development mnemonic start rich, as an operator
-  // funds them in production: transfers out of the vaults need their native gas and fees.
-  const platform = new WalletDeriver(DEV_WALLET_MNEMONIC).platformAddresses();
+  // The platform's gas wallet and fee payer start rich, as an operator funds them in production:
+  // transfers out of the vaults need their native gas and fees.
+  const platform = options.platform ?? new WalletDeriver(DEV_WALLET_MNEMONIC).platformAddresses();
   for (const chain of evm.chains) await chain.provider.request({ method: 'hardhat_setBalance', params: [platform.evm, `0x${PLATFORM_NATIVE.toString(16)}`] });
   solana.airdrop(platform.svm as Parameters<SolanaChain['airdrop']>[0], PLATFORM_LAMPORTS);
   // Slots pass on their own as on a validator, so deposits gain confirmations.

@@ -5,7 +5,6 @@ import {
   appendTransactionMessageInstructions,
   createKeyPairSignerFromPrivateKeyBytes,
   createTransactionMessage,
-  getAddressDecoder,
   getBase58Decoder,
   getBase64Encoder,
   getCompiledTransactionMessageDecoder,
@@ -32,6 +31,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
 import { KeyedSerializer } from '../../src/common/concurrency/keyed-serializer';
+import { DEVELOPMENT_CHAINS, type ChainsProfile } from './profiles';
 
 /** A JSON-RPC refusal, as a Solana node answers it. */
 export class RpcError extends Error {
@@ -48,13 +48,8 @@ const USDC_DECIMALS = 6;
 const TOKEN_ACCOUNT_SIZE = 165;
 const MINT_SIZE = 82n;
 
-/** A development key from a fixed label: the same every start, public, refused in production. */
-function devSeed(label: string): Uint8Array {
-  return createHash('sha256').update(`merchant-payments sandbox: ${label}`).digest();
-}
-
-/** The development USDC mint on the local Solana chain (an address of no key: a mint never signs). */
-export const DEV_USDC_MINT: Address = getAddressDecoder().decode(devSeed('usdc mint'));
+/** The development USDC mint on the local Solana chain. */
+export const DEV_USDC_MINT: Address = DEVELOPMENT_CHAINS.solanaMint;
 
 interface TokenBalance {
   accountIndex: number;
@@ -105,14 +100,17 @@ export class SolanaChain {
    */
   private readonly faucetCalls = new KeyedSerializer();
 
-  private constructor(readonly authority: KeyPairSigner) {}
+  private constructor(
+    readonly authority: KeyPairSigner,
+    readonly usdcMint: Address,
+  ) {}
 
-  /** The chain with its USDC mint, whose mint and freeze authority is the faucet's key. */
-  static async start(): Promise<SolanaChain> {
-    const chain = new SolanaChain(await createKeyPairSignerFromPrivateKeyBytes(devSeed('usdc authority')));
+  /** The chain with its USDC mint, whose mint and freeze authority is the faucet's key (development's unless given). */
+  static async start(profile: Pick<ChainsProfile, 'solanaMint' | 'solanaAuthoritySeed'> = DEVELOPMENT_CHAINS): Promise<SolanaChain> {
+    const chain = new SolanaChain(await createKeyPairSignerFromPrivateKeyBytes(profile.solanaAuthoritySeed), profile.solanaMint);
     chain.svm.airdrop(chain.authority.address, lamports(1_000_000_000_000n));
     chain.svm.setAccount({
-      address: DEV_USDC_MINT,
+      address: chain.usdcMint,
       programAddress: TOKEN_PROGRAM_ADDRESS,
       executable: false,
       lamports: lamports(chain.svm.minimumBalanceForRentExemption(MINT_SIZE)),
@@ -257,10 +255,10 @@ export class SolanaChain {
   /** The faucet: mints `amount` micro-USDC to `owner`'s USDC account (made first when missing), in a real transaction. */
   mint(owner: Address, amount: bigint): Promise<string> {
     return this.faucetCalls.run('faucet', async () => {
-      const [ata] = await findAssociatedTokenPda({ owner, mint: DEV_USDC_MINT, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+      const [ata] = await findAssociatedTokenPda({ owner, mint: this.usdcMint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
       return this.sendAsAuthority([
-        getCreateAssociatedTokenIdempotentInstruction({ payer: this.authority, ata, owner, mint: DEV_USDC_MINT }),
-        getMintToInstruction({ mint: DEV_USDC_MINT, token: ata, mintAuthority: this.authority, amount }),
+        getCreateAssociatedTokenIdempotentInstruction({ payer: this.authority, ata, owner, mint: this.usdcMint }),
+        getMintToInstruction({ mint: this.usdcMint, token: ata, mintAuthority: this.authority, amount }),
       ]);
     });
   }
@@ -268,15 +266,15 @@ export class SolanaChain {
   /** Circle's blacklist on Solana: the owner's USDC account is frozen, so a transfer to it fails. */
   freeze(owner: Address): Promise<string> {
     return this.faucetCalls.run('faucet', async () => {
-      const [ata] = await findAssociatedTokenPda({ owner, mint: DEV_USDC_MINT, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+      const [ata] = await findAssociatedTokenPda({ owner, mint: this.usdcMint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
       const token = this.account(ata);
       const frozen = token !== null && getTokenDecoder().decode(token.data).state === AccountState.Frozen;
       // Frozen already: the transaction that froze it, as a repeated blacklisting on the EVM chains answers one.
       const earlier = this.freezes.get(ata);
       if (frozen && earlier) return earlier;
       const signature = await this.sendAsAuthority([
-        getCreateAssociatedTokenIdempotentInstruction({ payer: this.authority, ata, owner, mint: DEV_USDC_MINT }),
-        ...(frozen ? [] : [getFreezeAccountInstruction({ account: ata, mint: DEV_USDC_MINT, owner: this.authority })]),
+        getCreateAssociatedTokenIdempotentInstruction({ payer: this.authority, ata, owner, mint: this.usdcMint }),
+        ...(frozen ? [] : [getFreezeAccountInstruction({ account: ata, mint: this.usdcMint, owner: this.authority })]),
       ]);
       this.freezes.set(ata, signature);
       return signature;

@@ -1,3 +1,4 @@
+import { DEVELOPMENT_CHAINS, serviceEnvOf, STAGING_CHAINS, usdcAddressOf } from '../../sandbox/chains/profiles';
 import { ConfigError, loadConfig } from './app.config';
 import {
   DEV_BANK_RAIL_WEBHOOK_SECRET,
@@ -107,6 +108,18 @@ describe('loadConfig', () => {
 
   it('defaults to live keys in production', () => {
     expect(loadConfig(PROD_SECRETS).apiKeyPrefix).toBe('mk_live');
+  });
+
+  it('accepts the staging local chains in production and refuses the development ones', () => {
+    const urls = { ethereum: 'http://127.0.0.1:1', polygon: 'http://127.0.0.1:2', base: 'http://127.0.0.1:3', solana: 'http://127.0.0.1:4' };
+    const staging = loadConfig({ ...PROD_SECRETS, ...serviceEnvOf(STAGING_CHAINS, urls) }).vault.chains;
+    expect(staging.map((chain) => (chain.kind === 'evm' ? [chain.chainId, chain.usdc] : [chain.usdcMint]))).toEqual([
+      [1_337_001, usdcAddressOf(STAGING_CHAINS)],
+      [1_337_137, usdcAddressOf(STAGING_CHAINS)],
+      [1_338_453, usdcAddressOf(STAGING_CHAINS)],
+      [STAGING_CHAINS.solanaMint],
+    ]);
+    expect(() => loadConfig({ ...PROD_SECRETS, ...serviceEnvOf(DEVELOPMENT_CHAINS, urls) })).toThrow(/refused/);
   });
 
   it("points development at the local chains and production at the public chains' USDC, with what each must name itself", () => {
