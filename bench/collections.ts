@@ -196,7 +196,7 @@ async function creditRun(input: CollectionsBenchInput, accounts: string[], credi
 }
 
 /** `run` over `items`, `concurrency` at a time, answers in order. */
-async function inBatches<T, R>(items: T[], concurrency: number, run: (item: T) => Promise<R>): Promise<R[]> {
+export async function inBatches<T, R>(items: T[], concurrency: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   await Promise.all(

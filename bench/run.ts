@@ -3,7 +3,8 @@
  * built API in production mode, the reference server (`bench/reference-server.ts`) and the sandbox
  * rails, and measures with autocannon; then money movement (`bench/money.ts`), the KYB parts, the
  * last of which starts the built worker, and international payment intents
- * (`bench/international.ts`: GET one, and the settlement pipeline with one and two workers).
+ * (`bench/international.ts`: GET one, and the settlement pipeline with one and two workers), and the
+ * vault (`bench/vault.ts`: deposits credited and transfers out on the local chains, staging profile).
  * `BENCH_PARTS` (or the arguments) selects parts; see bench/README.md, also for reading the output.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,6 +33,10 @@ import { runCollectionsBench } from './collections';
 import { DashboardScenario, runDashboardBench } from './dashboard';
 import { INTERNATIONAL_TARGETS, InternationalBenchResult, InternationalScenario, runInternationalBench, WORKER_LOG_COUNTS } from './international';
 import { findOwnedQuery, statementSent } from './reference-server';
+import { runVaultBench } from './vault';
+import { serviceEnvOf, STAGING_CHAINS } from '../sandbox/chains/profiles';
+import { CHAIN_NAMES, type ChainName } from '../src/config/vault-chains.config';
+import { WalletDeriver } from '../src/modules/wallets/wallet.deriver';
 import { BANK_RAIL_CALLBACK_PATH, BRIDGE_RAIL_CALLBACK_PATH, PAYOUT_RAIL_CALLBACK_PATH } from '../src/modules/rail-events/rail-events.routes';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 
@@ -69,7 +74,7 @@ const INTL_CREATION_CONCURRENCY = intEnv('BENCH_INTL_CREATION_CONCURRENCY', 16);
 /** A diagnostic: `BENCH_INTL_CALLBACKS=0` turns the cross-border rails' callbacks off for the pipeline runs. */
 const INTL_CALLBACKS = process.env.BENCH_INTL_CALLBACKS !== '0';
 /** The parts of the bench, in the order they run; `BENCH_PARTS` or the arguments select some (all by default). */
-const ALL_PARTS = ['core', 'money', 'collections', 'dashboard', 'kyb', 'kyb-worker', 'international'] as const;
+const ALL_PARTS = ['core', 'money', 'collections', 'dashboard', 'kyb', 'kyb-worker', 'international', 'vault'] as const;
 type Part = (typeof ALL_PARTS)[number];
 const PARTS = selectedParts();
 /** How long the cross-border sandbox rails keep a leg pending: 0, each leg is final in the rail's answer. */
@@ -77,6 +82,9 @@ const SETTLEMENT_STEP_MS = 0;
 /** Sample of seeded ids the GET-one scenarios cycle through (both servers get the same list). */
 const ID_SAMPLE = 10_000;
 const HOST = '127.0.0.1';
+/** The vault part: confirmations on every local chain, and how often the worker reads them. */
+const VAULT_CONFIRMATIONS = 3;
+const VAULT_POLL_MS = intEnv('BENCH_VAULT_POLL_MS', 250);
 /** Queue keys of the bench's API are kept apart from anyone else's on the shared Redis, and removed. */
 const QUEUE_PREFIX = `merchant-api-bench-${process.pid}`;
 
@@ -104,6 +112,7 @@ const BANK_RAIL_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'bank-rail', 'main.js')
 const BRIDGE_RAIL_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'bridge-rail', 'main.js');
 const PAYOUT_RAIL_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'payout-rail', 'main.js');
 const MAIL_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'mail', 'main.js');
+const CHAINS_SANDBOX_MAIN = join(DIST_DIR, 'sandbox', 'chains', 'main.js');
 const RESULTS_FILE = join(ROOT_DIR, 'bench', 'results', 'latest.json');
 
 const CLK_TCK = clockTicks();
@@ -285,7 +294,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     payout: { apiKey: randomBytes(16).toString('hex'), webhookSecret: randomBytes(32).toString('hex'), url: `http://${HOST}:${payoutPort}` },
   };
   // What ledger:verify needs to ask the cross-border rails what they hold.
-  const railsEnv = {
+  const railsEnv: Record<string, string> = {
     BRIDGE_RAIL_URL: crossBorder.bridge.url,
     BRIDGE_RAIL_API_KEY: crossBorder.bridge.apiKey,
     PAYOUT_RAIL_URL: crossBorder.payout.url,
@@ -310,6 +319,25 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   // Production requires a mail server: the development one (the dashboard part's sign-up mails a link).
   const mail = startChild('mail sandbox', MAIL_SANDBOX_MAIN, { SANDBOX_SMTP_PORT: String(smtpPort), SANDBOX_INBOX_PORT: String(inboxPort) });
   started.push(mail);
+  // The vault part's chains: the local chains in their staging profile (production refuses
+  // development's chain ids and USDC), with the platform's gas wallet and fee payer of this run's
+  // mnemonic funded; blocks only for transactions and when the vault part mines them.
+  const walletMnemonic = productionMnemonic();
+  const vaultChains = PARTS.has('vault') ? await startChains(walletMnemonic, started) : undefined;
+  const chainsEnv: Record<string, string> = vaultChains
+    ? {
+        ...serviceEnvOf(STAGING_CHAINS, vaultChains.rpcUrls),
+        ...Object.fromEntries(CHAIN_NAMES.map((chain) => [`${chain.toUpperCase()}_CONFIRMATIONS`, String(VAULT_CONFIRMATIONS)])),
+        VAULT_POLL_INTERVAL_MS: String(VAULT_POLL_MS),
+      }
+    : {
+        // Production requires the vault's chains; without the vault part they point at a port
+        // nothing listens on, read once an hour (the worker logs each chain it could not read).
+        ...Object.fromEntries(CHAIN_NAMES.map((chain) => [`${chain.toUpperCase()}_RPC_URL`, `http://${HOST}:9`])),
+        VAULT_POLL_INTERVAL_MS: '600000',
+      };
+  // ledger:verify reconciles the vaults with the chains when there are chains to ask.
+  if (vaultChains) Object.assign(railsEnv, serviceEnvOf(STAGING_CHAINS, vaultChains.rpcUrls));
   // The API's and the worker's environment: one deployment, same database, queues and secrets.
   const appEnv: Record<string, string> = {
     NODE_ENV: 'production',
@@ -318,7 +346,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     PUBLIC_BASE_URL: `http://${HOST}:${apiPort}`,
     // Production refuses development secrets: fresh ones for every run.
     LINK_SIGNING_SECRET: randomBytes(32).toString('hex'),
-    WALLET_MNEMONIC: productionMnemonic(),
+    WALLET_MNEMONIC: walletMnemonic,
     VERIFICATION_PROVIDER_URL: providerUrl,
     VERIFICATION_PROVIDER_API_KEY: providerApiKey,
     BANK_RAIL_URL: railUrl,
@@ -343,10 +371,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     // Dashboard logins are a public route, limited per client IP: every bench request comes from one.
     PUBLIC_RATE_LIMIT_PER_SECOND: '10000000',
     PUBLIC_RATE_LIMIT_BURST: '10000000',
-    // Production requires the vault's chains; no part here measures the vault, so they point at a
-    // port nothing listens on, read once an hour (the worker logs each chain it could not read).
-    ...Object.fromEntries(['ETHEREUM', 'POLYGON', 'BASE', 'SOLANA'].map((chain) => [`${chain}_RPC_URL`, `http://${HOST}:9`])),
-    VAULT_POLL_INTERVAL_MS: '600000',
+    ...chainsEnv,
   };
   const api = startChild('api', APP_MAIN, { ...appEnv, PORT: String(apiPort) }, API_NODE_ARGS);
   started.push(api);
@@ -678,7 +703,40 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
     results.international = international;
   }
 
-  // 12. Report.
+  // 12. The vault: a burst of deposits credited by the worker, then transfers out from racing clients.
+  if (PARTS.has('vault') && vaultChains) {
+    log('');
+    let worker: Started | undefined;
+    const vault = await runVaultBench({
+      apiUrl,
+      apiKey: issued.apiKey,
+      merchantId: issued.merchantId,
+      databaseUrl,
+      faucetUrl: vaultChains.faucetUrl,
+      faucetApiKey: vaultChains.faucetApiKey,
+      rpcUrls: vaultChains.rpcUrls,
+      confirmations: VAULT_CONFIRMATIONS,
+      apiPid,
+      startWorker: async () => {
+        worker = startChild('worker', WORKER_MAIN, workerEnv, workerNodeArgs, { watchStdout: ['worker started'] });
+        started.push(worker);
+        await waitPrinted(worker, 'worker started');
+        return pidOf(worker);
+      },
+      stopWorker: async () => {
+        if (worker) await stopChild(worker.child);
+        worker = undefined;
+      },
+      processCpuS: (pid) => processTicks(pid) / CLK_TCK,
+      verifyLedger: () => verifyLedger(databaseUrl, railsEnv),
+      checkAborted,
+      log,
+    });
+    targets.push(...vault.targets);
+    results.vault = vault;
+  }
+
+  // 13. Report.
   if (verifyMs.length > 0) {
     const slowest = Math.max(...verifyMs);
     targets.push({
@@ -897,6 +955,31 @@ function productionMnemonic(): string {
   do phrase = generateMnemonic(english, 128);
   while (phrase === DEV_WALLET_MNEMONIC);
   return phrase;
+}
+
+/** The local chains (staging profile) and their faucet on free ports, the platform addresses of `mnemonic` funded. */
+async function startChains(mnemonic: string, started: Started[]): Promise<{ rpcUrls: Record<ChainName, string>; faucetUrl: string; faucetApiKey: string }> {
+  const ports = { ethereum: await freePort(), polygon: await freePort(), base: await freePort(), solana: await freePort() };
+  const faucetPort = await freePort();
+  const faucetApiKey = randomBytes(16).toString('hex');
+  const platform = new WalletDeriver(mnemonic).platformAddresses();
+  const chains = startChild('chains sandbox', CHAINS_SANDBOX_MAIN, {
+    SANDBOX_CHAINS_PROFILE: 'staging',
+    SANDBOX_GAS_WALLET: platform.evm,
+    SANDBOX_FEE_PAYER: platform.svm,
+    SANDBOX_BLOCK_MS: '0',
+    SANDBOX_ETHEREUM_RPC_PORT: String(ports.ethereum),
+    SANDBOX_POLYGON_RPC_PORT: String(ports.polygon),
+    SANDBOX_BASE_RPC_PORT: String(ports.base),
+    SANDBOX_SOLANA_RPC_PORT: String(ports.solana),
+    SANDBOX_FAUCET_PORT: String(faucetPort),
+    CHAIN_FAUCET_API_KEY: faucetApiKey,
+  });
+  started.push(chains);
+  const faucetUrl = `http://${HOST}:${faucetPort}`;
+  await waitReady(chains, `${faucetUrl}/health`);
+  const rpcUrls = Object.fromEntries(Object.entries(ports).map(([chain, port]) => [chain, `http://${HOST}:${port}`])) as Record<ChainName, string>;
+  return { rpcUrls, faucetUrl, faucetApiKey };
 }
 
 /** Deletes whatever the API left on Redis under the bench's queue prefix (bounded: SCAN, 10 s). */
