@@ -73,6 +73,13 @@ export const CHAIN_DEFAULTS: Record<
   },
 };
 
+/** The configured chain of that name (every chain is configured: the config lists them all). */
+export function chainNamed(chains: readonly ChainConfig[], name: ChainName): ChainConfig {
+  const chain = chains.find((candidate) => candidate.name === name);
+  if (!chain) throw new Error(`no configuration for the chain ${name}`);
+  return chain;
+}
+
 /** The local chains' ids: a transaction signed for one of them is valid on no public chain. */
 export const LOCAL_CHAIN_IDS: readonly number[] = [31337, 31338, 31339];
 

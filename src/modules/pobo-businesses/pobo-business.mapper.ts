@@ -25,6 +25,7 @@ type PoboBusinessFields = Pick<
   | 'nairaAccountName'
   | 'nairaBankName'
   | 'nairaBankCode'
+  | 'walletIndex'
   | 'evmAddress'
   | 'svmAddress'
   | 'agreementStatus'

@@ -14,7 +14,7 @@ const isoText = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY
 export const POBO_BUSINESS_COLUMNS = `id, business_name AS "businessName", country,
   allow_naira_collection AS "allowNairaCollection", naira_collection_status AS "nairaCollectionStatus",
   naira_account_number AS "nairaAccountNumber", naira_account_name AS "nairaAccountName", naira_bank_name AS "nairaBankName", naira_bank_code AS "nairaBankCode",
-  evm_address AS "evmAddress", svm_address AS "svmAddress", agreement_status AS "agreementStatus",
+  wallet_index AS "walletIndex", evm_address AS "evmAddress", svm_address AS "svmAddress", agreement_status AS "agreementStatus",
   kyb_status AS "kybStatus", kyb_pending_requirements AS "kybPendingRequirements",
   ${isoText('kyb_last_synced_at')} AS "kybLastSyncedAt", ${isoText('created_at')} AS "createdAt",
   ${isoText('updated_at')} AS "updatedAt"`;

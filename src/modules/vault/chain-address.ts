@@ -1,6 +1,6 @@
 import { isAddress as isSolanaAddress } from '@solana/kit';
 import { isAddress as isEvmAddress } from 'viem';
-import type { ChainName } from '../../config/vault-chains.config';
+import type { ChainConfig, ChainName } from '../../config/vault-chains.config';
 
 /**
  * Whether `address` is an address of `chain`: on the EVM chains 20 bytes of hex, whose EIP-55
@@ -12,4 +12,9 @@ export function isChainAddress(chain: ChainName, address: string): boolean {
   const hex = address.slice(2);
   const singleCase = hex === hex.toLowerCase() || hex === hex.toUpperCase();
   return isEvmAddress(address, { strict: !singleCase });
+}
+
+/** A business's vault address on `chain`: one EVM address for every EVM chain, its Solana one on Solana. */
+export function vaultAddressOn(chain: Pick<ChainConfig, 'kind'>, business: { evmAddress: string; svmAddress: string }): string {
+  return chain.kind === 'evm' ? business.evmAddress : business.svmAddress;
 }

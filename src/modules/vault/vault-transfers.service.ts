@@ -6,14 +6,14 @@ import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMinorUnits } from '../../common/money/money';
 import { listPage, Page } from '../../common/paging';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import type { ChainConfig } from '../../config/vault-chains.config';
+import { chainNamed, type ChainConfig } from '../../config/vault-chains.config';
 import { JobHandler, JobQueues, Outbox } from '../../jobs';
 import { CHAIN_CLIENTS, ChainClients, describeChainError, SignedTransfer, TransferRefusedError } from '../chains';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService, Posting } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { WalletSigner } from '../wallets';
-import { isChainAddress } from './chain-address';
+import { isChainAddress, vaultAddressOn } from './chain-address';
 import { CreateVaultTransferDto, VaultTransferDto, VaultTransferListQuery } from './dto/vault.dto';
 import { mapVaultTransfer, VAULT_ASSET } from './vault.mapper';
 import { AddressInvalidError, VaultKybNotVerifiedError, VaultTransferNotFoundError } from './vault.errors';
@@ -54,7 +54,7 @@ export class VaultTransfersService {
 
   async create(merchantId: string, dto: CreateVaultTransferDto, claim: IdempotencyClaim | undefined): Promise<VaultTransferDto> {
     if (!isChainAddress(dto.chain, dto.toAddress)) throw new AddressInvalidError(dto.chain, 'toAddress');
-    const chain = this.chain(dto.chain);
+    const chain = chainNamed(this.config.vault.chains, dto.chain);
     const amount = toMinorUnits(dto.amount, VAULT_ASSET)!;
     const networkFee = Number(chain.networkFeeMicro);
     return this.reservations.run(dto.poboUserId, () =>
@@ -62,7 +62,6 @@ export class VaultTransfersService {
         // Share-locked: a KYB verdict changing now waits for this transaction, and is seen.
         const business = await this.businesses.findOwnedForShare(manager, merchantId, dto.poboUserId);
         if (business.kybStatus !== 'verified') throw new VaultKybNotVerifiedError();
-        const { walletIndex } = (await this.businesses.findById(business.id, manager))!;
         const id = claim?.resourceId ?? newId('vtr');
         await this.repository.insert(manager, {
           id,
@@ -72,8 +71,8 @@ export class VaultTransfersService {
           chain: dto.chain,
           amount,
           networkFee,
-          fromAddress: chain.kind === 'evm' ? business.evmAddress : business.svmAddress,
-          walletIndex,
+          fromAddress: vaultAddressOn(chain, business),
+          walletIndex: business.walletIndex,
           toAddress: dto.toAddress,
           merchantReference: dto.merchantReference,
         });
@@ -227,10 +226,6 @@ export class VaultTransfersService {
               { account: { platform: 'vault_network_fees' as const }, amount: fee },
             ];
     return { type, sourceId: transfer.id, currency: VAULT_ASSET, lines: lines.filter((line) => line.amount !== 0) };
-  }
-
-  private chain(name: string): ChainConfig {
-    return this.config.vault.chains.find((chain) => chain.name === name)!;
   }
 }
 

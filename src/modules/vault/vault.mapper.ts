@@ -5,6 +5,7 @@ import type { PoboBusinessRow } from '../pobo-businesses';
 import type { VaultDto, VaultTransactionDto, VaultTransferDto } from './dto/vault.dto';
 import type { VaultTransferRecord } from './vault-transfers.repository';
 import type { VaultTransactionRecord } from './vault.repository';
+import { vaultAddressOn } from './chain-address';
 
 export const VAULT_ASSET = 'USDC';
 
@@ -20,7 +21,7 @@ export function mapVault(
   const available = (chain: string) => accounts.find((account) => account.chain === chain && account.kind === 'vault_available')?.balance ?? 0;
   return {
     poboUserId: business.id,
-    wallets: chains.map((chain) => ({ chain: chain.name, address: chain.kind === 'evm' ? business.evmAddress : business.svmAddress })),
+    wallets: chains.map((chain) => ({ chain: chain.name, address: vaultAddressOn(chain, business) })),
     balances: chains.map((chain) => ({
       chain: chain.name,
       asset: VAULT_ASSET,

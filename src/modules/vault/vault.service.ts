@@ -4,12 +4,13 @@ import { ProviderError } from '../../common/providers/provider-http-client';
 import { listPage, Page } from '../../common/paging';
 import { toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { chainNamed } from '../../config/vault-chains.config';
 import { testTransferKey } from '../bank-rail';
 import { CHAIN_FAUCET, ChainFaucet } from '../chains';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService } from '../ledger';
 import { POBO_USERS_PATH, PoboBusinessesService } from '../pobo-businesses';
-import { isChainAddress } from './chain-address';
+import { isChainAddress, vaultAddressOn } from './chain-address';
 import {
   AddressBlacklistedDto,
   BlacklistAddressDto,
@@ -71,8 +72,8 @@ export class VaultService {
   /** Test mode: the local chain's faucet sends USDC to the business's vault, a real transaction the worker then finds. */
   async sendTestDeposit(merchantId: string, dto: SendTestDepositDto, claim: IdempotencyClaim | undefined): Promise<TestDepositSentDto> {
     const business = await this.businesses.findOwned(merchantId, dto.poboUserId);
-    const chain = this.config.vault.chains.find((c) => c.name === dto.chain)!;
-    const toAddress = chain.kind === 'evm' ? business.evmAddress : business.svmAddress;
+    const chain = chainNamed(this.config.vault.chains, dto.chain);
+    const toAddress = vaultAddressOn(chain, business);
     const amount = toMinorUnits(dto.amount, VAULT_ASSET)!;
     const txHash = await this.callFaucet((faucet) => faucet.mint(dto.chain, toAddress, BigInt(amount), testTransferKey(claim), this.budget()));
     return this.idempotency.commit(claim, () => Promise.resolve({ poboUserId: business.id, chain: dto.chain, toAddress, amount: dto.amount, txHash }));
