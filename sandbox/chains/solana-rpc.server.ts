@@ -78,7 +78,7 @@ export function createSolanaRpcServer(chain: SolanaChain): FastifyInstance {
       const found = typeof signature === 'string' ? chain.transaction(signature) : undefined;
       return found ? { slot: Number(found.slot), blockTime: found.blockTime, ...transactionJson(found) } : null;
     },
-    getBlock: ([slot]) => {
+    getBlock: ([slot, config]) => {
       const block = chain.block(BigInt(Number(slot) || 0));
       if (!block) throw new RpcError(-32007, `Slot ${String(slot)} was skipped, or missing due to ledger jump to recent snapshot`);
       const parentSlot = BigInt(Number(slot)) - 1n;
@@ -88,7 +88,10 @@ export function createSolanaRpcServer(chain: SolanaChain): FastifyInstance {
         parentSlot: Number(parentSlot),
         blockHeight: Number(slot),
         blockTime: block.transactions[0]?.blockTime ?? null,
-        transactions: block.transactions.map(transactionJson),
+        // `transactionDetails: 'none'` (a client that wants the hash only) leaves the transactions out, as a validator does.
+        ...((config as { transactionDetails?: string } | undefined)?.transactionDetails === 'none'
+          ? {}
+          : { transactions: block.transactions.map(transactionJson) }),
       };
     },
     sandbox_snapshot: () => chain.snapshot(),

@@ -70,8 +70,15 @@ export class SolanaChainClient implements ChainClient {
   }
 
   async blockHash(slot: bigint): Promise<string | null> {
-    const block = await this.block(slot);
-    return block?.blockhash ?? null;
+    try {
+      const block = await this.call(() =>
+        this.rpc.getBlock(slot, { transactionDetails: 'none', rewards: false, commitment: 'confirmed' }).send({ abortSignal: this.signal() }),
+      );
+      return block?.blockhash ?? null;
+    } catch (err) {
+      if (isSolanaError(err, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED)) return null;
+      throw err;
+    }
   }
 
   /**

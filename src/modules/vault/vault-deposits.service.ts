@@ -16,6 +16,8 @@ import { ChainCursor, PendingDeposit, VaultRepository } from './vault.repository
 /** At most this many blocks (slots) are read per chain per run: a first run after a long stop catches up over several. */
 export const MAX_BLOCKS_PER_SCAN = 500n;
 const BATCH = 1_000;
+/** Deposits credited per database transaction: a burst commits once per hundred, and a transaction stays short. */
+const CREDITS_PER_TRANSACTION = 100;
 
 /** Who owns a vault address. */
 interface VaultOwner {
@@ -124,6 +126,7 @@ export class VaultDepositsService {
     const hashes = new Map<bigint, string | null>();
     for (const block of new Set(pending.map((deposit) => deposit.block))) hashes.set(block, block > head ? null : await client.blockHash(block));
     const counting = new Map<number, string[]>();
+    const due: { deposit: PendingDeposit; confirmations: number }[] = [];
     for (const deposit of pending) {
       if (hashes.get(deposit.block) !== deposit.blockHash) {
         await this.repository.dropDeposit(deposit.id, deposit.blockHash);
@@ -131,26 +134,33 @@ export class VaultDepositsService {
         continue;
       }
       const confirmations = Number(head - deposit.block + 1n);
-      if (confirmations >= chain.confirmations) await this.credit(chain, deposit, confirmations);
+      if (confirmations >= chain.confirmations) due.push({ deposit, confirmations });
       else counting.set(confirmations, [...(counting.get(confirmations) ?? []), deposit.id]);
     }
+    for (let i = 0; i < due.length; i += CREDITS_PER_TRANSACTION) await this.credit(chain, due.slice(i, i + CREDITS_PER_TRANSACTION));
     for (const [confirmations, ids] of counting) await this.repository.countConfirmations(ids, confirmations);
   }
 
-  /** Confirmed and credited to the business's vault on the chain, in one transaction: exactly once. */
-  private async credit(chain: ChainConfig, deposit: PendingDeposit, confirmations: number): Promise<void> {
-    const amount = minorFromColumn(deposit.amount);
+  /**
+   * Each deposit confirmed and credited to the business's vault on the chain in the same
+   * transaction: exactly once. Several share a transaction (one commit for a burst's), and a
+   * deposit already confirmed is skipped in it.
+   */
+  private async credit(chain: ChainConfig, due: { deposit: PendingDeposit; confirmations: number }[]): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.confirmDeposit(manager, deposit.id, deposit.blockHash, confirmations))) return;
-      await this.ledger.post(manager, {
-        type: 'vault_deposit',
-        sourceId: deposit.id,
-        currency: VAULT_ASSET,
-        lines: [
-          { account: { vault: { merchantId: deposit.merchantId, poboUserId: deposit.poboUserId, chain: chain.name }, kind: 'vault_available' }, amount },
-          { account: { platform: `custody_${chain.name}` }, amount: -amount },
-        ],
-      });
+      for (const { deposit, confirmations } of due) {
+        if (!(await this.repository.confirmDeposit(manager, deposit.id, deposit.blockHash, confirmations))) continue;
+        const amount = minorFromColumn(deposit.amount);
+        await this.ledger.post(manager, {
+          type: 'vault_deposit',
+          sourceId: deposit.id,
+          currency: VAULT_ASSET,
+          lines: [
+            { account: { vault: { merchantId: deposit.merchantId, poboUserId: deposit.poboUserId, chain: chain.name }, kind: 'vault_available' }, amount },
+            { account: { platform: `custody_${chain.name}` }, amount: -amount },
+          ],
+        });
+      }
     });
   }
 
