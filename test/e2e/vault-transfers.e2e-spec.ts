@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createSolanaRpc, generateKeyPairSigner, type Signature } from '@solana/kit';
 import { createPublicClient, getAddress, http as viemHttp, type Hex } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
@@ -204,6 +206,24 @@ describe('Vault transfers out', () => {
       404,
       'resource_not_found',
     );
+  });
+
+  it('vault:platform names the platform’s keys and what they hold: the fee payer is the one that paid for solana transfers', async () => {
+    const env = { ...process.env, ...stack.env, DATABASE_URL: stack.db.url };
+    const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'vault:platform'], { cwd: `${__dirname}/../..`, env });
+    const report = JSON.parse(stdout);
+    // The gas wallet's balance on each EVM chain, as the chain has it.
+    for (const chain of ['ethereum', 'polygon', 'base']) {
+      const client = createPublicClient({ transport: viemHttp(stack.env[`${chain.toUpperCase()}_RPC_URL`]) });
+      expect(report.gasWallet.chains[chain]).toEqual({ balance: String(await client.getBalance({ address: report.gasWallet.address })) });
+    }
+    // The local chain starts the fee payer with 1,000 SOL; it paid every solana transfer above.
+    expect(BigInt(report.feePayer.chains.solana.balance)).toBeLessThan(10n ** 12n);
+    const signature = (await stack.pg.query(`SELECT tx_hash FROM vault_transfers WHERE chain = 'solana' AND status = 'confirmed' LIMIT 1`)).rows[0].tx_hash;
+    const tx = await createSolanaRpc(stack.env.SOLANA_RPC_URL)
+      .getTransaction(signature as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0 })
+      .send();
+    expect(tx!.transaction.message.accountKeys[0]).toBe(report.feePayer.address);
   });
 
   it('the ledger and the chains agree once every transfer settled', async () => {

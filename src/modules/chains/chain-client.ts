@@ -89,6 +89,8 @@ export interface ChainClient {
   usdcTransfersTo(recipients: AddressSet, from: bigint, to: bigint): Promise<UsdcTransfer[]>;
   /** The USDC `owner` holds, in micro-USDC. */
   usdcBalance(owner: string): Promise<bigint>;
+  /** The chain's own coin `owner` holds, in its smallest unit (wei, lamports): what pays for gas and fees. */
+  nativeBalance(owner: string): Promise<bigint>;
 
   /**
    * Readies the vault to send and answers the lowest nonce it may use (EVM: its native balance is

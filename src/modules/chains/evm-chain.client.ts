@@ -86,6 +86,10 @@ export class EvmChainClient implements ChainClient {
       }));
   }
 
+  nativeBalance(owner: string): Promise<bigint> {
+    return this.client.getBalance({ address: getAddress(owner) });
+  }
+
   usdcBalance(owner: string): Promise<bigint> {
     return this.client.readContract({ address: this.usdc, abi: erc20Abi, functionName: 'balanceOf', args: [getAddress(owner)] });
   }

@@ -124,6 +124,11 @@ export class SolanaChainClient implements ChainClient {
     return BigInt(value.amount);
   }
 
+  async nativeBalance(owner: string): Promise<bigint> {
+    const { value } = await this.call(() => this.rpc.getBalance(address(owner), { commitment: 'confirmed' }).send({ abortSignal: this.signal() }));
+    return value;
+  }
+
   /** Solana's fee payer pays: nothing to ready, and no nonce (a blockhash bounds the transaction's life). */
   prepareSender(): Promise<null> {
     return Promise.resolve(null);
