@@ -1,12 +1,16 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '../config/app.config';
+import type { ChainName } from '../config/vault-chains.config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { CHAIN_CLIENTS, ChainClients, ChainsModule, describeChainError } from '../modules/chains';
 import { WalletSigner, WalletsModule } from '../modules/wallets';
 import { assertDependenciesReachable } from '../startup/preflight';
 import { runCli } from './run-cli';
+
+/** A key's balance on a chain, or why it could not be read. */
+type Reading = { balance: string } | { error: string };
 
 /**
  * `vault:platform`: the platform's own addresses, which the operator funds, and what each holds of
@@ -25,24 +29,21 @@ async function main(): Promise<void> {
   try {
     const platform = await app.get(WalletSigner).platformAddresses();
     const clients = app.get<ChainClients>(CHAIN_CLIENTS);
-    const balances = await Promise.all(
-      [...clients.values()].map(async (client) => {
+    const readings = await Promise.all(
+      [...clients.values()].map(async (client): Promise<[ChainName, Reading]> => {
         const owner = client.name === 'solana' ? platform.svm : platform.evm;
         try {
-          return [client.name, { balance: String(await client.nativeBalance(owner)) }] as const;
+          return [client.name, { balance: String(await client.nativeBalance(owner)) }];
         } catch (err) {
-          return [client.name, { error: describeChainError(err) }] as const;
+          return [client.name, { error: describeChainError(err) }];
         }
       }),
     );
-    const of = (names: (name: string) => boolean) => Object.fromEntries(balances.filter(([name]) => names(name)));
+    const of = (solana: boolean): Record<string, Reading> => Object.fromEntries(readings.filter(([name]) => (name === 'solana') === solana));
     process.stdout.write(
-      `${JSON.stringify({
-        gasWallet: { address: platform.evm, chains: of((name) => name !== 'solana') },
-        feePayer: { address: platform.svm, chains: of((name) => name === 'solana') },
-      })}\n`,
+      `${JSON.stringify({ gasWallet: { address: platform.evm, chains: of(false) }, feePayer: { address: platform.svm, chains: of(true) } })}\n`,
     );
-    process.exitCode = balances.some(([, reading]) => 'error' in reading) ? 1 : 0;
+    process.exitCode = readings.some(([, reading]) => 'error' in reading) ? 1 : 0;
   } finally {
     await app.close();
   }
