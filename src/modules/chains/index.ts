@@ -3,5 +3,4 @@ export { describeChainError, TransferRefusedError } from './chain-client';
 export { CHAIN_CLIENTS, createChainClients } from './chain-clients';
 export type { ChainClients } from './chain-clients';
 export { ChainsModule } from './chains.module';
-export { EvmChainClient } from './evm-chain.client';
 export { CHAIN_FAUCET, ChainFaucet } from './chain-faucet';

@@ -1,5 +1,5 @@
-import { isAddress as isSolanaAddress } from '@solana/kit';
-import { isAddress as isEvmAddress } from 'viem';
+import { isAddress as isSolanaAddress } from '@solana/addresses';
+import { toChecksumAddress } from '../wallets';
 import type { ChainConfig, ChainName } from '../../config/vault-chains.config';
 
 /**
@@ -9,9 +9,12 @@ import type { ChainConfig, ChainName } from '../../config/vault-chains.config';
  */
 export function isChainAddress(chain: ChainName, address: string): boolean {
   if (chain === 'solana') return isSolanaAddress(address);
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return false;
   const hex = address.slice(2);
   const singleCase = hex === hex.toLowerCase() || hex === hex.toUpperCase();
-  return isEvmAddress(address, { strict: !singleCase });
+  // The wallets' own EIP-55 encoding (the one vault addresses are shown in), not a chain library's:
+  // the API checks addresses and never calls a chain, so it never loads one.
+  return singleCase || toChecksumAddress(hex) === address;
 }
 
 /** A business's vault address on `chain`: one EVM address for every EVM chain, its Solana one on Solana. */

@@ -1,7 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import * as sodium from 'sodium-native';
-import { bytesToHex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { bytesToHex } from '@noble/hashes/utils';
 import type { WalletRequest, WalletResponse } from './wallet-thread';
 import { WalletDeriver } from './wallet.deriver';
 
@@ -21,7 +20,9 @@ async function answer(request: WalletRequest): Promise<unknown> {
     case 'sign-evm': {
       const key = deriver.evmPrivateKey(request.key);
       try {
-        return await privateKeyToAccount(bytesToHex(key)).signTransaction(request.transaction);
+        // viem's accounts are loaded with the first EVM signature: the API's thread only derives addresses.
+        const { privateKeyToAccount } = await import('viem/accounts');
+        return await privateKeyToAccount(`0x${bytesToHex(key)}`).signTransaction(request.transaction);
       } finally {
         key.fill(0);
       }

@@ -8,7 +8,8 @@ import { HDKey as Bip32HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english';
 import { HDKey as Slip10HDKey } from 'micro-ed25519-hdkey';
-import { toChecksumAddress, WalletDeriver } from './wallet.deriver';
+import { toChecksumAddress } from './checksum-address';
+import { WalletDeriver } from './wallet.deriver';
 
 /** Hardhat / Anvil / Foundry default development mnemonic. */
 const HARDHAT = 'test test test test test test test test test test test junk';

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { keccak_256 } from '@noble/hashes/sha3';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+import { bytesToHex } from '@noble/hashes/utils';
 import { base58 } from '@scure/base';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english';
@@ -8,6 +8,7 @@ import { BIP32Factory, BIP32Interface } from 'bip32';
 import { HARDENED_OFFSET, HDKey as Slip10HDKey } from 'micro-ed25519-hdkey';
 import * as sodium from 'sodium-native';
 import * as secp256k1 from 'tiny-secp256k1';
+import { toChecksumAddress } from './checksum-address';
 
 const bip32 = BIP32Factory(secp256k1);
 
@@ -25,7 +26,6 @@ export const SVM_PLATFORM_PATH = "m/44'/501'/0'/1'";
 export const MAX_DERIVATION_INDEX = 2 ** 31;
 
 const REDACTED = '[WalletDeriver]';
-const HEX_ADDRESS = /^[0-9a-fA-F]{40}$/;
 
 /** Whose key: a business's wallet index, or the platform's (gas wallet, fee payer). */
 export type WalletKey = number | 'platform';
@@ -35,30 +35,6 @@ export interface DerivedAddresses {
   evm: string;
   /** Base58 ed25519 public key at `m/44'/501'/{index}'/0'`. */
   svm: string;
-}
-
-/**
- * EIP-55 mixed-case checksum encoding of a 20-byte hex address.
- *
- * Accepts the 40 hex characters in any case (an optional `0x` prefix is tolerated) and returns the
- * `0x`-prefixed checksummed form. Any existing casing is ignored, not verified.
- */
-export function toChecksumAddress(hexAddressWithout0x: string): string {
-  if (typeof hexAddressWithout0x !== 'string') {
-    throw new TypeError('Address must be a string of 40 hex characters');
-  }
-  const raw = hexAddressWithout0x.startsWith('0x') || hexAddressWithout0x.startsWith('0X') ? hexAddressWithout0x.slice(2) : hexAddressWithout0x;
-  if (!HEX_ADDRESS.test(raw)) {
-    throw new Error('Address must be exactly 40 hex characters (20 bytes)');
-  }
-  const lower = raw.toLowerCase();
-  // keccak256 over the ASCII of the lowercase hex; nibble i >= 8 upper-cases character i.
-  const hash = bytesToHex(keccak_256(utf8ToBytes(lower)));
-  let out = '0x';
-  for (let i = 0; i < lower.length; i++) {
-    out += parseInt(hash[i], 16) >= 8 ? lower[i].toUpperCase() : lower[i];
-  }
-  return out;
 }
 
 /**
