@@ -407,7 +407,14 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   const runs: Measurement[] = [];
   const targets: Target[] = [];
   const workerNodeArgs = [...startWorkerNodeFlags(), ...EXTRA_WORKER_NODE_ARGS];
-  const workerEnv = { ...appEnv, DB_POOL_SIZE: String(WORKER_DB_POOL_SIZE) };
+  // The other parts' workers leave the chains alone (a port nothing listens on, read hourly): the
+  // vault follower would otherwise learn every seeded business's addresses in their measurements.
+  const vaultWorkerEnv = { ...appEnv, DB_POOL_SIZE: String(WORKER_DB_POOL_SIZE) };
+  const workerEnv = {
+    ...vaultWorkerEnv,
+    ...Object.fromEntries(CHAIN_NAMES.map((chain) => [`${chain.toUpperCase()}_RPC_URL`, `http://${HOST}:9`])),
+    VAULT_POLL_INTERVAL_MS: '600000',
+  };
   const results: Record<string, unknown> = {};
 
   // 5–7. GET one business (reference / API), the list, create; the API's memory after them.
@@ -718,7 +725,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
       confirmations: VAULT_CONFIRMATIONS,
       apiPid,
       startWorker: async () => {
-        worker = startChild('worker', WORKER_MAIN, workerEnv, workerNodeArgs, { watchStdout: ['worker started'] });
+        worker = startChild('worker', WORKER_MAIN, vaultWorkerEnv, workerNodeArgs, { watchStdout: ['worker started'] });
         started.push(worker);
         await waitPrinted(worker, 'worker started');
         return pidOf(worker);

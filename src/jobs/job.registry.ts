@@ -89,6 +89,8 @@ export class JobRegistry implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly handlers = new Map<string, FoundHandler>();
   private readonly workers: Worker[] = [];
   private periodic: AnyJobDefinition[] = [];
+  /** The periodic jobs running in this process now. */
+  private readonly periodicRunning = new Set<string>();
   private watchdog?: NodeJS.Timeout;
 
   constructor(
@@ -168,7 +170,17 @@ export class JobRegistry implements OnApplicationBootstrap, OnApplicationShutdow
     // Only possible with a producer newer than this worker: fail for good, it will not get better.
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
     const attempt = job.attemptsMade + 1;
-    return handler.run(job.data, { attempt, finalAttempt: attempt >= (job.opts.attempts ?? 1) });
+    if (!handler.job.every) return handler.run(job.data, { attempt, finalAttempt: attempt >= (job.opts.attempts ?? 1) });
+    // A periodic run that finds this process's previous one still going ends at once: the next tick
+    // comes anyway, and runs piled up behind a slow one (a chain node, a lock) would take every slot
+    // of their queue and do the same work side by side.
+    if (this.periodicRunning.has(job.name)) return undefined;
+    this.periodicRunning.add(job.name);
+    try {
+      return await handler.run(job.data, { attempt, finalAttempt: attempt >= (job.opts.attempts ?? 1) });
+    } finally {
+      this.periodicRunning.delete(job.name);
+    }
   }
 
   /** Upserts every periodic job's scheduler that Redis does not have (all of them at start). */

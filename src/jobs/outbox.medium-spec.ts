@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, Module } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { eventually, Medium, sleep, startMedium } from '../../test/support/medium';
-import { defineJob, defineQueue, JobContext, JobHandler, JobsModule, Outbox } from '.';
+import { defineJob, definePeriodicJob, defineQueue, JobContext, JobHandler, JobsModule, Outbox } from '.';
 import { OutboxRelay } from './outbox.relay';
 
 /** Names of this run only: queues, jobs and job ids never meet another spec's. */
@@ -70,6 +70,28 @@ class Recorder {
 @Module({ imports: [JobsModule.forFeature(QUEUE, [RECORD, FLAKY])], providers: [Recorder] })
 class RecorderModule {}
 
+/** A periodic job slower than its interval, in a queue with room for several jobs at once. */
+const SLOW_QUEUE = defineQueue(`${TAG}-slow`, 4);
+const SLOW = definePeriodicJob(SLOW_QUEUE, `${TAG}.slow`, () => 50);
+
+@Injectable()
+class SlowPeriodic {
+  runs = 0;
+  private running = 0;
+  mostAtOnce = 0;
+
+  @JobHandler(SLOW)
+  async run(): Promise<void> {
+    this.runs++;
+    this.mostAtOnce = Math.max(this.mostAtOnce, ++this.running);
+    await sleep(300);
+    this.running--;
+  }
+}
+
+@Module({ imports: [JobsModule.forFeature(SLOW_QUEUE, [SLOW])], providers: [SlowPeriodic] })
+class SlowPeriodicModule {}
+
 const key = () => randomBytes(4).toString('hex');
 const failure = (promise: Promise<unknown>) =>
   promise.then(
@@ -115,7 +137,7 @@ describe('OutboxRelay and JobRegistry (medium, worker)', () => {
   let recorder: Recorder;
 
   beforeAll(async () => {
-    m = await startMedium({ name: 'relay', worker: true, imports: [RecorderModule], quiet: [/no job named/] });
+    m = await startMedium({ name: 'relay', worker: true, imports: [RecorderModule, SlowPeriodicModule], quiet: [/no job named/] });
     outbox = m.app.get(Outbox);
     recorder = m.app.get(Recorder);
     // The relay's fallback poll is stopped: from here on only the outbox trigger's NOTIFY wakes it.
@@ -181,6 +203,17 @@ describe('OutboxRelay and JobRegistry (medium, worker)', () => {
     await sleep(200);
 
     expect(callsOf(k)).toEqual([]);
+  });
+
+  it('never runs a periodic job twice at once in one process, however slower than its interval a run is', async () => {
+    const slow = m.app.get(SlowPeriodic);
+    await eventually(
+      () => Promise.resolve(slow.runs),
+      (runs) => runs >= 3,
+      5_000,
+      20,
+    );
+    expect(slow.mostAtOnce).toBe(1);
   });
 
   it('retries a failed attempt with backoff, telling the handler the attempt and whether it is the last', async () => {
