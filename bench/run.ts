@@ -323,6 +323,12 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   // development's chain ids and USDC), with the platform's gas wallet and fee payer of this run's
   // mnemonic funded; blocks only for transactions and when the vault part mines them.
   const walletMnemonic = productionMnemonic();
+  // Production requires the vault's chains: where they must not be read, they point at a port
+  // nothing listens on, read once an hour (the worker logs each chain it could not read).
+  const idleChainsEnv = {
+    ...Object.fromEntries(CHAIN_NAMES.map((chain) => [`${chain.toUpperCase()}_RPC_URL`, `http://${HOST}:9`])),
+    VAULT_POLL_INTERVAL_MS: '600000',
+  };
   const vaultChains = PARTS.has('vault') ? await startChains(walletMnemonic, started) : undefined;
   const chainsEnv: Record<string, string> = vaultChains
     ? {
@@ -330,12 +336,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
         ...Object.fromEntries(CHAIN_NAMES.map((chain) => [`${chain.toUpperCase()}_CONFIRMATIONS`, String(VAULT_CONFIRMATIONS)])),
         VAULT_POLL_INTERVAL_MS: String(VAULT_POLL_MS),
       }
-    : {
-        // Production requires the vault's chains; without the vault part they point at a port
-        // nothing listens on, read once an hour (the worker logs each chain it could not read).
-        ...Object.fromEntries(CHAIN_NAMES.map((chain) => [`${chain.toUpperCase()}_RPC_URL`, `http://${HOST}:9`])),
-        VAULT_POLL_INTERVAL_MS: '600000',
-      };
+    : idleChainsEnv;
   // ledger:verify reconciles the vaults with the chains when there are chains to ask.
   if (vaultChains) Object.assign(railsEnv, serviceEnvOf(STAGING_CHAINS, vaultChains.rpcUrls));
   // The API's and the worker's environment: one deployment, same database, queues and secrets.
@@ -410,11 +411,7 @@ async function bench(databaseUrl: string, startedAt: Date, started: Started[]): 
   // The other parts' workers leave the chains alone (a port nothing listens on, read hourly): the
   // vault follower would otherwise learn every seeded business's addresses in their measurements.
   const vaultWorkerEnv = { ...appEnv, DB_POOL_SIZE: String(WORKER_DB_POOL_SIZE) };
-  const workerEnv = {
-    ...vaultWorkerEnv,
-    ...Object.fromEntries(CHAIN_NAMES.map((chain) => [`${chain.toUpperCase()}_RPC_URL`, `http://${HOST}:9`])),
-    VAULT_POLL_INTERVAL_MS: '600000',
-  };
+  const workerEnv = { ...vaultWorkerEnv, ...idleChainsEnv };
   const results: Record<string, unknown> = {};
 
   // 5–7. GET one business (reference / API), the list, create; the API's memory after them.

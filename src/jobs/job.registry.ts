@@ -170,14 +170,15 @@ export class JobRegistry implements OnApplicationBootstrap, OnApplicationShutdow
     // Only possible with a producer newer than this worker: fail for good, it will not get better.
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
     const attempt = job.attemptsMade + 1;
-    if (!handler.job.every) return handler.run(job.data, { attempt, finalAttempt: attempt >= (job.opts.attempts ?? 1) });
+    const context = { attempt, finalAttempt: attempt >= (job.opts.attempts ?? 1) };
+    if (!handler.job.every) return handler.run(job.data, context);
     // A periodic run that finds this process's previous one still going ends at once: the next tick
     // comes anyway, and runs piled up behind a slow one (a chain node, a lock) would take every slot
     // of their queue and do the same work side by side.
     if (this.periodicRunning.has(job.name)) return undefined;
     this.periodicRunning.add(job.name);
     try {
-      return await handler.run(job.data, { attempt, finalAttempt: attempt >= (job.opts.attempts ?? 1) });
+      return await handler.run(job.data, context);
     } finally {
       this.periodicRunning.delete(job.name);
     }

@@ -70,15 +70,10 @@ export class SolanaChainClient implements ChainClient {
   }
 
   async blockHash(slot: bigint): Promise<string | null> {
-    try {
-      const block = await this.call(() =>
-        this.rpc.getBlock(slot, { transactionDetails: 'none', rewards: false, commitment: 'confirmed' }).send({ abortSignal: this.signal() }),
-      );
-      return block?.blockhash ?? null;
-    } catch (err) {
-      if (isSolanaError(err, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED)) return null;
-      throw err;
-    }
+    const block = await this.unlessSkipped(() =>
+      this.rpc.getBlock(slot, { transactionDetails: 'none', rewards: false, commitment: 'confirmed' }).send({ abortSignal: this.signal() }),
+    );
+    return block?.blockhash ?? null;
   }
 
   /**
@@ -206,13 +201,18 @@ export class SolanaChainClient implements ChainClient {
   }
 
   /** The block at `slot`, or null when the slot was skipped (no block, or none yet). */
-  private async block(slot: bigint) {
+  private block(slot: bigint) {
+    return this.unlessSkipped(() =>
+      this.rpc
+        .getBlock(slot, { encoding: 'json', transactionDetails: 'full', maxSupportedTransactionVersion: 0, rewards: false, commitment: 'confirmed' })
+        .send({ abortSignal: this.signal() }),
+    );
+  }
+
+  /** A block read (retried as every call is), or null when its slot was skipped. */
+  private async unlessSkipped<T>(read: () => Promise<T>): Promise<T | null> {
     try {
-      return await this.call(() =>
-        this.rpc
-          .getBlock(slot, { encoding: 'json', transactionDetails: 'full', maxSupportedTransactionVersion: 0, rewards: false, commitment: 'confirmed' })
-          .send({ abortSignal: this.signal() }),
-      );
+      return await this.call(read);
     } catch (err) {
       if (isSolanaError(err, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED)) return null;
       throw err;
