@@ -6,11 +6,13 @@ import {
   createTransactionMessage,
   generateKeyPairSigner,
   getBase64EncodedWireTransaction,
+  isSolanaError,
   lamports,
   pipe,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
+  SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED,
   type Address as SolanaAddress,
 } from '@solana/kit';
 import {
@@ -102,6 +104,19 @@ describe('local chains', () => {
         wallet.writeContract({ chain: chainDefinition, address: DEV_USDC_ADDRESS, abi: erc20Abi, functionName: 'transfer', args: [to, amount], gas: 100_000n });
       const sent = await transfer(RECIPIENT, 5_000_000n);
       expect((await client.getTransactionReceipt({ hash: sent })).status).toBe('success');
+      // Another transaction with the nonce the transfer used: refused, as a real node refuses a reused nonce.
+      const used = (await client.getTransaction({ hash: sent })).nonce;
+      await expect(
+        wallet.writeContract({
+          chain: chainDefinition,
+          address: DEV_USDC_ADDRESS,
+          abi: erc20Abi,
+          functionName: 'transfer',
+          args: [RECIPIENT, 1n],
+          gas: 100_000n,
+          nonce: used,
+        }),
+      ).rejects.toThrow(/nonce/i);
       await expect(client.readContract({ address: DEV_USDC_ADDRESS, abi: erc20Abi, functionName: 'balanceOf', args: [RECIPIENT] })).resolves.toBe(5_000_000n);
 
       expect((await faucetPost('/v1/ethereum/blacklist', { address: BLACKLISTED })).status).toBe(200);
@@ -179,6 +194,13 @@ describe('local chains', () => {
       expect((await rpc.getTokenAccountBalance(ownerAccount).send()).value.amount).toBe('25000000');
       const [status] = (await rpc.getSignatureStatuses([signature]).send()).value;
       expect(status!.slot).toBeGreaterThan(Number(latest.slot));
+
+      // The same transaction again (a resend after a lost answer): refused as already processed, run once.
+      const resent = rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
+      const refusal = await resent.then(() => undefined, (err: unknown) => err);
+      expect(isSolanaError((refusal as Error | undefined)?.cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED)).toBe(true);
+      expect((await rpc.getTokenAccountBalance(recipientAccount).send()).value.amount).toBe('15000000');
+      expect((await rpc.getSignatureStatuses([signature]).send()).value[0]!.slot).toBe(status!.slot);
 
       // A frozen (blacklisted) recipient: the transfer is refused, nothing moves.
       expect((await faucetPost('/v1/solana/blacklist', { address: recipient.address })).status).toBe(200);

@@ -162,9 +162,18 @@ export class SolanaChain {
     this.bySlot = snapshot.bySlot;
   }
 
-  /** Executes a signed transaction (wire bytes) in its own slot and records it; a failure is refused as preflight would. */
+  /**
+   * Executes a signed transaction (wire bytes) in its own slot and records it; a failure is refused
+   * as preflight would. A signature the chain holds already is refused as a validator refuses it
+   * (`AlreadyProcessed`) and never runs twice: a resend after a lost answer must not move money
+   * again, on this chain as on a real cluster.
+   */
   send(wire: Uint8Array): string {
     const transaction = getTransactionDecoder().decode(wire);
+    const [first] = Object.values(transaction.signatures);
+    if (first && this.history.has(getBase58Decoder().decode(first))) {
+      throw new RpcError(-32002, 'Transaction simulation failed: This transaction has already been processed', { err: 'AlreadyProcessed', logs: [] });
+    }
     const message = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
     const accountKeys = message.staticAccounts;
     const pre = this.tokenBalances(accountKeys);

@@ -1,6 +1,12 @@
+import { address, generateKeyPairSigner } from '@solana/kit';
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { createPublicClient, erc20Abi, http as viemHttp, parseEventLogs, parseTransaction, type Hex } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { DEV_USDC_MINT } from '../../sandbox/chains/solana-chain';
 import { DEV_EVM_USDC_ADDRESS } from '../../src/config/dev-secrets';
+import { loadConfig } from '../../src/config/app.config';
+import type { ChainName } from '../../src/config/vault-chains.config';
+import { createChainClients } from '../../src/modules/chains';
 import { ApiProcess, spawnWorker } from '../support/api-process';
 import { verifiedBusiness } from '../support/international';
 import { ledgerVerify, newKey, post } from '../support/money-stack';
@@ -13,16 +19,19 @@ const USERS = '/api/merchant/pobo/users';
 
 /**
  * The worker as its own process, killed with SIGKILL around the broadcast of a transfer out: after
- * it signed (the signed transaction stored) and before the node had it, and after the node had it
- * and before the answer came back. The restarted worker broadcasts the same transaction again:
- * the chain shows one transfer, with the nonce and hash signed before the kill.
+ * it signed (the signed transaction stored) and before the node had it (`drop`), and after the
+ * node had it and before the answer came back (`swallow`), on an EVM chain and on Solana. The
+ * restarted worker broadcasts the same transaction again, and the chain, which may have it
+ * already (Solana then refuses the resend as already processed), decides: one transfer on the
+ * chain, with the nonce or signature signed before the kill, confirmed, never failed.
  */
 describe('Vault transfers: the worker killed between signing and broadcasting', () => {
   let stack: Stack;
-  let proxy: RpcProxy;
+  const proxies = {} as Record<'base' | 'solana', RpcProxy>;
   let worker: ApiProcess | undefined;
   let apiKey: string;
   let workerEnv: Record<string, string>;
+  let clients: ReturnType<typeof createChainClients>;
 
   beforeAll(async () => {
     stack = await startStack({
@@ -34,43 +43,63 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
       env: { JOB_LOCK_MS: '2000', IDEMPOTENCY_LOCK_MS: '2000', PERIODIC_JOB_INTERVAL_MS: '300' },
     });
     apiKey = stack.merchants[0].apiKey;
-    proxy = await startRpcProxy(stack.env.BASE_RPC_URL);
-    // The worker process reaches base through the proxy; the suite's own worker stops, so it is the only one.
-    workerEnv = { ...stack.env, BASE_RPC_URL: proxy.url };
+    proxies.base = await startRpcProxy(stack.env.BASE_RPC_URL);
+    proxies.solana = await startRpcProxy(stack.env.SOLANA_RPC_URL);
+    // The worker process reaches the chains through the proxies; the suite's own worker stops, so it is the only one.
+    workerEnv = { ...stack.env, BASE_RPC_URL: proxies.base.url, SOLANA_RPC_URL: proxies.solana.url };
     await stack.worker!.close();
     stack.worker = undefined;
+    clients = createChainClients(loadConfig({ NODE_ENV: 'test', DATABASE_URL: stack.db.url, ...stack.env }));
   }, 120_000);
 
   afterAll(async () => {
     await worker?.kill();
-    await proxy?.close();
+    for (const proxy of Object.values(proxies)) await proxy?.close();
     await stack?.close();
   });
 
   const statusOf = async (id: string) => (await stack.pg.query(`SELECT status, raw_tx, tx_hash, nonce FROM vault_transfers WHERE id = $1`, [id])).rows[0];
-  /** The USDC transfer of the vault's transaction: the ERC-20 call of the raw transaction the proxy held. */
-  const isVaultTransfer = (call: { method: string; params: unknown[] }) =>
-    call.method === 'eth_sendRawTransaction' && parseTransaction(call.params[0] as Hex).to?.toLowerCase() === DEV_EVM_USDC_ADDRESS.toLowerCase();
+  /** The broadcast of the vault's transfer: the ERC-20 call of a raw transaction (base), any sendTransaction (only the worker sends on Solana). */
+  const isVaultTransfer = (chain: 'base' | 'solana') => (call: { method: string; params: unknown[] }) =>
+    chain === 'solana'
+      ? call.method === 'sendTransaction'
+      : call.method === 'eth_sendRawTransaction' && parseTransaction(call.params[0] as Hex).to?.toLowerCase() === DEV_EVM_USDC_ADDRESS.toLowerCase();
+  /** How many transfers of USDC reached `to` on the chain. */
+  const transfersTo = async (chain: ChainName, to: string): Promise<number> => {
+    if (chain === 'solana') return stack.chains!.solana.signaturesFor(await usdcAccountOf(to), { limit: 100 }).length;
+    const client = createPublicClient({ transport: viemHttp(stack.env[`${chain.toUpperCase()}_RPC_URL`]) });
+    const logs = await client.getLogs({ address: DEV_EVM_USDC_ADDRESS as Hex, fromBlock: 0n, toBlock: 'latest' });
+    return parseEventLogs({ abi: erc20Abi, logs, eventName: 'Transfer' }).filter((log) => log.args.to === to).length;
+  };
 
-  it.each(['drop', 'swallow'] as HoldMode[])('killed while broadcasting (%s): one transfer on the chain, the one signed before the kill', async (mode) => {
+  const cases: ['base' | 'solana', HoldMode][] = [
+    ['base', 'drop'],
+    ['base', 'swallow'],
+    ['solana', 'drop'],
+    ['solana', 'swallow'],
+  ];
+  it.each(cases)('%s, killed while broadcasting (%s): one transfer on the chain, the one signed before the kill', async (chain, mode) => {
+    const proxy = proxies[chain];
     worker = await spawnWorker(stack.db.url, workerEnv);
     const poboUserId = await verifiedBusiness(stack, apiKey);
-    expect((await post(stack.t, apiKey, '/api/merchant/test-helpers/vault/deposits', { poboUserId, chain: 'base', amount: 20 })).status).toBe(202);
+    expect((await post(stack.t, apiKey, '/api/merchant/test-helpers/vault/deposits', { poboUserId, chain, amount: 20 })).status).toBe(202);
     await eventually(
-      async () => (await http(stack.t.baseUrl, 'GET', `${USERS}/${poboUserId}/vault`, { apiKey })).body.response.balances[2].available,
+      async () =>
+        (await http(stack.t.baseUrl, 'GET', `${USERS}/${poboUserId}/vault`, { apiKey })).body.response.balances.find((b: { chain: string }) => b.chain === chain)
+          .available,
       (available) => available === 20,
       20_000,
       100,
     );
 
-    proxy.hold(isVaultTransfer, mode);
+    proxy.hold(isVaultTransfer(chain), mode);
     const heldBefore = proxy.held();
-    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const to = chain === 'solana' ? (await generateKeyPairSigner()).address : privateKeyToAccount(generatePrivateKey()).address;
     const created = await post(
       stack.t,
       apiKey,
       '/api/merchant/vault-transfers',
-      { poboUserId, chain: 'base', asset: 'USDC', amount: 7, toAddress: to, merchantReference: `crash-${mode}` },
+      { poboUserId, chain, asset: 'USDC', amount: 7, toAddress: to, merchantReference: `crash-${chain}-${mode}` },
       newKey(),
     );
     expect(created.status).toBe(201);
@@ -82,33 +111,34 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
       20,
     );
     const signed = await statusOf(id);
-    expect(signed).toMatchObject({ status: 'pending', raw_tx: expect.stringMatching(/^0x02/), tx_hash: expect.stringMatching(/^0x/) });
+    expect(signed).toMatchObject({ status: 'pending', raw_tx: expect.any(String), tx_hash: expect.any(String) });
     await worker.kill();
     worker = undefined;
+    // Swallowed: the chain has it, though the killed worker never heard so.
+    if (mode === 'swallow') expect(await transfersTo(chain, to)).toBe(1);
 
     proxy.hold(null);
     worker = await spawnWorker(stack.db.url, workerEnv);
     const done = await eventually(
       () => statusOf(id),
-      (row) => row.status === 'confirmed',
+      (row) => ['confirmed', 'failed'].includes(row.status),
       30_000,
       100,
     );
-    expect(done).toMatchObject({ tx_hash: signed.tx_hash, nonce: signed.nonce, raw_tx: signed.raw_tx });
-
-    const client = createPublicClient({ transport: viemHttp(stack.env.BASE_RPC_URL) });
-    const receipt = await client.getTransactionReceipt({ hash: signed.tx_hash as Hex });
-    expect(receipt.status).toBe('success');
-    const logs = await client.getLogs({ address: DEV_EVM_USDC_ADDRESS as Hex, fromBlock: 0n, toBlock: 'latest' });
-    const toRecipient = parseEventLogs({ abi: erc20Abi, logs, eventName: 'Transfer' }).filter((log) => log.args.to === to);
-    expect(toRecipient).toHaveLength(1);
-    expect(toRecipient[0].args.value).toBe(7_000_000n);
+    expect(done).toMatchObject({ status: 'confirmed', tx_hash: signed.tx_hash, nonce: signed.nonce, raw_tx: signed.raw_tx });
+    expect(await clients.get(chain)!.usdcBalance(to)).toBe(7_000_000n);
+    expect(await transfersTo(chain, to)).toBe(1);
     await worker.kill();
     worker = undefined;
   });
 
-  it('the ledger and the chain agree', async () => {
+  it('the ledger and the chains agree', async () => {
     const verified = await ledgerVerify(stack);
     expect(verified.report).toMatchObject({ ok: true, vaultDifferences: [] });
   });
 });
+
+/** A Solana owner's USDC account on the development mint. */
+async function usdcAccountOf(owner: string) {
+  return (await findAssociatedTokenPda({ owner: address(owner), mint: DEV_USDC_MINT, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
+}

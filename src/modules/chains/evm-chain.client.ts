@@ -7,6 +7,7 @@ import {
   http,
   keccak256,
   parseAbiItem,
+  TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   type Address,
   type Hex,
@@ -139,8 +140,21 @@ export class EvmChainClient implements ChainClient {
     try {
       await this.client.sendRawTransaction({ serializedTransaction: transfer.raw as Hex });
     } catch (err) {
-      // The same transaction again: in the node's pool already, or mined (its nonce used).
-      if (/already known|known transaction|nonce too low|nonce has already been used/i.test(String((err as Error).message))) return;
+      // The same transaction again, in the node's pool already or mined: asked of the node by its
+      // hash, never read from the refusal's wording (nonce too low is also what another
+      // transaction with this nonce would cause).
+      if (await this.knows(transfer.txHash as Hex)) return;
+      throw err;
+    }
+  }
+
+  /** Whether the node has the transaction, pending or mined. */
+  private async knows(hash: Hex): Promise<boolean> {
+    try {
+      await this.client.getTransaction({ hash });
+      return true;
+    } catch (err) {
+      if (err instanceof TransactionNotFoundError) return false;
       throw err;
     }
   }

@@ -13,6 +13,7 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SLOT_SKIPPED,
+  SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
   type Address,
   type Base64EncodedWireTransaction,
   type Rpc,
@@ -181,11 +182,21 @@ export class SolanaChainClient implements ChainClient {
       );
     } catch (err) {
       if (!isSolanaError(err, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE)) throw err;
-      const detail = JSON.stringify(err.context, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value));
-      // Landed already (a rebroadcast), or its blockhash is gone (the outcome says expired): neither is a refusal.
-      if (/AlreadyProcessed|BlockhashNotFound/.test(detail)) return;
+      // Whether the chain has it is asked of the chain, never read from the refusal's wording: a
+      // resend of a transaction that landed is refused, and that refusal is no failure.
+      if (await this.knows(transfer.txHash)) return;
+      // Its blockhash is gone: not a refusal of the transfer; its outcome turns `expired` and it is signed anew.
+      if (isSolanaError(err.cause, SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND)) return;
       throw new TransferRefusedError(`solana refused the transfer: ${err.message}`);
     }
+  }
+
+  /** Whether the chain holds the signature, at any commitment. */
+  private async knows(signature: string): Promise<boolean> {
+    const { value } = await this.call(() =>
+      this.rpc.getSignatureStatuses([signature as never], { searchTransactionHistory: true }).send({ abortSignal: this.signal() }),
+    );
+    return value[0] !== null;
   }
 
   async transferOutcome(transfer: SignedTransfer): Promise<TransferOutcome> {
