@@ -103,11 +103,21 @@ export class VaultRepository {
   }
 
   /**
-   * Records deposits as `pending`, once per (chain, transaction, index). One seen again in another
+   * Records deposits as `pending`, once per (chain, transaction, index), however often and in
+   * whatever order they come. One seen again in another
    * block (its transaction re-included after a reorganisation) moves there and, if it had been
    * dropped, is pending again; a confirmed one never changes.
    */
-  async recordDeposits(manager: EntityManager, deposits: SeenDeposit[]): Promise<void> {
+  async recordDeposits(manager: EntityManager, seen: SeenDeposit[]): Promise<void> {
+    // One row per (chain, transaction, index) in the statement, whatever an RPC repeated or
+    // reordered: one INSERT … ON CONFLICT cannot touch a row twice. Of repeats, the latest block's stands.
+    const unique = new Map<string, SeenDeposit>();
+    for (const deposit of seen) {
+      const key = `${deposit.chain}:${deposit.txHash}:${deposit.logIndex}`;
+      const earlier = unique.get(key);
+      if (!earlier || deposit.block >= earlier.block) unique.set(key, deposit);
+    }
+    const deposits = [...unique.values()];
     if (deposits.length === 0) return;
     await manager.query(
       `INSERT INTO vault_transactions (id, merchant_id, pobo_user_id, direction, chain, asset, amount, from_address, to_address, tx_hash, log_index,
