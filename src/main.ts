@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   // missing service must be reported before that.
   const { createApp } = await import('./app.factory');
   const app = await createApp(config);
-  await app.listen({ port: config.port, host: '0.0.0.0' });
+  await app.listen({ port: config.port, host: config.host });
 }
 
 main().catch((err: unknown) => {

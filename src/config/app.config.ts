@@ -20,6 +20,8 @@ import { CHAIN_DEFAULTS, CHAIN_NAMES, ChainConfig, ChainName, LOCAL_CHAIN_IDS, m
 export interface AppConfig {
   env: 'development' | 'test' | 'production';
   port: number;
+  /** The address the API listens on. */
+  host: string;
   databaseUrl: string;
   redisUrl: string;
   publicBaseUrl: string;
@@ -187,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     env: parsed.NODE_ENV,
     port: parsed.PORT,
+    host: parsed.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
     databaseUrl: parsed.DATABASE_URL,
     redisUrl: parsed.REDIS_URL,
     publicBaseUrl,

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { MerchantsService } from '../../src/modules/auth/merchants.service';
 import { RawConnection, requestHead } from '../support/raw-http';
 import { freePort } from '../support/free-port';
@@ -72,6 +73,19 @@ describe('Graceful shutdown', () => {
 
   /** Log lines at error level or above (pino: 50 error, 60 fatal). */
   const errorLines = () => stdout.split('\n').filter((line) => /"level":(5|6)0/.test(line));
+
+  it('listens on loopback only unless HOST says otherwise: development keys are not served to the network', async () => {
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === 'IPv4' && !address.internal)?.address;
+    expect(external).toBeDefined();
+    const answer = await fetch(`http://${external}:${port}/health/live`).then(
+      (r) => r.status,
+      () => 'refused',
+    );
+    expect(answer).toBe('refused');
+    expect((await fetch(`http://127.0.0.1:${port}/health/live`)).status).toBe(200);
+  });
 
   it('lets an in-flight request finish on SIGTERM, then exits cleanly', async () => {
     const body = JSON.stringify({ businessName: 'Slow Sender Ltd', email: 'slow@example.com', phoneNumber: '+2348012345678', country: 'NG' });

@@ -3,7 +3,9 @@ import { promisify } from 'node:util';
 import { createSolanaRpc, generateKeyPairSigner, type Signature } from '@solana/kit';
 import { createPublicClient, getAddress, http as viemHttp, type Hex } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { DEV_USDC_MINT } from '../../sandbox/chains/solana-chain';
 import { loadConfig } from '../../src/config/app.config';
+import { DEV_EVM_USDC_ADDRESS } from '../../src/config/dev-secrets';
 import type { ChainName } from '../../src/config/vault-chains.config';
 import { createChainClients } from '../../src/modules/chains';
 import { expectErrorBody } from '../support/contract';
@@ -176,7 +178,20 @@ describe('Vault transfers out', () => {
     const letter = evm.slice(2).search(/[a-fA-F]/) + 2;
     const flipped = evm[letter] === evm[letter].toLowerCase() ? evm[letter].toUpperCase() : evm[letter].toLowerCase();
     const badChecksum = `${evm.slice(0, letter)}${flipped}${evm.slice(letter + 1)}`;
+    const own = Object.fromEntries((await vaultOf(verified)).wallets.map((w: { chain: string; address: string }) => [w.chain, w.address]));
     for (const [chain, toAddress] of [
+      // Addresses no key holds: money sent there never comes back.
+      ['base', '0x0000000000000000000000000000000000000000'],
+      ['ethereum', '0x0000000000000000000000000000000000000004'],
+      ['base', DEV_EVM_USDC_ADDRESS],
+      ['polygon', DEV_EVM_USDC_ADDRESS.toLowerCase()],
+      ['solana', '11111111111111111111111111111111'],
+      ['solana', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'],
+      ['solana', DEV_USDC_MINT],
+      // The sending vault itself: the chain would move nothing while the ledger debits.
+      ['base', own.base],
+      ['base', own.base.toLowerCase()],
+      ['solana', own.solana],
       ['base', badChecksum],
       ['base', evm.slice(0, -2)],
       ['ethereum', solana],

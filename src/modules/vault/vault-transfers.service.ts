@@ -13,10 +13,10 @@ import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService, Posting } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { WalletSigner } from '../wallets';
-import { isChainAddress, vaultAddressOn } from './chain-address';
+import { isChainAddress, isKeylessAddress, sameAddress, vaultAddressOn } from './chain-address';
 import { CreateVaultTransferDto, VaultTransferDto, VaultTransferListQuery } from './dto/vault.dto';
 import { mapVaultTransfer, VAULT_ASSET } from './vault.mapper';
-import { AddressInvalidError, VaultKybNotVerifiedError, VaultTransferNotFoundError } from './vault.errors';
+import { AddressCannotReceiveError, AddressInvalidError, VaultKybNotVerifiedError, VaultTransferNotFoundError } from './vault.errors';
 import { VAULT_JOBS } from './vault.jobs';
 import { VAULT_TRANSFERS_PATH } from './vault.routes';
 import { VaultTransferRecord, VaultTransfersRepository } from './vault-transfers.repository';
@@ -55,6 +55,7 @@ export class VaultTransfersService {
   async create(merchantId: string, dto: CreateVaultTransferDto, claim: IdempotencyClaim | undefined): Promise<VaultTransferDto> {
     if (!isChainAddress(dto.chain, dto.toAddress)) throw new AddressInvalidError(dto.chain, 'toAddress');
     const chain = chainNamed(this.config.vault.chains, dto.chain);
+    if (isKeylessAddress(chain, dto.toAddress)) throw new AddressCannotReceiveError(dto.chain, 'keyless');
     const amount = toMinorUnits(dto.amount, VAULT_ASSET)!;
     const networkFee = Number(chain.networkFeeMicro);
     return this.reservations.run(dto.poboUserId, () =>
@@ -62,6 +63,9 @@ export class VaultTransfersService {
         // Share-locked: a KYB verdict changing now waits for this transaction, and is seen.
         const business = await this.businesses.findOwnedForShare(manager, merchantId, dto.poboUserId);
         if (business.kybStatus !== 'verified') throw new VaultKybNotVerifiedError();
+        const fromAddress = vaultAddressOn(chain, business);
+        // To itself the chain moves nothing (Solana shows no deposit for it), while the ledger would debit.
+        if (sameAddress(chain, fromAddress, dto.toAddress)) throw new AddressCannotReceiveError(dto.chain, 'own_vault');
         const id = claim?.resourceId ?? newId('vtr');
         await this.repository.insert(manager, {
           id,
@@ -71,7 +75,7 @@ export class VaultTransfersService {
           chain: dto.chain,
           amount,
           networkFee,
-          fromAddress: vaultAddressOn(chain, business),
+          fromAddress,
           walletIndex: business.walletIndex,
           toAddress: dto.toAddress,
           merchantReference: dto.merchantReference,
