@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import pino from 'pino';
-import { maskUrl } from './logger.options';
+import { scrubText } from './logger.options';
 
 /**
  * Defence in depth for the API and the worker: every stream, socket and client they create
@@ -14,8 +14,8 @@ export function exitOnCrash(role: string): void {
   const log = pino({ base: { pid: process.pid, hostname: hostname(), role } }, pino.destination({ fd: 1, sync: true }));
   const crash = (kind: string) => (err: unknown) => {
     const cause = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    const stack = err instanceof Error && err.stack ? maskUrl(err.stack) : undefined;
-    log.fatal({ crash: { kind, stack } }, `${role} crashed (${kind}): ${maskUrl(cause)}`);
+    const stack = err instanceof Error && err.stack ? scrubText(err.stack) : undefined;
+    log.fatal({ crash: { kind, stack } }, `${role} crashed (${kind}): ${scrubText(cause)}`);
     process.exit(1);
   };
   process.on('uncaughtException', crash('uncaught exception'));

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config/app.config';
-import { createRootLogger, logDestination, maskHeaders, maskUrl, REDACTION_MARKER } from './logger.options';
+import { createRootLogger, logDestination, maskHeaders, maskUrl, REDACTION_MARKER, scrubText } from './logger.options';
 
 describe('maskUrl', () => {
   const key = 'mk_test_3bTqvCrJ3Zz7WZQ5tJmFq1x2y3z4A5B6C7D8E9';
@@ -22,6 +22,15 @@ describe('maskUrl', () => {
     expect(maskUrl(url)).toBe(masked);
   });
 
+  it('masks a session token, or an API key without its prefix, anywhere in the path or query', () => {
+    const session = 'q3J0Z2h5U2Vzc2lvblRva2VuT2ZGb3J0eVRocmVlQ2g';
+    const keyBody = key.slice('mk_test_'.length);
+    for (const url of [`/api/dashboard/me?session=${session}`, `/api/dashboard/${session}/x`, `/api/merchant/balance?k=${keyBody}`, `/x?q=${keyBody}&limit=1`]) {
+      expect(maskUrl(url)).not.toMatch(new RegExp(`${session}|${keyBody}`));
+      expect(maskUrl(url)).toContain(REDACTION_MARKER);
+    }
+  });
+
   it('leaves ordinary URLs alone and survives malformed escapes', () => {
     expect(maskUrl('/api/merchant/pobo/users?limit=10&cursor=pobo_abc')).toBe('/api/merchant/pobo/users?limit=10&cursor=pobo_abc');
     expect(maskUrl('/api/%E0%A4%A/%zz')).toBe('/api/%E0%A4%A/%zz');
@@ -30,6 +39,15 @@ describe('maskUrl', () => {
 
 describe('maskHeaders', () => {
   const key = 'mk_live_3bTqvCrJ3Zz7WZQ5tJmFq1x2y3z4A5B6C7D8E9';
+
+  it('replaces the CSRF token whole and masks a session token in a header of any other name', () => {
+    const session = 'q3J0Z2h5U2Vzc2lvblRva2VuT2ZGb3J0eVRocmVlQ2g';
+    expect(maskHeaders({ 'x-csrf-token': 'anything', 'x-session': session, 'x-forwarded-for': `1.2.3.4, ${session}` })).toEqual({
+      'x-csrf-token': REDACTION_MARKER,
+      'x-session': REDACTION_MARKER,
+      'x-forwarded-for': `1.2.3.4, ${REDACTION_MARKER}`,
+    });
+  });
 
   it('replaces credential headers whole and masks API keys in the others', () => {
     const masked = maskHeaders({
@@ -50,6 +68,32 @@ describe('maskHeaders', () => {
       'x-forwarded-for': ['10.0.0.1', `mk_live_${REDACTION_MARKER}`],
       'content-length': '12',
     });
+  });
+});
+
+describe('scrubText', () => {
+  it("cuts a URL to its scheme and host, so a provider's key in its path or user information is never logged", () => {
+    const line = scrubText('job vault.send-transfer failed: HTTP request failed. URL: https://base-mainnet.g.example.com/v2/AbCdEfGhIjKlMnOp details: x');
+    expect(line).toBe(`job vault.send-transfer failed: HTTP request failed. URL: https://base-mainnet.g.example.com/${REDACTION_MARKER} details: x`);
+    expect(scrubText('connect to https://user:s3cret@rpc.example.com:8545 refused')).toBe('connect to https://rpc.example.com:8545 refused');
+    expect(scrubText('listening on http://127.0.0.1:3000')).toBe('listening on http://127.0.0.1:3000');
+  });
+
+  it('is applied by the root logger to every message, text field and error, however the line is logged', () => {
+    const lines: string[] = [];
+    const logger = createRootLogger(loadConfig({ NODE_ENV: 'test' }), { write: (line: string) => void lines.push(line) });
+    const url = 'https://base-mainnet.g.example.com/v2/ProviderKey1234567';
+    logger.warn(`job 42 failed (attempt 3): HTTP request failed. URL: ${url}`);
+    logger.warn({ chain: 'base', err: `RPC ${url} down` }, 'chain not read');
+    logger.error({ err: new Error(`request to ${url} failed`) }, 'boom');
+    expect(lines).toHaveLength(3);
+    expect(lines.join('\n')).not.toContain('ProviderKey1234567');
+    expect(lines.join('\n')).toContain('https://base-mainnet.g.example.com/[Redacted]');
+  });
+
+  it('masks credential shapes and leaves ids, UUIDs and hashes alone', () => {
+    const text = `pobo_3f9a0c1d2e3f4a5b6c7d8e9f 9b2c5a1e-7c1d-4e0f-9a8b-1c2d3e4f5a6b ${'ab'.repeat(32)} token q3J0Z2h5U2Vzc2lvblRva2VuT2ZGb3J0eVRocmVlQ2g`;
+    expect(scrubText(text)).toBe(`pobo_3f9a0c1d2e3f4a5b6c7d8e9f 9b2c5a1e-7c1d-4e0f-9a8b-1c2d3e4f5a6b ${'ab'.repeat(32)} token ${REDACTION_MARKER}`);
   });
 });
 

@@ -8,7 +8,25 @@ import { AppConfig } from '../../config/app.config';
  * Request headers that are credentials, or carry one (the agreement page posts back to itself: its
  * Referer holds the link token). Their values never reach a log line.
  */
-const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'cookie', 'referer']);
+const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'cookie', 'referer', 'x-csrf-token']);
+/**
+ * Headers whose values are logged as sent (API keys still masked): what they carry is never a
+ * credential, and a failed request is easier to follow with them. Any other header may be one a
+ * client misplaced a secret in, so credential-shaped values in it are masked.
+ */
+const PLAIN_HEADERS = new Set([
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'connection',
+  'content-length',
+  'content-type',
+  'host',
+  'idempotency-key',
+  'origin',
+  'user-agent',
+  'x-request-id',
+]);
 export const REDACTION_MARKER = '[Redacted]';
 
 /** Only ASCII escapes: every secret we mask is ASCII, and this never fails on malformed escapes. */
@@ -17,6 +35,15 @@ function decodeAsciiEscapes(url: string): string {
 }
 
 const API_KEY_SHAPE = /\b(mk_(?:test|live)_)[A-Za-z0-9]+/g;
+/**
+ * What a bearer secret of ours looks like without a name or prefix: 32 or more URL-safe
+ * characters in a row (a session, reset or invitation token is 43; an API key's body 37 or 38).
+ * Ids (`pobo_` and 24 hex digits) are shorter, and a run of hex digits and hyphens only (a UUID, a
+ * hash) is left alone: no secret of ours has that alphabet.
+ */
+const TOKEN_SHAPE = /(?<![A-Za-z0-9_-])(?![0-9a-fA-F-]+(?![A-Za-z0-9_]))[A-Za-z0-9_-]{32,}/g;
+/** An absolute URL: its user information and everything after its host may be credentials (a provider's RPC URL carries its key in the path). */
+const ABSOLUTE_URL = /\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s/?#@]*@)?([^\s/?#@]+)([^\s"'<>]*)/gi;
 /**
  * Tokens that are the credential of their URL, wherever the path names them (`//agreements/`,
  * `/AGREEMENTS/` …): agreement links, receipts (`/receipts/<token>` and `/receipts/<token>/telex`).
@@ -32,7 +59,51 @@ const SECRET_PARAM = /([?&;](?:api[_-]?key|key|token|secret|password|access[_-]?
  * credential-named query values are masked.
  */
 export function maskUrl(url: string): string {
-  return maskKeys(decodeAsciiEscapes(url)).replace(PATH_TOKEN, `$1${REDACTION_MARKER}`).replace(SECRET_PARAM, `$1${REDACTION_MARKER}`);
+  return maskCredentials(decodeAsciiEscapes(url)).replace(PATH_TOKEN, `$1${REDACTION_MARKER}`).replace(SECRET_PARAM, `$1${REDACTION_MARKER}`);
+}
+
+/**
+ * Free text as logged (a message, an error's message and stack): absolute URLs cut to their
+ * scheme and host, and credential shapes masked. A chain library's or a rail client's error
+ * repeats the URL it called, and a provider's URL holds its key.
+ */
+export function scrubText(text: string): string {
+  return maskCredentials(text.replace(ABSOLUTE_URL, (_url, scheme: string, host: string, rest: string) => `${scheme}${host}${rest.length > 1 ? `/${REDACTION_MARKER}` : rest}`));
+}
+
+/** Every line's message and top-level text fields, and a logged error's message and stack, scrubbed (`scrubText`). */
+const scrubbing: Pick<LoggerOptions, 'hooks' | 'serializers'> = {
+  hooks: {
+    logMethod(args, method) {
+      for (let i = 0; i < args.length; i++) {
+        const arg: unknown = args[i];
+        if (typeof arg === 'string') args[i] = scrubText(arg);
+        else if (arg !== null && typeof arg === 'object' && !(arg instanceof Error)) args[i] = scrubFields(arg as Record<string, unknown>);
+      }
+      method.apply(this, args);
+    },
+  },
+  serializers: {
+    // `err` is an Error in most lines, and a described error (text) in some.
+    err: (err: unknown) => {
+      if (typeof err === 'string') return scrubText(err);
+      if (!(err instanceof Error)) return err;
+      const serialized = pino.stdSerializers.err(err);
+      serialized.message = scrubText(serialized.message);
+      if (serialized.stack) serialized.stack = scrubText(serialized.stack);
+      return serialized;
+    },
+  },
+};
+
+function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value !== 'string') continue;
+    const scrubbed = scrubText(value);
+    if (scrubbed !== value) (copy ??= { ...fields })[name] = scrubbed;
+  }
+  return copy ?? fields;
 }
 
 /**
@@ -40,7 +111,7 @@ export function maskUrl(url: string): string {
  * which masks them itself (`maskHeaders`), and pino's redaction would clone every line to look for them.
  */
 function pinoOptions(config: AppConfig): LoggerOptions {
-  return { level: config.logLevel };
+  return { level: config.logLevel, ...scrubbing };
 }
 
 /** The process's one pino logger: Fastify's request log and Nest's logger both write through it. */
@@ -161,23 +232,24 @@ function isClientAbort(error: Error & { code?: string }): boolean {
 }
 
 /**
- * A failed request's headers as logged: credential headers replaced whole, and an API key masked
- * wherever else it appears (a key pasted into the wrong header).
+ * A failed request's headers as logged: credential headers replaced whole, an API key masked
+ * wherever else it appears (a key pasted into the wrong header), and credential-shaped values
+ * masked in any header not known to be plain.
  */
 export function maskHeaders(headers: FastifyRequest['headers']): Record<string, unknown> {
   const masked: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(headers)) {
-    masked[name] = SECRET_HEADERS.has(name)
-      ? REDACTION_MARKER
-      : Array.isArray(value)
-        ? value.map(maskKeys)
-        : typeof value === 'string'
-          ? maskKeys(value)
-          : value;
+    const mask = PLAIN_HEADERS.has(name) ? maskKeys : maskCredentials;
+    masked[name] = SECRET_HEADERS.has(name) ? REDACTION_MARKER : Array.isArray(value) ? value.map(mask) : typeof value === 'string' ? mask(value) : value;
   }
   return masked;
 }
 
 function maskKeys(value: string): string {
   return value.replace(API_KEY_SHAPE, `$1${REDACTION_MARKER}`);
+}
+
+/** API keys, and any run of characters shaped like one of our bearer secrets. */
+function maskCredentials(value: string): string {
+  return maskKeys(value).replace(TOKEN_SHAPE, REDACTION_MARKER);
 }

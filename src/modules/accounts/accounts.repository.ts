@@ -190,6 +190,11 @@ export class AccountsRepository {
     )[0];
   }
 
+  /** Ends every outstanding password-reset link of the user: after a new password, an older link must not set another. */
+  async voidResetLinks(manager: EntityManager, userId: string): Promise<void> {
+    await manager.update(AccountTokenEntity, { userId, purpose: 'reset_password', usedAt: IsNull() }, { usedAt: () => 'now()' });
+  }
+
   // Sessions
 
   async insertSession(session: NewSession, manager: EntityManager = this.dataSource.manager): Promise<void> {

@@ -99,7 +99,8 @@ export class AccountsService {
 
   /**
    * A new password, when the current one is given right (wrong tries count as failed logins of the
-   * account). Every session of the user ends, this one too, and a new one begins: one transaction.
+   * account). Every session of the user ends, this one too, and a new one begins, and every
+   * outstanding reset link is void: one transaction.
    */
   async changePassword(principal: DashboardPrincipal, dto: ChangePasswordDto, client: ClientOf): Promise<SignedIn> {
     const user = (await this.repository.findUser(principal.userId))!;
@@ -113,6 +114,7 @@ export class AccountsService {
     return this.sessions.changing(principal, () =>
       this.dataSource.transaction(async (manager) => {
         await this.repository.updatePassword(manager, user.id, passwordHash);
+        await this.repository.voidResetLinks(manager, user.id);
         await this.audit.record(manager, auditActor(principal, client.ip), { action: 'user.password_changed', objectId: user.id });
         const session = await this.sessions.restart(manager, user.id, client);
         return { account: mapAccount(user, merchant, session.csrfToken), session };
@@ -134,7 +136,10 @@ export class AccountsService {
     );
   }
 
-  /** A new password from an e-mailed link (once, within the hour): every session of the user ends. Login follows, second factor and all. */
+  /**
+   * A new password from an e-mailed link (once, within the hour): every session of the user ends
+   * and every other reset link is void. Login follows, second factor and all.
+   */
   async resetPassword(dto: PasswordResetDto, client: ClientOf): Promise<void> {
     const passwordHash = await hashPassword(dto.newPassword);
     const userId = await this.dataSource.transaction(async (manager) => {
@@ -142,6 +147,8 @@ export class AccountsService {
       const user = link.userId ? await this.repository.findUser(link.userId, manager) : null;
       if (!user) throw new InvalidLinkError();
       await this.repository.updatePassword(manager, user.id, passwordHash);
+      // The other links mailed before this one die with it.
+      await this.repository.voidResetLinks(manager, user.id);
       await this.repository.endAllSessions(manager, user.id);
       // Proof of the mailbox, too.
       await this.repository.markEmailVerified(manager, user.id);

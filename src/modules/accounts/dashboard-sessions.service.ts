@@ -7,7 +7,7 @@ import type { EntityManager } from 'typeorm';
 import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { REDIS } from '../../redis/redis.module';
-import { CsrfFailedError, DashboardPrincipal, SessionAuthenticator, SessionRequiredError } from '../auth';
+import { CsrfFailedError, DashboardPrincipal, RateLimitsService, rateLimitHeaders, SessionAuthenticator, SessionRequiredError } from '../auth';
 import { AccountsRepository, SessionRow } from './accounts.repository';
 import type { AccountDto } from './dto/account.dto';
 import { hashSecretToken, isSecretToken, newSecretToken } from './secret-token';
@@ -68,6 +68,7 @@ export class DashboardSessions implements SessionAuthenticator, OnModuleDestroy 
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly repository: AccountsRepository,
+    private readonly limits: RateLimitsService,
   ) {
     this.cookieName = config.secureCookies ? '__Host-dashboard_session' : 'dashboard_session';
     this.channel = `${config.queuePrefix}:dashboard-sessions:stale`;
@@ -173,18 +174,25 @@ export class DashboardSessions implements SessionAuthenticator, OnModuleDestroy 
     return request.server.parseCookie(request.headers.cookie ?? '')[this.cookieName];
   }
 
+  /**
+   * The request's live session. A request without one is a failed authentication of its client
+   * IP, limited like a wrong API key (429 past the limit): checked before the database is asked,
+   * so a flood of guessed cookies never reaches it.
+   */
   private async sessionOf(request: FastifyRequest) {
     const token = this.tokenOf(request);
-    if (!token || !isSecretToken(token)) throw new SessionRequiredError();
-    const hash = hashSecretToken(token);
-    let row = this.cache?.get(hash);
+    const hash = token && isSecretToken(token) ? hashSecretToken(token) : undefined;
+    let row = hash === undefined ? undefined : this.cache?.get(hash);
     if (!row) {
-      this.listen();
-      row = await this.repository.liveSession(hash);
-      if (!row) throw new SessionRequiredError();
-      this.cache?.set(hash, row);
+      await this.limits.assertAuthAttemptsLeft(request.ip);
+      if (hash !== undefined) {
+        this.listen();
+        row = await this.repository.liveSession(hash);
+      }
+      if (!row) throw new SessionRequiredError(rateLimitHeaders(await this.limits.recordAuthFailure(request.ip)));
+      this.cache?.set(hash!, row);
     }
-    return { token, row };
+    return { token: token!, row };
   }
 
   private forget(scope: SessionScope): void {

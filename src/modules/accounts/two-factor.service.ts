@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { AuditLog, auditActor } from '../audit';
-import { DashboardPrincipal, MerchantsService } from '../auth';
+import { DashboardPrincipal, MerchantsService, RateLimitsService } from '../auth';
 import { mapAccount } from './account.mapper';
 import { InvalidTwoFactorCodeError, TwoFactorStateError } from './accounts.errors';
 import { AccountsRepository } from './accounts.repository';
@@ -42,6 +42,7 @@ export class TwoFactor {
     private readonly sessions: DashboardSessions,
     private readonly merchants: MerchantsService,
     private readonly audit: AuditLog,
+    private readonly limits: RateLimitsService,
   ) {
     this.secretKey = Buffer.from(hkdfSync('sha256', config.linkSigningSecret, '', 'dashboard-totp-secret', 32));
     this.codeKey = Buffer.from(hkdfSync('sha256', config.linkSigningSecret, '', 'dashboard-recovery-code', 32));
@@ -63,8 +64,7 @@ export class TwoFactor {
   async confirm(principal: DashboardPrincipal, code: string, client: ClientOf): Promise<SignedIn & { recoveryCodes: string[] }> {
     const user = (await this.repository.findUser(principal.userId))!;
     if (user.totpEnabledAt || !user.totpSecret) throw new TwoFactorStateError('Start an enrolment first (POST /api/dashboard/two-factor)');
-    const step = await this.totpStep(user, code);
-    if (step === undefined) throw new InvalidTwoFactorCodeError();
+    const step = await this.counted(user, client, () => this.totpStep(user, code));
     const recoveryCodes = Array.from({ length: RECOVERY_CODES }, () => recoveryCode());
     const merchant = (await this.merchants.find(user.merchantId))!;
     return this.sessions.changing(principal, () =>
@@ -88,7 +88,7 @@ export class TwoFactor {
     const user = (await this.repository.findUser(principal.userId))!;
     if (!user.totpEnabledAt) throw new TwoFactorStateError('The second factor is not on');
     if (await this.repository.requiresTwoFactor(principal.merchantId)) throw new TwoFactorStateError('Your team requires a second factor: it stays on');
-    if (!(await this.check(user, code))) throw new InvalidTwoFactorCodeError();
+    await this.counted(user, client, () => this.check(user, code));
     const merchant = (await this.merchants.find(user.merchantId))!;
     return this.sessions.changing(principal, () =>
       this.dataSource.transaction(async (manager) => {
@@ -109,6 +109,21 @@ export class TwoFactor {
     const normalized = code.toLowerCase().replace(/[\s-]/g, '');
     if (!/^[a-z0-9]{10}$/.test(normalized)) return undefined;
     return (await this.repository.useRecoveryCode(user.id, this.codeHash(normalized))) ? 'recovery_code' : undefined;
+  }
+
+  /**
+   * A code checked as login checks one: refused with 429 once the account (or the client IP) has
+   * used up its attempts, and a wrong code counted against both, so no route is a cheaper oracle
+   * for the second factor than login.
+   */
+  private async counted<T>(user: UserEntity, client: ClientOf, check: () => Promise<T | undefined>): Promise<T> {
+    await this.limits.assertAccountAttemptsLeft(user.email, client.ip);
+    const result = await check();
+    if (result === undefined) {
+      await this.limits.recordAccountAttempt(user.email, client.ip);
+      throw new InvalidTwoFactorCodeError();
+    }
+    return result;
   }
 
   /** The time step of a valid code for the user's secret, later than the last one accepted. */

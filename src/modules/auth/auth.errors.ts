@@ -21,8 +21,8 @@ export class ConflictingCredentialsError extends AppError {
 
 /** A dashboard route called without a valid session, or with an API key. */
 export class SessionRequiredError extends AppError {
-  constructor() {
-    super('session_required', 'Sign in to the Merchant Dashboard: this route takes a session, not an API key');
+  constructor(headers: Record<string, string> = {}) {
+    super('session_required', 'Sign in to the Merchant Dashboard: this route takes a session, not an API key', [], headers);
   }
 }
 

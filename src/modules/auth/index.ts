@@ -8,6 +8,7 @@ export { CurrentMerchant, CurrentUser, DashboardOperation, MerchantRoute, Public
 export type { DashboardPrincipal, SessionAuthenticator, SignedRail } from './caller.decorator';
 export { CsrfFailedError, SessionRequiredError } from './auth.errors';
 export { RateLimitsService } from './rate-limits.service';
+export { rateLimitHeaders } from './rate-limit-state';
 export { installCallerAuthentication, keepsRawBody } from './caller-auth.hook';
 export { TestModeOnly } from './test-mode.guard';
 export {
