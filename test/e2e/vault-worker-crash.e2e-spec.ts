@@ -1,9 +1,9 @@
 import { address, generateKeyPairSigner } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { createPublicClient, erc20Abi, http as viemHttp, parseEventLogs, parseTransaction, type Hex } from 'viem';
-import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { DEV_USDC_MINT } from '../../sandbox/chains/solana-chain';
-import { DEV_EVM_USDC_ADDRESS } from '../../src/config/dev-secrets';
+import { DEV_EVM_USDC_ADDRESS, DEV_WALLET_MNEMONIC } from '../../src/config/dev-secrets';
 import { loadConfig } from '../../src/config/app.config';
 import type { ChainName } from '../../src/config/vault-chains.config';
 import { createChainClients } from '../../src/modules/chains';
@@ -128,6 +128,76 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
     expect(done).toMatchObject({ status: 'confirmed', tx_hash: signed.tx_hash, nonce: signed.nonce, raw_tx: signed.raw_tx });
     expect(await clients.get(chain)!.usdcBalance(to)).toBe(7_000_000n);
     expect(await transfersTo(chain, to)).toBe(1);
+    await worker.kill();
+    worker = undefined;
+  });
+
+  it("base: the vault's gas spent after signing, and the platform's gas wallet empty: stalled and said so once, then sent when the gas wallet is funded", async () => {
+    const proxy = proxies.base;
+    const node = stack.chains!.evm.find((chain) => chain.name === 'base')!.provider;
+    const gasWallet = mnemonicToAccount(DEV_WALLET_MNEMONIC, { path: "m/44'/60'/1'/0/0" }).address;
+    const setBalance = (address: string, wei: bigint) => node.request({ method: 'hardhat_setBalance', params: [address, `0x${wei.toString(16)}`] });
+    worker = await spawnWorker(stack.db.url, workerEnv);
+    const poboUserId = await verifiedBusiness(stack, apiKey);
+    expect((await post(stack.t, apiKey, '/api/merchant/test-helpers/vault/deposits', { poboUserId, chain: 'base', amount: 20 })).status).toBe(202);
+    await eventually(
+      async () => (await http(stack.t.baseUrl, 'GET', `${USERS}/${poboUserId}/vault`, { apiKey })).body.response.balances.find((b: { chain: string }) => b.chain === 'base').available,
+      (available) => available === 20,
+      20_000,
+      100,
+    );
+    proxy.hold(isVaultTransfer('base'), 'drop');
+    const heldBefore = proxy.held();
+    const to = privateKeyToAccount(generatePrivateKey()).address;
+    const created = await post(
+      stack.t,
+      apiKey,
+      '/api/merchant/vault-transfers',
+      { poboUserId, chain: 'base', asset: 'USDC', amount: 3, toAddress: to, merchantReference: 'gas-drained' },
+      newKey(),
+    );
+    const id = created.body.response.vaultTransferId;
+    await eventually(
+      () => Promise.resolve(proxy.held()),
+      (held) => held > heldBefore,
+      20_000,
+      20,
+    );
+    const signed = await statusOf(id);
+    await worker.kill();
+    worker = undefined;
+    proxy.hold(null);
+
+    // Signed when the vault held gas for it; now the vault holds none, and the gas wallet cannot top it up.
+    const fromAddress = created.body.response.fromAddress;
+    const gasWalletBalance = await clients.get('base')!.nativeBalance(gasWallet);
+    await setBalance(fromAddress, 0n);
+    await setBalance(gasWallet, 0n);
+    worker = await spawnWorker(stack.db.url, workerEnv);
+    const transferOf = async () => (await http(stack.t.baseUrl, 'GET', `/api/merchant/vault-transfers/${id}`, { apiKey })).body.response;
+    const stalled = await eventually(transferOf, (t) => t.stalledReason !== null, 20_000, 100);
+    expect(stalled).toMatchObject({ status: 'pending', stalledReason: expect.any(String) });
+    // Tried again after each lock (2 s here): still stalled, and said so in the log once.
+    const triedAt = (await stack.pg.query(`SELECT updated_at FROM vault_transfers WHERE id = $1`, [id])).rows[0].updated_at.getTime();
+    await eventually(
+      async () => (await stack.pg.query(`SELECT updated_at FROM vault_transfers WHERE id = $1`, [id])).rows[0].updated_at.getTime(),
+      (at) => at > triedAt,
+      20_000,
+      100,
+    );
+    expect(await transferOf()).toMatchObject({ status: 'pending', stalledReason: stalled.stalledReason });
+    expect(worker.output().split('\n').filter((line) => line.includes(id) && line.includes('stalled'))).toHaveLength(1);
+
+    await setBalance(gasWallet, gasWalletBalance);
+    const done = await eventually(
+      () => statusOf(id),
+      (row) => ['confirmed', 'failed'].includes(row.status),
+      30_000,
+      100,
+    );
+    expect(done).toMatchObject({ status: 'confirmed', tx_hash: signed.tx_hash, nonce: signed.nonce });
+    expect((await transferOf()).stalledReason).toBeNull();
+    expect(await clients.get('base')!.usdcBalance(to)).toBe(3_000_000n);
     await worker.kill();
     worker = undefined;
   });

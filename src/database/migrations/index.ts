@@ -11,6 +11,7 @@ import { DashboardTeam1795640342202 } from './1795640342202-DashboardTeam';
 import { Vault1795661731226 } from './1795661731226-Vault';
 import { VaultTransfers1795664131586 } from './1795664131586-VaultTransfers';
 import { VaultTransferHashes1795673626619 } from './1795673626619-VaultTransferHashes';
+import { VaultTransferStalls1795740000000 } from './1795740000000-VaultTransferStalls';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   Vault1795661731226,
   VaultTransfers1795664131586,
   VaultTransferHashes1795673626619,
+  VaultTransferStalls1795740000000,
 ];

@@ -100,8 +100,13 @@ export interface ChainClient {
   prepareSender(sender: Sender, signing: TransferSigning): Promise<bigint | null>;
   /** Builds and signs a USDC transfer; each order's transaction is its own, whatever other order is equal to it. */
   signUsdcTransfer(order: TransferOrder, signing: TransferSigning): Promise<SignedTransfer>;
-  /** Sends a signed transfer; sending one the chain has already is no error. Throws `TransferRefusedError` when the chain refuses it. */
-  broadcast(transfer: SignedTransfer): Promise<void>;
+  /**
+   * Sends a signed transfer (again), first readying the sender for it as `prepareSender` does (EVM:
+   * gas for this transaction and those queued before it; a vault's gas can run low between
+   * signing and a rebroadcast). Sending one the chain has already is no error. Throws
+   * `TransferRefusedError` when the chain refuses it.
+   */
+  broadcast(transfer: SignedTransfer, sender: Sender, signing: TransferSigning): Promise<void>;
   transferOutcome(transfer: SignedTransfer): Promise<TransferOutcome>;
 }
 

@@ -7,6 +7,7 @@ import {
   http,
   keccak256,
   parseAbiItem,
+  parseTransaction,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   type Address,
@@ -26,6 +27,8 @@ import type {
   TransferSigning,
   UsdcTransfer,
 } from './chain-client';
+
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 /** Gas of an ERC-20 `transfer` with room to spare (USDC's, blacklist check included, uses about 60,000). */
@@ -98,27 +101,34 @@ export class EvmChainClient implements ChainClient {
   async prepareSender(sender: Sender, signing: TransferSigning): Promise<bigint> {
     const vault = getAddress(sender.address);
     const fees = await this.fees();
-    const needed = TRANSFER_GAS * fees.maxFeePerGas;
-    if ((await this.client.getBalance({ address: vault })) < needed) {
-      await this.gasWallet.run('gas', async () => {
-        // Checked again in the queue: a transfer before this one may have topped the vault up.
-        if ((await this.client.getBalance({ address: vault })) >= needed) return;
-        const gasWallet = getAddress((await signing.platformAddresses()).evm);
-        const raw = await signing.signEvmTransaction('platform', {
-          type: 'eip1559',
-          chainId: this.chainIdValue,
-          nonce: await this.client.getTransactionCount({ address: gasWallet, blockTag: 'pending' }),
-          to: vault,
-          value: needed * TOP_UP_TRANSFERS,
-          gas: TOP_UP_GAS,
-          ...fees,
-        });
-        const hash = await this.client.sendRawTransaction({ serializedTransaction: raw });
-        const receipt = await this.client.waitForTransactionReceipt({ hash, pollingInterval: 250, timeout: 60_000 });
-        if (receipt.status !== 'success') throw new Error(`${this.name}: the gas top-up of a vault reverted`);
-      });
-    }
+    await this.ensureGas(vault, TRANSFER_GAS * fees.maxFeePerGas, fees, signing);
     return BigInt(await this.client.getTransactionCount({ address: vault, blockTag: 'pending' }));
+  }
+
+  /**
+   * The vault holds at least `needed` wei, topped up from the platform's gas wallet (with room
+   * for `TOP_UP_TRANSFERS` more transfers at today's fees) when it does not. One top-up at a time
+   * in this process: each takes the gas wallet's next nonce.
+   */
+  private async ensureGas(vault: Address, needed: bigint, fees: Fees, signing: TransferSigning): Promise<void> {
+    if ((await this.client.getBalance({ address: vault })) >= needed) return;
+    await this.gasWallet.run('gas', async () => {
+      // Checked again in the queue: a transfer before this one may have topped the vault up.
+      if ((await this.client.getBalance({ address: vault })) >= needed) return;
+      const gasWallet = getAddress((await signing.platformAddresses()).evm);
+      const raw = await signing.signEvmTransaction('platform', {
+        type: 'eip1559',
+        chainId: this.chainIdValue,
+        nonce: await this.client.getTransactionCount({ address: gasWallet, blockTag: 'pending' }),
+        to: vault,
+        value: needed + TRANSFER_GAS * fees.maxFeePerGas * TOP_UP_TRANSFERS,
+        gas: TOP_UP_GAS,
+        ...fees,
+      });
+      const hash = await this.client.sendRawTransaction({ serializedTransaction: raw });
+      const receipt = await this.client.waitForTransactionReceipt({ hash, pollingInterval: 250, timeout: 60_000 });
+      if (receipt.status !== 'success') throw new Error(`${this.name}: the gas top-up of a vault reverted`);
+    });
   }
 
   async signUsdcTransfer({ sender, to, amount, nonce }: TransferOrder, signing: TransferSigning): Promise<SignedTransfer> {
@@ -136,7 +146,18 @@ export class EvmChainClient implements ChainClient {
     return { txHash: keccak256(raw), raw, nonce, validUntil: null };
   }
 
-  async broadcast(transfer: SignedTransfer): Promise<void> {
+  /**
+   * A node takes a transaction only while its sender can pay the upfront cost (gas × max fee) of
+   * it and of every transaction queued before it: checked, and topped up, before each send, since
+   * transfers mined since the signing may have spent the vault's gas.
+   */
+  async broadcast(transfer: SignedTransfer, sender: Sender, signing: TransferSigning): Promise<void> {
+    const vault = getAddress(sender.address);
+    const { gas, maxFeePerGas } = parseTransaction(transfer.raw as Hex);
+    const mined = BigInt(await this.client.getTransactionCount({ address: vault, blockTag: 'latest' }));
+    if (transfer.nonce !== null && transfer.nonce >= mined) {
+      await this.ensureGas(vault, (gas ?? TRANSFER_GAS) * (maxFeePerGas ?? 0n) * (transfer.nonce - mined + 1n), await this.fees(), signing);
+    }
     try {
       await this.client.sendRawTransaction({ serializedTransaction: transfer.raw as Hex });
     } catch (err) {
@@ -172,7 +193,7 @@ export class EvmChainClient implements ChainClient {
   }
 
   /** EIP-1559 fees with headroom. */
-  private async fees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
+  private async fees(): Promise<Fees> {
     const estimate = await this.client.estimateFeesPerGas();
     return { maxFeePerGas: estimate.maxFeePerGas * FEE_HEADROOM, maxPriorityFeePerGas: estimate.maxPriorityFeePerGas };
   }

@@ -173,6 +173,7 @@ export class SolanaChainClient implements ChainClient {
     };
   }
 
+  /** The fee payer pays: nothing to ready before a send. */
   async broadcast(transfer: SignedTransfer): Promise<void> {
     try {
       await this.call(() =>

@@ -59,6 +59,10 @@ export class VaultTransferEntity extends MerchantOwnedEntity {
   @Column({ name: 'failure_reason', type: 'text', nullable: true })
   failureReason: string | null;
 
+  /** Why the worker cannot move it on now (a chain that does not answer, a gas top-up that fails); null while it progresses. */
+  @Column({ name: 'stalled_reason', type: 'text', nullable: true })
+  stalledReason: string | null;
+
   /** The signed transaction (hex on the EVM chains, base64 on Solana), its hash, nonce (EVM) and last valid block height (Solana). */
   @Column({ name: 'raw_tx', type: 'text', nullable: true })
   rawTx: string | null;

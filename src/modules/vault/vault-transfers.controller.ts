@@ -30,6 +30,7 @@ const TRANSFER_EXAMPLE: VaultTransferDto = {
   merchantReference: 'payout-2231',
   status: 'pending',
   failureReason: null,
+  stalledReason: null,
   txHash: null,
   createdAt: '2026-11-20T10:15:00.000Z',
   submittedAt: null,

@@ -24,6 +24,7 @@ export type VaultTransferRecord = Pick<
   | 'merchantReference'
   | 'status'
   | 'failureReason'
+  | 'stalledReason'
   | 'rawTx'
   | 'txHash'
   | 'nonce'
@@ -35,7 +36,7 @@ export type VaultTransferRecord = Pick<
 
 const COLUMNS = `t.id, t.merchant_id AS "merchantId", t.pobo_user_id AS "poboUserId", t.vault_transaction_id AS "vaultTransactionId", t.chain, t.asset,
   t.amount, t.network_fee AS "networkFee", t.from_address AS "fromAddress", t.wallet_index AS "walletIndex", t.to_address AS "toAddress",
-  t.merchant_reference AS "merchantReference", t.status, t.failure_reason AS "failureReason", t.raw_tx AS "rawTx", t.tx_hash AS "txHash", t.nonce,
+  t.merchant_reference AS "merchantReference", t.status, t.failure_reason AS "failureReason", t.stalled_reason AS "stalledReason", t.raw_tx AS "rawTx", t.tx_hash AS "txHash", t.nonce,
   t.valid_until AS "validUntil", t.created_at AS "createdAt", t.submitted_at AS "submittedAt", t.completed_at AS "completedAt"`;
 
 export type NewVaultTransfer = Pick<
@@ -131,7 +132,7 @@ export class VaultTransfersRepository {
   ): Promise<boolean> {
     const [, affected] = await manager.query<[unknown[], number]>(
       `WITH t AS (
-         UPDATE vault_transfers SET status = $3, failure_reason = COALESCE($4, failure_reason), updated_at = now(),
+         UPDATE vault_transfers SET status = $3, failure_reason = COALESCE($4, failure_reason), stalled_reason = NULL, updated_at = now(),
                 submitted_at = CASE WHEN $3 = 'submitted' THEN now() ELSE submitted_at END,
                 completed_at = CASE WHEN $3 IN ('confirmed', 'failed') THEN now() ELSE completed_at END
           WHERE id = $1 AND status = ANY($2) RETURNING vault_transaction_id
@@ -142,6 +143,26 @@ export class VaultTransfersRepository {
       [id, from, to, fields.failureReason ?? null, fields.confirmations ?? null],
     );
     return affected === 1;
+  }
+
+  /**
+   * Records why an open transfer cannot move on now (and, its `updated_at` moved, when it was last
+   * tried); true when that reason is new, so it is logged once rather than at every try.
+   */
+  async markStalled(id: string, reason: string): Promise<boolean> {
+    const { rows } = await this.pool.query<{ changed: boolean }>(
+      `UPDATE vault_transfers t SET stalled_reason = $2, updated_at = now()
+         FROM (SELECT id, stalled_reason FROM vault_transfers WHERE id = $1 FOR UPDATE) before
+        WHERE t.id = before.id AND t.status IN ('pending', 'submitted')
+        RETURNING before.stalled_reason IS DISTINCT FROM $2 AS changed`,
+      [id, reason],
+    );
+    return rows[0]?.changed ?? false;
+  }
+
+  /** Clears the reason of a transfer that moved on (a broadcast the node took). */
+  async clearStalled(id: string): Promise<void> {
+    await this.pool.query(`UPDATE vault_transfers SET stalled_reason = NULL WHERE id = $1 AND stalled_reason IS NOT NULL`, [id]);
   }
 
   async countConfirmations(id: string, confirmations: number): Promise<void> {

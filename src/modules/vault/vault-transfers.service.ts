@@ -8,7 +8,7 @@ import { listPage, Page } from '../../common/paging';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { chainNamed, type ChainConfig } from '../../config/vault-chains.config';
 import { JobHandler, JobQueues, Outbox } from '../../jobs';
-import { CHAIN_CLIENTS, ChainClients, describeChainError, SignedTransfer, TransferRefusedError } from '../chains';
+import { CHAIN_CLIENTS, ChainClients, describeChainError, Sender, SignedTransfer, TransferRefusedError } from '../chains';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService, Posting } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
@@ -37,6 +37,8 @@ export class VaultTransfersService {
   private readonly logger = new Logger(VaultTransfersService.name);
   /** Reservations of one business queue here, not on pooled connections waiting for its vault's row lock. */
   private readonly reservations = new KeyedSerializer();
+  /** What kept each chain's transfers from settling at the last run, while it lasts: logged once, not every run. */
+  private readonly chainTrouble = new Map<string, string>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -106,18 +108,24 @@ export class VaultTransfersService {
     );
   }
 
-  /** Signs the transfer unless it was signed already (then it is that transaction), and broadcasts it. */
+  /**
+   * Signs the transfer unless it was signed already (then it is that transaction), and broadcasts
+   * it. A chain that refuses it fails it; anything else that stops it (a node that does not
+   * answer, a gas top-up that cannot be paid) leaves it `pending` with its `stalledReason`, tried
+   * again by `settle` once its last try is a lock's length old, rather than retried and logged
+   * without end.
+   */
   @JobHandler(VAULT_JOBS.sendTransfer)
   async send({ vaultTransferId }: { vaultTransferId: string }): Promise<void> {
     const transfer = await this.repository.find(vaultTransferId);
     if (!transfer || transfer.status !== 'pending') return;
-    const signed = signedOf(transfer) ?? (await this.sign(transfer));
-    if (!signed) return;
     try {
-      await this.clients.get(transfer.chain)!.broadcast(signed);
+      const signed = signedOf(transfer) ?? (await this.sign(transfer));
+      if (!signed) return;
+      await this.clients.get(transfer.chain)!.broadcast(signed, senderOf(transfer), this.signing);
     } catch (err) {
-      if (!(err instanceof TransferRefusedError)) throw err;
-      await this.fail(transfer, err.message);
+      if (err instanceof TransferRefusedError) await this.fail(transfer, err.message);
+      else await this.stalled(transfer, err);
       return;
     }
     await this.dataSource.transaction((manager) => this.repository.move(manager, transfer.id, ['pending'], 'submitted'));
@@ -134,8 +142,12 @@ export class VaultTransfersService {
     for (const chain of this.config.vault.chains) {
       try {
         await this.settleChain(chain);
+        if (this.chainTrouble.delete(chain.name)) this.logger.log({ chain: chain.name }, 'transfers settling again');
       } catch (err) {
-        this.logger.warn({ chain: chain.name, err: describeChainError(err) }, 'transfers not settled this time');
+        // Once per kind of trouble, not at every run of a chain that stays down.
+        const trouble = describeChainError(err);
+        if (this.chainTrouble.get(chain.name) !== trouble) this.logger.warn({ chain: chain.name, err: trouble }, 'transfers not settled; trying again every run');
+        this.chainTrouble.set(chain.name, trouble);
       }
     }
   }
@@ -152,9 +164,10 @@ export class VaultTransfersService {
       const signed = signedOf(transfer)!;
       const outcome = await client.transferOutcome(signed);
       if (outcome.kind === 'unknown')
-        await client
-          .broadcast(signed)
-          .catch((err: unknown) => this.logger.warn({ vaultTransferId: transfer.id, err: describeChainError(err) }, 'rebroadcast refused'));
+        await client.broadcast(signed, senderOf(transfer), this.signing).then(
+          () => (transfer.stalledReason === null ? undefined : this.repository.clearStalled(transfer.id)),
+          (err: unknown) => this.stalled(transfer, err),
+        );
       else if (outcome.kind === 'expired') {
         if (await this.repository.forgetSigned(transfer.id, signed.txHash)) await this.queues.ensure(VAULT_JOBS.sendTransfer, { vaultTransferId: transfer.id });
       } else if (outcome.kind === 'reverted') await this.fail(transfer, `reverted on ${chain.name}: ${outcome.reason}`);
@@ -177,7 +190,7 @@ export class VaultTransfersService {
    */
   private async sign(transfer: VaultTransferRecord): Promise<SignedTransfer | undefined> {
     const client = this.clients.get(transfer.chain)!;
-    const sender = { address: transfer.fromAddress, key: transfer.walletIndex };
+    const sender = senderOf(transfer);
     const floor = await client.prepareSender(sender, this.signing);
     return this.dataSource.transaction(async (manager) => {
       await this.repository.lockSender(manager, transfer.chain, transfer.fromAddress);
@@ -192,6 +205,14 @@ export class VaultTransfersService {
       await this.repository.recordSigned(manager, transfer.id, signed);
       return signed;
     });
+  }
+
+  /** Records why the transfer cannot move on now; logged when the reason is new, not at every try. */
+  private async stalled(transfer: VaultTransferRecord, err: unknown): Promise<void> {
+    const reason = describeChainError(err);
+    if (await this.repository.markStalled(transfer.id, reason)) {
+      this.logger.warn({ vaultTransferId: transfer.id, chain: transfer.chain, reason }, 'vault transfer stalled; the worker keeps trying');
+    }
   }
 
   /** To `failed`, and the reservation back to available, once. */
@@ -231,6 +252,11 @@ export class VaultTransfersService {
             ];
     return { type, sourceId: transfer.id, currency: VAULT_ASSET, lines: lines.filter((line) => line.amount !== 0) };
   }
+}
+
+/** The vault that sends the transfer: its address and the wallet index of its key. */
+function senderOf(transfer: VaultTransferRecord): Sender {
+  return { address: transfer.fromAddress, key: transfer.walletIndex };
 }
 
 /** The transfer's signed transaction, once it has one. */

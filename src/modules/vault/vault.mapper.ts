@@ -65,6 +65,7 @@ export function mapVaultTransfer(row: VaultTransferRecord): VaultTransferDto {
     merchantReference: row.merchantReference,
     status: row.status,
     failureReason: row.failureReason,
+    stalledReason: row.stalledReason,
     txHash: row.txHash,
     createdAt: row.createdAt.toISOString(),
     submittedAt: row.submittedAt?.toISOString() ?? null,

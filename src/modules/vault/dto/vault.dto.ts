@@ -283,6 +283,16 @@ export class VaultTransferDto {
   @ApiProperty({
     type: String,
     nullable: true,
+    example: null,
+    description:
+      'Why the service cannot move a `pending` or `submitted` transfer on right now (its chain does not answer, the platform cannot pay its gas); ' +
+      'null while it progresses. The service keeps trying, with the same signed transaction: the transfer is never sent twice.',
+  })
+  stalledReason: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
     example: '0x6b1d2f4a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c',
     description: 'Null until signed',
   })
