@@ -50,11 +50,13 @@ export class JobQueues {
 
   /**
    * Makes sure the work has a job that will run: adds it when there is none (never enqueued,
-   * or Redis lost its data) and retries it when it gave up (a provider may be back).
+   * or Redis lost its data) and retries it when it gave up (a provider may be back), at once or
+   * once it gave up at least `retryFailedAfterMs` ago (work that spent long attempts asks again
+   * rarely).
    */
-  async ensure<P extends JobPayload>(job: JobDefinition<P>, payload: P): Promise<void> {
+  async ensure<P extends JobPayload>(job: JobDefinition<P>, payload: P, { retryFailedAfterMs = 0 } = {}): Promise<void> {
     const existing = await this.queue(job).getJob(job.jobId(payload));
     if (!existing) await this.add(job, payload);
-    else if (await existing.isFailed()) await existing.retry('failed');
+    else if ((await existing.isFailed()) && Date.now() - (existing.finishedOn ?? 0) >= retryFailedAfterMs) await existing.retry('failed');
   }
 }

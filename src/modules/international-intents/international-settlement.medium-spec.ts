@@ -1,9 +1,12 @@
 import { COMPLIANCE_REJECTED_SUFFIX } from '../../../sandbox/bridge-rail/bridge-rail.server';
+import { ACCOUNT_CLOSED_SUFFIX } from '../../../sandbox/payout-rail/payout-rail.server';
 import { confirmedPayment, eventually, Medium, startMedium } from '../../../test/support/medium';
 import { CrossBorderSandboxes, startCrossBorderSandboxes } from '../../../test/support/sandboxes';
+import { JobQueues } from '../../jobs';
 import { LedgerService } from '../ledger';
 import type { InternationalIntentDto } from './dto/international-intent.response';
 import { InternationalIntentsModule } from './international-intents.module';
+import { INTERNATIONAL_JOBS } from './international-intents.jobs';
 import { InternationalIntentsService } from './international-intents.service';
 import { InternationalSettlementService } from './international-settlement.service';
 import { QuotesService } from './quotes.service';
@@ -97,6 +100,35 @@ describe('International settlement (medium)', () => {
     await settlement.advance({ intentId: intent.intentId, from: 'pending' });
     expect(await transfersAt('bridge', intent.intentId)).toHaveLength(1);
     expect(await transfersAt('payout', intent.intentId)).toHaveLength(1);
+  });
+
+  it('rebuilds the recovery of a rejected intent from PostgreSQL when its job is gone (Redis lost it): the rail is asked again and the receivable closes', async () => {
+    const before = await balance();
+    const intent = await createIntent(`000123456${ACCOUNT_CLOSED_SUFFIX}`.slice(-12));
+    const seen = await settle(intent.intentId);
+    expect(seen[seen.length - 1]).toBe('rejected');
+    expect(await balance()).toEqual(before);
+    const positions = () => ledger.platformPositions(m.dataSource.manager, intent.intentId, 'NGN');
+    expect(Object.keys(await positions())).toContain('receivable_payout_rail');
+
+    // No worker here relays the outbox: the recovery's job exists only if `resume` rebuilds it.
+    const queues = m.app.get(JobQueues);
+    const jobId = INTERNATIONAL_JOBS.recover.jobId({ intentId: intent.intentId, rail: 'payout_rail' });
+    expect(await queues.queue(INTERNATIONAL_JOBS.recover).getJob(jobId)).toBeUndefined();
+    await settlement.resume();
+    const rebuilt = await queues.queue(INTERNATIONAL_JOBS.recover).getJob(jobId);
+    expect(rebuilt?.data).toEqual({ intentId: intent.intentId, rail: 'payout_rail' });
+
+    // What the job does: the payout rail gives it back to the bridge side, then the bridge rail in NGN.
+    await eventually(
+      async () => {
+        for (const rail of ['payout_rail', 'bridge_rail'] as const) await settlement.recover({ intentId: intent.intentId, rail }).catch(() => undefined);
+        return positions();
+      },
+      (now) => !Object.keys(now).some((kind) => /receivable_|rail_in_transit|at_bridge_rail/.test(kind)),
+      20_000,
+      100,
+    );
   });
 
   it('gives the reservation back once when the bridge rail rejects the recipient, and pays nothing abroad', async () => {

@@ -18,6 +18,8 @@ import { InternationalIntentNotFoundError, InternationalIntentStateConflictError
 import { InternationalIntentsRepository } from './international-intents.repository';
 
 const RESUME_BATCH = 500;
+/** How long a recovery that spent its attempts waits before `resume` has it ask the rail again. */
+const RECOVERY_RETRY_MS = 60 * 60 * 1000;
 
 /** States the worker acts in; in the others it waits for a rail (or is done). */
 const ACTIONABLE = new Set<InternationalIntentStatus>(['pending', 'processing', 'bridge_confirmed', 'withdrawal_confirmed']);
@@ -78,11 +80,21 @@ export class InternationalSettlementService {
     }
   }
 
-  /** An `advance` for every intent that has not moved for a job lock: its job was lost, or a rail's callback. */
+  /**
+   * Rebuilds the pipeline's jobs from PostgreSQL, so a job Redis lost (a flush, a restart without
+   * persistence) is never work left undone: an `advance` for every intent that has not moved for a
+   * job lock (its job was lost, or a rail's callback), and a `recover` for every receivable still
+   * open (money a rail owes back after a rejection), from the rail it is owed by. A recovery that
+   * spent its attempts asks the rail again an hour after it gave up.
+   */
   @JobHandler(INTERNATIONAL_JOBS.resume)
   async resume(): Promise<void> {
     for (const { id, status } of await this.repository.stalledSince(this.config.jobLockMs, RESUME_BATCH)) {
       await this.queues.ensure(INTERNATIONAL_JOBS.advance, { intentId: id, from: status });
+    }
+    for (const receivable of await this.ledger.openReceivables()) {
+      const rail = railToRecoverFrom(await this.ledger.platformPositions(this.dataSource.manager, receivable.sourceId, receivable.currency));
+      if (rail) await this.queues.ensure(INTERNATIONAL_JOBS.recover, { intentId: receivable.sourceId, rail }, { retryFailedAfterMs: RECOVERY_RETRY_MS });
     }
   }
 
