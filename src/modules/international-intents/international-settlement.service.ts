@@ -92,9 +92,9 @@ export class InternationalSettlementService {
     for (const { id, status } of await this.repository.stalledSince(this.config.jobLockMs, RESUME_BATCH)) {
       await this.queues.ensure(INTERNATIONAL_JOBS.advance, { intentId: id, from: status });
     }
-    for (const receivable of await this.ledger.openReceivables()) {
-      const rail = railToRecoverFrom(await this.ledger.platformPositions(this.dataSource.manager, receivable.sourceId, receivable.currency));
-      if (rail) await this.queues.ensure(INTERNATIONAL_JOBS.recover, { intentId: receivable.sourceId, rail }, { retryFailedAfterMs: RECOVERY_RETRY_MS });
+    for (const { sourceId, currency } of await this.ledger.openReceivables()) {
+      const rail = railToRecoverFrom((await this.ledger.platformPositionsOf(undefined, [sourceId], currency)).get(sourceId) ?? {});
+      if (rail) await this.queues.ensure(INTERNATIONAL_JOBS.recover, { intentId: sourceId, rail }, { retryFailedAfterMs: RECOVERY_RETRY_MS });
     }
   }
 
