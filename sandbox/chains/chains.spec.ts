@@ -197,7 +197,10 @@ describe('local chains', () => {
 
       // The same transaction again (a resend after a lost answer): refused as already processed, run once.
       const resent = rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
-      const refusal = await resent.then(() => undefined, (err: unknown) => err);
+      const refusal = await resent.then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       expect(isSolanaError((refusal as Error | undefined)?.cause, SOLANA_ERROR__TRANSACTION_ERROR__ALREADY_PROCESSED)).toBe(true);
       expect((await rpc.getTokenAccountBalance(recipientAccount).send()).value.amount).toBe('15000000');
       expect((await rpc.getSignatureStatuses([signature]).send()).value[0]!.slot).toBe(status!.slot);

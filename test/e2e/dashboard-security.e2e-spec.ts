@@ -90,9 +90,79 @@ describe('Dashboard locks', () => {
     // A link mailed, then the password changed while signed in: the link is dead, and its password never signs in.
     const outstanding = await resetLink(user.email);
     const signedIn = await d.logIn(user.email, {}, 'the first new passphrase');
-    expect((await d.as(signedIn, 'POST', '/password', { currentPassword: 'the first new passphrase', newPassword: 'the second new passphrase' })).status).toBe(200);
+    expect((await d.as(signedIn, 'POST', '/password', { currentPassword: 'the first new passphrase', newPassword: 'the second new passphrase' })).status).toBe(
+      200,
+    );
     expectErrorBody(await d.post('/password-reset/confirm', { token: outstanding, newPassword: 'an attacker passphrase' }), 400, 'invalid_link');
     expectErrorBody(await d.post('/login', { email: user.email, password: 'an attacker passphrase' }), 401, 'invalid_credentials');
+  });
+
+  it('keys carry permissions: a developer makes only keys that cannot move money, and cannot roll or revoke one that can; each operation needs its permission', async () => {
+    const owner = await d.signUp();
+    const developerEmail = d.email('developer');
+    expect((await d.as(owner, 'POST', '/members', { email: developerEmail, role: 'developer' })).status).toBe(201);
+    const developer = d.signedIn(
+      await d.post('/invitations/accept', { token: (await stack.inbox.linkIn(developerEmail, /invited/)).token, password: PASSWORD }),
+      201,
+    );
+
+    // A developer's key: read and write by default, never move_money.
+    const developerKey = await d.as(developer, 'POST', '/api-keys', { name: 'Developer key' });
+    expect(developerKey.status).toBe(201);
+    expect(developerKey.body.response.permissions).toEqual(['read', 'write']);
+    expectErrorBody(await d.as(developer, 'POST', '/api-keys', { name: 'Mover', permissions: ['read', 'move_money'] }), 403, 'role_forbidden');
+    const ownerKey = await d.as(owner, 'POST', '/api-keys', { name: 'Owner key' });
+    expect(ownerKey.body.response.permissions).toEqual(['read', 'write', 'move_money']);
+    expectErrorBody(await d.as(developer, 'POST', `/api-keys/${ownerKey.body.response.apiKeyId}/roll`, { expiresInHours: 0 }), 403, 'role_forbidden');
+    expectErrorBody(await d.as(developer, 'DELETE', `/api-keys/${ownerKey.body.response.apiKeyId}`), 403, 'role_forbidden');
+    // Its own key it rolls, and the successor keeps the permissions.
+    const rolled = await d.as(developer, 'POST', `/api-keys/${developerKey.body.response.apiKeyId}/roll`, { expiresInHours: 0 });
+    expect(rolled.status).toBe(201);
+    expect(rolled.body.response.permissions).toEqual(['read', 'write']);
+
+    const asKey = (key: string, method: string, path: string, body?: unknown) =>
+      http(stack.t.baseUrl, method, path, { apiKey: key, body, headers: method === 'GET' ? {} : { 'idempotency-key': randomBytes(12).toString('hex') } });
+    const writer = rolled.body.response.apiKey;
+    expect((await asKey(writer, 'GET', '/api/merchant/balance')).status).toBe(200);
+    const business = await asKey(writer, 'POST', '/api/merchant/pobo/users', {
+      businessName: 'Permitted Ltd',
+      email: 'ops@permitted.example',
+      phoneNumber: '+2348012345678',
+      country: 'NG',
+    });
+    expect(business.status).toBe(201);
+    const poboUserId = business.body.response.poboUserId;
+    // Every money-moving operation, refused before its body is even read (no body here is valid).
+    for (const path of [
+      '/api/merchant/withdrawals',
+      '/api/merchant/vault-transfers',
+      '/api/merchant/international-payment-intents',
+      '/api/merchant/payment-intents/pi_000000000000000000000000/confirm',
+    ]) {
+      expectErrorBody(await asKey(writer, 'POST', path, {}), 403, 'permission_denied');
+    }
+    // The owner's key moves money (refused for what it is, not for its permissions).
+    expectErrorBody(await asKey(ownerKey.body.response.apiKey, 'POST', '/api/merchant/vault-transfers', { poboUserId }), 400, 'validation_failed');
+
+    // A read-only key reads and writes nothing.
+    const reader = await d.as(owner, 'POST', '/api-keys', { name: 'Reporting', permissions: ['read'] });
+    expect(reader.body.response.permissions).toEqual(['read']);
+    expect((await asKey(reader.body.response.apiKey, 'GET', `/api/merchant/pobo/users/${poboUserId}`)).status).toBe(200);
+    expectErrorBody(await asKey(reader.body.response.apiKey, 'POST', '/api/merchant/pobo/users', {}), 403, 'permission_denied');
+    const writeOnly = await d.as(owner, 'POST', '/api-keys', { name: 'Ingest', permissions: ['write'] });
+    expectErrorBody(await asKey(writeOnly.body.response.apiKey, 'GET', '/api/merchant/balance'), 403, 'permission_denied');
+
+    for (const permissions of [[], ['admin'], 'read', ['read', 'read', 'write', 'move_money']]) {
+      expectErrorBody(await d.as(owner, 'POST', '/api-keys', { name: 'Bad', permissions }), 400, 'validation_failed');
+    }
+    // The list shows each key's permissions.
+    const listed = (await d.as(developer, 'GET', '/api-keys')).body.response as { name: string; permissions: string[] }[];
+    expect(Object.fromEntries(listed.map((key) => [key.name, key.permissions]))).toMatchObject({
+      'Owner key': ['read', 'write', 'move_money'],
+      'Developer key': ['read', 'write'],
+      Reporting: ['read'],
+      Ingest: ['write'],
+    });
   });
 
   it('never logs a credential wherever a client puts it: a query, a path, a header of any name, a failed request’s CSRF token', async () => {
@@ -105,14 +175,23 @@ describe('Dashboard locks', () => {
     const secrets = { session, apiKey, keyBody, csrf: user.csrf, resetToken };
 
     for (const secret of Object.values(secrets)) {
-      for (const path of [`/api/dashboard/me?session=${secret}`, `/api/dashboard/${secret}`, `/api/merchant/balance?k=${secret}`, `/api/merchant/pobo/users/${secret}`]) {
+      for (const path of [
+        `/api/dashboard/me?session=${secret}`,
+        `/api/dashboard/${secret}`,
+        `/api/merchant/balance?k=${secret}`,
+        `/api/merchant/pobo/users/${secret}`,
+      ]) {
         await http(stack.t.baseUrl, 'GET', path, { headers: { 'x-api-key': 'mk_test_wrong' } });
         await http(stack.t.baseUrl, 'GET', path);
       }
-      await http(stack.t.baseUrl, 'GET', '/api/merchant/balance', { headers: { 'x-session-token': secret, 'x-forwarded-for': `10.0.0.1, ${secret}`, 'x-note': secret } });
+      await http(stack.t.baseUrl, 'GET', '/api/merchant/balance', {
+        headers: { 'x-session-token': secret, 'x-forwarded-for': `10.0.0.1, ${secret}`, 'x-note': secret },
+      });
     }
     // The CSRF token on a refused change (another origin), and a wrong one on a failed request.
-    await http(stack.t.baseUrl, 'POST', '/api/dashboard/logout', { headers: { cookie: user.cookie, 'x-csrf-token': user.csrf, origin: 'https://evil.example' } });
+    await http(stack.t.baseUrl, 'POST', '/api/dashboard/logout', {
+      headers: { cookie: user.cookie, 'x-csrf-token': user.csrf, origin: 'https://evil.example' },
+    });
     await http(stack.t.baseUrl, 'POST', '/api/dashboard/logout', { headers: { cookie: user.cookie, 'x-csrf-token': `${user.csrf}x` } });
 
     const logs = stack.t.logs.join('\n');

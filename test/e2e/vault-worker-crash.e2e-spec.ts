@@ -85,8 +85,9 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
     expect((await post(stack.t, apiKey, '/api/merchant/test-helpers/vault/deposits', { poboUserId, chain, amount: 20 })).status).toBe(202);
     await eventually(
       async () =>
-        (await http(stack.t.baseUrl, 'GET', `${USERS}/${poboUserId}/vault`, { apiKey })).body.response.balances.find((b: { chain: string }) => b.chain === chain)
-          .available,
+        (await http(stack.t.baseUrl, 'GET', `${USERS}/${poboUserId}/vault`, { apiKey })).body.response.balances.find(
+          (b: { chain: string }) => b.chain === chain,
+        ).available,
       (available) => available === 20,
       20_000,
       100,
@@ -141,7 +142,10 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
     const poboUserId = await verifiedBusiness(stack, apiKey);
     expect((await post(stack.t, apiKey, '/api/merchant/test-helpers/vault/deposits', { poboUserId, chain: 'base', amount: 20 })).status).toBe(202);
     await eventually(
-      async () => (await http(stack.t.baseUrl, 'GET', `${USERS}/${poboUserId}/vault`, { apiKey })).body.response.balances.find((b: { chain: string }) => b.chain === 'base').available,
+      async () =>
+        (await http(stack.t.baseUrl, 'GET', `${USERS}/${poboUserId}/vault`, { apiKey })).body.response.balances.find(
+          (b: { chain: string }) => b.chain === 'base',
+        ).available,
       (available) => available === 20,
       20_000,
       100,
@@ -186,7 +190,12 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
       100,
     );
     expect(await transferOf()).toMatchObject({ status: 'pending', stalledReason: stalled.stalledReason });
-    expect(worker.output().split('\n').filter((line) => line.includes(id) && line.includes('stalled'))).toHaveLength(1);
+    expect(
+      worker
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(id) && line.includes('stalled')),
+    ).toHaveLength(1);
 
     await setBalance(gasWallet, gasWalletBalance);
     const done = await eventually(

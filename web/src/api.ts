@@ -75,11 +75,14 @@ export interface Account {
   csrfToken: string;
 }
 
+export type ApiKeyPermission = 'read' | 'write' | 'move_money';
+
 export interface ApiKey {
   apiKeyId: string;
   name: string;
   prefix: string;
   lastFour: string;
+  permissions: ApiKeyPermission[];
   status: 'active' | 'expiring' | 'expired' | 'revoked';
   createdBy: { userId: string; email: string } | null;
   createdAt: string;

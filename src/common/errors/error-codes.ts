@@ -62,6 +62,10 @@ export const ERRORS = {
     status: 403,
     when: "The signed-in user's role does not allow this (a viewer writes, a developer manages the team or moves money): see the roles in the dashboard docs.",
   },
+  permission_denied: {
+    status: 403,
+    when: 'The API key lacks the permission the operation needs (`read` for reads, `write` for businesses, KYB, quotes and creating payment intents, `move_money` for withdrawals, confirmations, international payment intents and vault transfers).',
+  },
   two_factor_enrolment_required: {
     status: 403,
     when: 'The merchant requires a second factor and the signed-in user has none yet: enrol one (`/api/dashboard/two-factor`) first.',

@@ -46,7 +46,7 @@ const STATUS_MEANING: Record<number, string> = {
 };
 
 /** Codes every merchant route may answer. */
-const MERCHANT_ROUTE_ERRORS: ErrorCode[] = ['unauthorized', 'conflicting_credentials', 'rate_limited', 'service_unavailable'];
+const MERCHANT_ROUTE_ERRORS: ErrorCode[] = ['unauthorized', 'conflicting_credentials', 'permission_denied', 'rate_limited', 'service_unavailable'];
 /** Codes every dashboard route taking a session may answer (`csrf_failed` only when it changes something). */
 const DASHBOARD_ROUTE_ERRORS: ErrorCode[] = ['session_required', 'rate_limited', 'service_unavailable'];
 

@@ -25,7 +25,12 @@ describe('maskUrl', () => {
   it('masks a session token, or an API key without its prefix, anywhere in the path or query', () => {
     const session = 'q3J0Z2h5U2Vzc2lvblRva2VuT2ZGb3J0eVRocmVlQ2g';
     const keyBody = key.slice('mk_test_'.length);
-    for (const url of [`/api/dashboard/me?session=${session}`, `/api/dashboard/${session}/x`, `/api/merchant/balance?k=${keyBody}`, `/x?q=${keyBody}&limit=1`]) {
+    for (const url of [
+      `/api/dashboard/me?session=${session}`,
+      `/api/dashboard/${session}/x`,
+      `/api/merchant/balance?k=${keyBody}`,
+      `/x?q=${keyBody}&limit=1`,
+    ]) {
       expect(maskUrl(url)).not.toMatch(new RegExp(`${session}|${keyBody}`));
       expect(maskUrl(url)).toContain(REDACTION_MARKER);
     }

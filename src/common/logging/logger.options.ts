@@ -68,7 +68,9 @@ export function maskUrl(url: string): string {
  * repeats the URL it called, and a provider's URL holds its key.
  */
 export function scrubText(text: string): string {
-  return maskCredentials(text.replace(ABSOLUTE_URL, (_url, scheme: string, host: string, rest: string) => `${scheme}${host}${rest.length > 1 ? `/${REDACTION_MARKER}` : rest}`));
+  return maskCredentials(
+    text.replace(ABSOLUTE_URL, (_url, scheme: string, host: string, rest: string) => `${scheme}${host}${rest.length > 1 ? `/${REDACTION_MARKER}` : rest}`),
+  );
 }
 
 /** Every line's message and top-level text fields, and a logged error's message and stack, scrubbed (`scrubText`). */

@@ -12,6 +12,7 @@ import { Vault1795661731226 } from './1795661731226-Vault';
 import { VaultTransfers1795664131586 } from './1795664131586-VaultTransfers';
 import { VaultTransferHashes1795673626619 } from './1795673626619-VaultTransferHashes';
 import { VaultTransferStalls1795740000000 } from './1795740000000-VaultTransferStalls';
+import { ApiKeyPermissions1795762940394 } from './1795762940394-ApiKeyPermissions';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   VaultTransfers1795664131586,
   VaultTransferHashes1795673626619,
   VaultTransferStalls1795740000000,
+  ApiKeyPermissions1795762940394,
 ];

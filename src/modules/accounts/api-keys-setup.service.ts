@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Page, PageRequest } from '../../common/paging';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { AuditLog, auditActor } from '../audit';
-import type { ApiKeyDto, DashboardPrincipal, IssuedApiKeyDto } from '../auth';
+import type { ApiKeyDto, CreateApiKeyDto, DashboardPrincipal, IssuedApiKeyDto } from '../auth';
 import { MerchantsService } from '../auth';
 import { API_KEYS_PATH } from './accounts.routes';
 import { ClientOf } from './dashboard-sessions.service';
@@ -23,10 +23,14 @@ export class ApiKeysSetup {
     return this.merchants.keys(merchantId, query, `${this.config.publicBaseUrl}${API_KEYS_PATH}`);
   }
 
-  create(principal: DashboardPrincipal, name: string, client: ClientOf): Promise<IssuedApiKeyDto> {
+  create(principal: DashboardPrincipal, dto: CreateApiKeyDto, client: ClientOf): Promise<IssuedApiKeyDto> {
     return this.dataSource.transaction(async (manager) => {
-      const key = await this.merchants.issueKey(manager, principal.merchantId, name, principal);
-      await this.audit.record(manager, auditActor(principal, client.ip), { action: 'api_key.created', objectId: key.apiKeyId, details: { name } });
+      const key = await this.merchants.issueKey(manager, principal.merchantId, dto.name, principal, dto.permissions);
+      await this.audit.record(manager, auditActor(principal, client.ip), {
+        action: 'api_key.created',
+        objectId: key.apiKeyId,
+        details: { name: dto.name, permissions: key.permissions.join(' ') },
+      });
       return key;
     });
   }
@@ -45,7 +49,7 @@ export class ApiKeysSetup {
 
   revoke(principal: DashboardPrincipal, apiKeyId: string, client: ClientOf): Promise<ApiKeyDto> {
     return this.dataSource.transaction(async (manager) => {
-      const key = await this.merchants.revokeOwnKey(manager, principal.merchantId, apiKeyId);
+      const key = await this.merchants.revokeOwnKey(manager, principal.merchantId, apiKeyId, principal);
       await this.audit.record(manager, auditActor(principal, client.ip), { action: 'api_key.revoked', objectId: apiKeyId });
       return key;
     });

@@ -20,11 +20,12 @@ import { API_KEYS_PATH } from './accounts.routes';
 import { ApiKeysSetup } from './api-keys-setup.service';
 import { clientOf } from './client';
 
-const KEY_EXAMPLE = {
+const KEY_EXAMPLE: ApiKeyDto = {
   apiKeyId: 'key_0a1b2c3d4e5f60718293a4b5',
   name: 'Production server',
   prefix: 'mk_test',
   lastFour: 'x9Qz',
+  permissions: ['read', 'write'],
   status: 'active',
   createdBy: { userId: 'usr_0a1b2c3d4e5f60718293a4b5', email: 'ada@acme.example' },
   createdAt: '2026-11-25T10:00:00.000Z',
@@ -75,12 +76,12 @@ export class ApiKeysController {
         description: 'Created',
         example: { message: 'API key created', response: { ...KEY_EXAMPLE, apiKey: 'mk_test_3yZe7dV1kQ2m9Lr5xN8pW4tH6sJ0aB2cDx9Qz' } },
       },
-      body: { type: CreateApiKeyDto, example: { name: 'Production server' } },
+      body: { type: CreateApiKeyDto, example: { name: 'Production server', permissions: ['read', 'write'] } },
     },
   )
   @Answer('API key created')
   create(@CurrentUser() user: DashboardPrincipal, @Body() dto: CreateApiKeyDto, @Req() request: FastifyRequest): Promise<IssuedApiKeyDto> {
-    return this.keys.create(user, dto.name, clientOf(request));
+    return this.keys.create(user, dto, clientOf(request));
   }
 
   @Post(':apiKeyId/roll')

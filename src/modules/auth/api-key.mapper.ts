@@ -3,7 +3,7 @@ import type { ApiKeyDto } from './dto/api-key.dto';
 
 export type ApiKeyRow = Pick<
   ApiKeyEntity,
-  'id' | 'name' | 'keyHint' | 'createdByUserId' | 'createdByEmail' | 'createdAt' | 'lastUsedAt' | 'expiresAt' | 'revokedAt'
+  'id' | 'name' | 'keyHint' | 'permissions' | 'createdByUserId' | 'createdByEmail' | 'createdAt' | 'lastUsedAt' | 'expiresAt' | 'revokedAt'
 >;
 
 export function mapApiKey(key: ApiKeyRow, now = Date.now()): ApiKeyDto {
@@ -14,6 +14,7 @@ export function mapApiKey(key: ApiKeyRow, now = Date.now()): ApiKeyDto {
     // The hint is `<prefix>_…<last four>`.
     prefix: key.keyHint.slice(0, key.keyHint.indexOf('_…')),
     lastFour: key.keyHint.slice(-4),
+    permissions: [...key.permissions],
     status: key.revokedAt ? 'revoked' : expired ? 'expired' : key.expiresAt ? 'expiring' : 'active',
     createdBy: key.createdByUserId === null ? null : { userId: key.createdByUserId, email: key.createdByEmail ?? '' },
     createdAt: key.createdAt.toISOString(),

@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { PG_POOL } from '../../database/database.module';
+import type { ApiKeyPermission } from './api-key-permissions';
 
 export interface ActiveApiKey {
   id: string;
   merchantId: string;
   merchantName: string;
+  permissions: ApiKeyPermission[];
   lastUsedAt: Date | null;
   /** A rolled key's end; null while it has none. */
   expiresAt: Date | null;
@@ -19,7 +21,7 @@ export class ApiKeysRepository {
   async findActiveByHash(keyHash: string): Promise<ActiveApiKey | undefined> {
     const { rows } = await this.pool.query<ActiveApiKey>({
       name: 'api_key_lookup',
-      text: `SELECT k.id, k.merchant_id AS "merchantId", m.name AS "merchantName", k.last_used_at AS "lastUsedAt", k.expires_at AS "expiresAt"
+      text: `SELECT k.id, k.merchant_id AS "merchantId", m.name AS "merchantName", k.permissions, k.last_used_at AS "lastUsedAt", k.expires_at AS "expiresAt"
                FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
               WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
       values: [keyHash],

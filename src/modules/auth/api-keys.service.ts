@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { hashApiKey, isWellFormedApiKey } from './api-key.codec';
+import type { ApiKeyPermission } from './api-key-permissions';
 import { ApiKeysRepository } from './api-keys.repository';
 
 export interface MerchantPrincipal {
@@ -9,6 +10,8 @@ export interface MerchantPrincipal {
   /** What the merchant's customers see as the name on its collection accounts. */
   merchantName: string;
   apiKeyId: string;
+  /** What the key may do. */
+  permissions: readonly ApiKeyPermission[];
 }
 
 /** Bounds the memory a flood of distinct valid keys can take; a key pushed out is just looked up again. */
@@ -53,7 +56,7 @@ export class ApiKeysService {
     const key = await this.repository.findActiveByHash(hash);
     if (!key) return null;
 
-    const principal = { merchantId: key.merchantId, merchantName: key.merchantName, apiKeyId: key.id };
+    const principal = { merchantId: key.merchantId, merchantName: key.merchantName, apiKeyId: key.id, permissions: key.permissions };
     // A rolled key is cached no longer than it has left.
     const left = key.expiresAt === null ? undefined : key.expiresAt.getTime() - now;
     this.cache?.set(hash, principal, left === undefined || left >= this.config.apiKeyCacheTtlMs ? undefined : { ttl: Math.max(left, 1) });

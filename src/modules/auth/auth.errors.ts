@@ -34,6 +34,13 @@ export class CsrfFailedError extends AppError {
 }
 
 /** The signed-in user's role does not allow the route. */
+/** The API key lacks the permission the route declares. */
+export class PermissionDeniedError extends AppError {
+  constructor(permission: string) {
+    super('permission_denied', `This API key lacks the ${permission} permission this operation needs`);
+  }
+}
+
 export class RoleForbiddenError extends AppError {
   constructor() {
     super('role_forbidden', 'Your role does not allow this; ask an owner of your team');

@@ -2,7 +2,9 @@ import type { INestApplication } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { verifyRailSignature } from '../bank-rail';
 import { MerchantPrincipal } from './api-keys.service';
-import { InvalidSignatureError, RoleForbiddenError, TwoFactorEnrolmentRequiredError } from './auth.errors';
+import { InvalidSignatureError, PermissionDeniedError, RoleForbiddenError, TwoFactorEnrolmentRequiredError } from './auth.errors';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 import { Caller, CALLER, callerOf, DashboardPrincipal, SessionAuthenticator, SignedRail } from './caller.decorator';
 import { MerchantAuthenticator } from './merchant-authenticator.service';
 import { rateLimitHeaders } from './rate-limit-state';
@@ -54,6 +56,8 @@ export function installCallerAuthentication(
       const { principal, limit } = await authenticator.authenticate(request);
       request.merchant = principal;
       void reply.headers(rateLimitHeaders(limit));
+      const permission = caller.permission ?? 'read';
+      if (!principal.permissions.includes(permission)) throw new PermissionDeniedError(permission);
     } else if (caller?.kind === 'dashboard') {
       const user = await options.sessions.authenticate(request);
       request.dashboardUser = user;
@@ -77,6 +81,12 @@ export function installCallerAuthentication(
     if (caller === undefined) {
       throw new Error(
         `${[route.method].flat().join(',')} ${route.url} declares no caller: give its handler MerchantRoute(), DashboardRoute(), RailCallbackRoute() or PublicRoute()`,
+      );
+    }
+    // A change must say what it needs of a key: left unsaid, a money-moving route would need only `read`.
+    if (caller.kind === 'merchant' && caller.permission === undefined && [route.method].flat().some((method) => !SAFE_METHODS.has(method))) {
+      throw new Error(
+        `${[route.method].flat().join(',')} ${route.url} changes something: give its MerchantRoute() the permission it needs ('write' or 'move_money')`,
       );
     }
     if (caller.kind === 'rail') route.preHandler = [verifySignature(options.railSecrets[caller.rail]), ...[route.preHandler ?? []].flat()];

@@ -6,6 +6,7 @@ import { WithRouteConfig } from '../../common/http/route-config';
 import { MerchantPrincipal } from './api-keys.service';
 import { SessionRequiredError, UnauthorizedError } from './auth.errors';
 import { DASHBOARD_ROLES, DashboardRole } from '../../common/dashboard-roles';
+import type { ApiKeyPermission } from './api-key-permissions';
 
 /** The rails that call us back, each signing with its own secret. */
 export type SignedRail = 'bank_rail' | 'bridge_rail' | 'payout_rail';
@@ -42,7 +43,10 @@ export interface SessionAuthenticator {
  * probe, which must never be refused).
  */
 export type Caller =
-  { kind: 'merchant' } | ({ kind: 'dashboard' } & DashboardAccess) | { kind: 'rail'; rail: SignedRail } | { kind: 'public'; limited: boolean };
+  | { kind: 'merchant'; permission?: ApiKeyPermission }
+  | ({ kind: 'dashboard' } & DashboardAccess)
+  | { kind: 'rail'; rail: SignedRail }
+  | { kind: 'public'; limited: boolean };
 
 /** The key of the caller in a route's config. */
 export const CALLER = 'caller';
@@ -64,10 +68,14 @@ class MerchantGuard implements CanActivate {
   }
 }
 
-/** Called with a merchant's API key (`x-api-key` or `Authorization: Bearer`); the OpenAPI operation shows both schemes. */
-export const MerchantRoute = (): MethodDecorator =>
+/**
+ * Called with a merchant's API key (`x-api-key` or `Authorization: Bearer`) that holds
+ * `permission`: a read needs `read` and names none; a change names `write` or `move_money`, and
+ * one that names none stops the boot. The OpenAPI operation shows both schemes.
+ */
+export const MerchantRoute = (permission?: Exclude<ApiKeyPermission, 'read'>): MethodDecorator =>
   applyDecorators(
-    WithRouteConfig({ [CALLER]: { kind: 'merchant' } satisfies Caller }),
+    WithRouteConfig({ [CALLER]: { kind: 'merchant', permission } satisfies Caller }),
     UseGuards(MerchantGuard),
     ApiSecurity('MerchantApiKey'),
     ApiBearerAuth('MerchantBearer'),

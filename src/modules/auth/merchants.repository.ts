@@ -9,9 +9,9 @@ import type { ApiKeyRow } from './api-key.mapper';
 import { MerchantEntity } from './merchant.entity';
 
 export type NewApiKey = Pick<ApiKeyEntity, 'id' | 'merchantId' | 'keyHash' | 'keyHint'> &
-  Partial<Pick<ApiKeyEntity, 'name' | 'createdByUserId' | 'createdByEmail'>>;
+  Partial<Pick<ApiKeyEntity, 'name' | 'permissions' | 'createdByUserId' | 'createdByEmail'>>;
 
-const KEY_COLUMNS = `k.id, k.name, k.key_hint AS "keyHint", k.created_by_user_id AS "createdByUserId", k.created_by_email AS "createdByEmail",
+const KEY_COLUMNS = `k.id, k.name, k.key_hint AS "keyHint", k.permissions, k.created_by_user_id AS "createdByUserId", k.created_by_email AS "createdByEmail",
   k.created_at AS "createdAt", k.last_used_at AS "lastUsedAt", k.expires_at AS "expiresAt", k.revoked_at AS "revokedAt"`;
 
 /**

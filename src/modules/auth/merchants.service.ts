@@ -3,10 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isId, newId } from '../../common/ids/ids';
 import { listPage, Page, PageRequest } from '../../common/paging';
+import type { DashboardRole } from '../../common/dashboard-roles';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { generateApiKey } from './api-key.codec';
+import { ApiKeyPermission, grantableBy, normalizePermissions } from './api-key-permissions';
 import { mapApiKey } from './api-key.mapper';
-import { ApiKeyInactiveError, ApiKeyNotFoundError, MerchantNotFoundError } from './auth.errors';
+import { ApiKeyInactiveError, ApiKeyNotFoundError, MerchantNotFoundError, RoleForbiddenError } from './auth.errors';
 import type { ApiKeyDto, IssuedApiKeyDto } from './dto/api-key.dto';
 import { MerchantsRepository, NewApiKey } from './merchants.repository';
 import { KeyMode, keyMode } from './test-mode.guard';
@@ -24,10 +26,11 @@ export interface IssuedKey {
   apiKey: string;
 }
 
-/** Who makes a key from the dashboard. */
+/** Who makes a key from the dashboard, and the role that bounds what the key may do. */
 export interface KeyCreator {
   userId: string;
   email: string;
+  role: DashboardRole;
 }
 
 /** Merchants and their keys: the operator's commands, and the dashboard's sign-up and key management. */
@@ -86,10 +89,21 @@ export class MerchantsService {
     );
   }
 
-  /** A named key made from the dashboard, in the caller's transaction; its secret is in this answer only. */
-  async issueKey(manager: EntityManager, merchantId: string, name: string, creator: KeyCreator): Promise<IssuedApiKeyDto> {
+  /**
+   * A named key made from the dashboard, in the caller's transaction; its secret is in this answer
+   * only. Its permissions default to all the creator's role may give, and may not exceed them
+   * (403 `role_forbidden`).
+   */
+  async issueKey(
+    manager: EntityManager,
+    merchantId: string,
+    name: string,
+    creator: KeyCreator,
+    permissions: readonly ApiKeyPermission[] = grantableBy(creator.role),
+  ): Promise<IssuedApiKeyDto> {
+    assertMayHandle(creator, permissions);
     const { row, issued } = this.newKey(merchantId);
-    const key = { ...row, name, createdByUserId: creator.userId, createdByEmail: creator.email };
+    const key = { ...row, name, permissions: normalizePermissions(permissions), createdByUserId: creator.userId, createdByEmail: creator.email };
     await this.repository.insertKey(key, manager);
     const now = new Date();
     return { ...mapApiKey({ ...key, createdAt: now, lastUsedAt: null, expiresAt: null, revokedAt: null }), apiKey: issued.apiKey };
@@ -101,6 +115,7 @@ export class MerchantsService {
    */
   async rollKey(manager: EntityManager, merchantId: string, apiKeyId: string, expiresInHours: number, creator: KeyCreator): Promise<IssuedApiKeyDto> {
     const old = await this.ownKey(manager, merchantId, apiKeyId);
+    assertMayHandle(creator, old.permissions);
     if (old.revokedAt || old.expiresAt) throw new ApiKeyInactiveError();
     const now = Date.now();
     await this.repository.endKey(
@@ -108,12 +123,16 @@ export class MerchantsService {
       old.id,
       expiresInHours === 0 ? { revokedAt: new Date(now) } : { expiresAt: new Date(now + expiresInHours * 3_600_000) },
     );
-    return this.issueKey(manager, merchantId, old.name, creator);
+    return this.issueKey(manager, merchantId, old.name, creator, old.permissions);
   }
 
-  /** Revoked now (again: the first revocation stands). API processes stop honouring it within their cache TTL. */
-  async revokeOwnKey(manager: EntityManager, merchantId: string, apiKeyId: string): Promise<ApiKeyDto> {
+  /**
+   * Revoked now (again: the first revocation stands), by a user whose role could have made it.
+   * API processes stop honouring it within their cache TTL.
+   */
+  async revokeOwnKey(manager: EntityManager, merchantId: string, apiKeyId: string, revoker: KeyCreator): Promise<ApiKeyDto> {
     const key = await this.ownKey(manager, merchantId, apiKeyId);
+    assertMayHandle(revoker, key.permissions);
     if (!key.revokedAt) {
       key.revokedAt = new Date();
       await this.repository.endKey(manager, key.id, { revokedAt: key.revokedAt });
@@ -132,4 +151,10 @@ export class MerchantsService {
     const id = newId('key');
     return { row: { id, merchantId, keyHash: generated.hash, keyHint: generated.hint }, issued: { merchantId, apiKeyId: id, apiKey: generated.key } };
   }
+}
+
+/** A user may make, roll or revoke only a key whose permissions its role could give (a developer never one that moves money). */
+function assertMayHandle(user: KeyCreator, permissions: readonly ApiKeyPermission[]): void {
+  const grantable = grantableBy(user.role);
+  if (!permissions.every((permission) => grantable.includes(permission))) throw new RoleForbiddenError();
 }

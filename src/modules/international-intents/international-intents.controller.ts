@@ -32,7 +32,7 @@ const SETTLED_EXAMPLE: InternationalIntentDto = {
 export class InternationalIntentsController {
   constructor(private readonly intents: InternationalIntentsService) {}
 
-  @MerchantRoute()
+  @MerchantRoute('move_money')
   @Post()
   @Idempotent('required', 201, { creates: 'ipi' })
   @ApiMerchantOperation({

@@ -14,7 +14,7 @@ import { QUOTES_PATH } from './international-intents.routes';
 export class QuotesController {
   constructor(private readonly quotes: QuotesService) {}
 
-  @MerchantRoute()
+  @MerchantRoute('write')
   @Post()
   @Idempotent('optional', 201, { creates: 'qt' })
   @ApiMerchantOperation({

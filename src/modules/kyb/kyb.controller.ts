@@ -47,7 +47,7 @@ export class KybController {
     return await this.kyb.getOnboarding(merchant.merchantId, poboUserId);
   }
 
-  @MerchantRoute()
+  @MerchantRoute('write')
   @Post()
   @Idempotent('optional', 202)
   @ApiMerchantOperation({
@@ -78,7 +78,7 @@ export class KybController {
     return this.kyb.submit(merchant.merchantId, poboUserId, application, documents, claim);
   }
 
-  @MerchantRoute()
+  @MerchantRoute('write')
   @Patch()
   @HttpCode(202)
   @ApiMerchantOperation({

@@ -89,7 +89,7 @@ export class CollectionsController {
 export class NairaTestHelpersController {
   constructor(private readonly collections: NairaCollectionsService) {}
 
-  @MerchantRoute()
+  @MerchantRoute('write')
   @Post(':poboUserId/naira-transfers')
   @Idempotent('optional', 202)
   @ApiMerchantOperation({

@@ -41,7 +41,7 @@ const FUNDED_EXAMPLE: PaymentIntentDto = {
 export class PaymentIntentsController {
   constructor(private readonly intents: PaymentIntentsService) {}
 
-  @MerchantRoute()
+  @MerchantRoute('write')
   @Post()
   @Idempotent('required', 201, { creates: 'pi' })
   @ApiMerchantOperation({
@@ -110,7 +110,7 @@ export class PaymentIntentsController {
     return await this.intents.get(merchant.merchantId, id);
   }
 
-  @MerchantRoute()
+  @MerchantRoute('move_money')
   @Post(':paymentIntentId/confirm')
   @Idempotent('required', 200)
   @ApiMerchantOperation({

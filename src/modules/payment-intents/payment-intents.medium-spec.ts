@@ -36,7 +36,7 @@ describe('Payment intents (medium)', () => {
   async function newIntent(amount: number): Promise<{ id: string; accountNumber: string }> {
     const merchantId = await m.merchant();
     const created = await intents.create(
-      { merchantId, merchantName: 'Medium Stores', apiKeyId: 'key_medium' },
+      { merchantId, merchantName: 'Medium Stores', apiKeyId: 'key_medium', permissions: ['read', 'write', 'move_money'] },
       { merchantReference: `medium-${++n}`, amount },
       undefined,
     );

@@ -15,7 +15,7 @@ import { PaymentIntentsService } from './payment-intents.service';
 export class TestHelpersController {
   constructor(private readonly intents: PaymentIntentsService) {}
 
-  @MerchantRoute()
+  @MerchantRoute('write')
   @Post(':paymentIntentId/fund')
   @Idempotent('optional', 202)
   @ApiMerchantOperation({

@@ -23,7 +23,7 @@ export class PoboBusinessesController {
     private readonly agreement: PoboBusinessAgreementService,
   ) {}
 
-  @MerchantRoute()
+  @MerchantRoute('write')
   @Post()
   @Idempotent('optional', 201)
   @ApiMerchantOperation({
@@ -98,7 +98,7 @@ export class PoboBusinessesController {
     return await this.businesses.get(merchant.merchantId, poboUserId);
   }
 
-  @MerchantRoute()
+  @MerchantRoute('write')
   @Post(':poboUserId/agreement-link')
   @Idempotent('optional', 201)
   @ApiMerchantOperation({

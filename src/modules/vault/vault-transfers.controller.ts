@@ -42,7 +42,7 @@ const TRANSFER_EXAMPLE: VaultTransferDto = {
 export class VaultTransfersController {
   constructor(private readonly transfers: VaultTransfersService) {}
 
-  @MerchantRoute()
+  @MerchantRoute('move_money')
   @Post()
   @Idempotent('required', 201, { creates: 'vtr' })
   @ApiMerchantOperation({

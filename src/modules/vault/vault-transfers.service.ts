@@ -146,7 +146,8 @@ export class VaultTransfersService {
       } catch (err) {
         // Once per kind of trouble, not at every run of a chain that stays down.
         const trouble = describeChainError(err);
-        if (this.chainTrouble.get(chain.name) !== trouble) this.logger.warn({ chain: chain.name, err: trouble }, 'transfers not settled; trying again every run');
+        if (this.chainTrouble.get(chain.name) !== trouble)
+          this.logger.warn({ chain: chain.name, err: trouble }, 'transfers not settled; trying again every run');
         this.chainTrouble.set(chain.name, trouble);
       }
     }

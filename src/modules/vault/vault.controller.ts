@@ -116,7 +116,7 @@ export class VaultController {
 export class VaultTestHelpersController {
   constructor(private readonly vaults: VaultService) {}
 
-  @MerchantRoute()
+  @MerchantRoute('write')
   @Post('deposits')
   @Idempotent('optional', 202)
   @ApiMerchantOperation({
@@ -147,7 +147,7 @@ export class VaultTestHelpersController {
     return this.vaults.sendTestDeposit(merchant.merchantId, dto, claim);
   }
 
-  @MerchantRoute()
+  @MerchantRoute('write')
   @Post('blacklist')
   @Idempotent('optional', 200)
   @ApiMerchantOperation({

@@ -10,8 +10,11 @@ export class AddressInvalidError extends AppError {
 /** An address of the chain that could never give the money back (no key holds it), or the sending vault itself. */
 export class AddressCannotReceiveError extends AppError {
   constructor(chain: string, why: 'keyless' | 'own_vault', field = 'toAddress') {
-    const message = why === 'own_vault' ? `${field} is the vault's own ${chain} address` : `${field} is a ${chain} address no key holds: USDC sent there is lost`;
-    super('address_invalid', message, [{ field, message: why === 'own_vault' ? 'must not be the sending vault' : 'must be an address that can send USDC back' }]);
+    const message =
+      why === 'own_vault' ? `${field} is the vault's own ${chain} address` : `${field} is a ${chain} address no key holds: USDC sent there is lost`;
+    super('address_invalid', message, [
+      { field, message: why === 'own_vault' ? 'must not be the sending vault' : 'must be an address that can send USDC back' },
+    ]);
   }
 }
 

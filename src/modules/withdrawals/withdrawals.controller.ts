@@ -26,7 +26,7 @@ import { WITHDRAWALS_PATH } from './withdrawals.routes';
 export class WithdrawalsController {
   constructor(private readonly withdrawals: WithdrawalsService) {}
 
-  @MerchantRoute()
+  @MerchantRoute('move_money')
   @Post(WITHDRAWALS_PATH)
   @Idempotent('required', 201, { creates: 'wd' })
   @ApiMerchantOperation({

@@ -1,20 +1,30 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Account, api, ApiKey, IssuedApiKey } from '../api';
+import { Account, api, ApiKey, ApiKeyPermission, IssuedApiKey } from '../api';
 import { Column, PagedTable } from '../components/table';
-import { CopyButton, EmptyState, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
+import { CopyButton, EmptyState, ErrorNotice, Field, PageHeader, Status, Time } from '../components/ui';
 import { canWrite } from '../session';
 
 const TONE = { active: 'good', expiring: 'warn', expired: 'neutral', revoked: 'bad' } as const;
+
+/** Each permission as the service names it, with what it allows. */
+const PERMISSIONS: { value: ApiKeyPermission; label: string; hint: string }[] = [
+  { value: 'read', label: 'Read', hint: 'every GET' },
+  { value: 'write', label: 'Write', hint: 'businesses, KYB, quotes, new payment intents, test helpers' },
+  { value: 'move_money', label: 'Move money', hint: 'withdrawals, confirmations, international payments, vault transfers' },
+];
 
 /** The merchant's API keys: everyone sees them (never a secret); owners and developers create, roll and revoke. */
 export function ApiKeys({ account }: { account: Account }) {
   const client = useQueryClient();
   const [issued, setIssued] = useState<IssuedApiKey | null>(null);
   const writer = canWrite(account, 'owner', 'developer');
+  // A developer may make, roll and revoke only keys that cannot move money.
+  const grantable = PERMISSIONS.filter((permission) => account.user.role === 'owner' || permission.value !== 'move_money');
+  const mayHandle = (key: ApiKey) => key.permissions.every((permission) => grantable.some((g) => g.value === permission));
   const refresh = () => void client.invalidateQueries({ queryKey: ['/api-keys'] });
   const create = useMutation({
-    mutationFn: (body: Record<string, string>) => api.post<IssuedApiKey>('/api-keys', body),
+    mutationFn: (body: { name: string; permissions: string[] }) => api.post<IssuedApiKey>('/api-keys', body),
     onSuccess: (key) => {
       setIssued(key);
       refresh();
@@ -38,6 +48,7 @@ export function ApiKeys({ account }: { account: Account }) {
         </code>
       ),
     },
+    { header: 'Permissions', cell: (key) => key.permissions.map((p) => PERMISSIONS.find((known) => known.value === p)?.label ?? p).join(', ') },
     {
       header: 'Status',
       cell: (key) => (
@@ -66,25 +77,26 @@ export function ApiKeys({ account }: { account: Account }) {
     columns.push({
       header: 'Actions',
       className: 'actions',
-      cell: (key) => (
-        <>
-          {key.status === 'active' && (
-            <>
-              <button type="button" className="secondary" onClick={() => roll.mutate({ apiKeyId: key.apiKeyId, hours: 1 })}>
-                Roll (old key works 1 hour)
+      cell: (key) =>
+        mayHandle(key) && (
+          <>
+            {key.status === 'active' && (
+              <>
+                <button type="button" className="secondary" onClick={() => roll.mutate({ apiKeyId: key.apiKeyId, hours: 1 })}>
+                  Roll (old key works 1 hour)
+                </button>
+                <button type="button" className="secondary" onClick={() => roll.mutate({ apiKeyId: key.apiKeyId, hours: 0 })}>
+                  Roll now
+                </button>
+              </>
+            )}
+            {(key.status === 'active' || key.status === 'expiring') && (
+              <button type="button" className="danger" onClick={() => revoke.mutate(key.apiKeyId)}>
+                Revoke
               </button>
-              <button type="button" className="secondary" onClick={() => roll.mutate({ apiKeyId: key.apiKeyId, hours: 0 })}>
-                Roll now
-              </button>
-            </>
-          )}
-          {(key.status === 'active' || key.status === 'expiring') && (
-            <button type="button" className="danger" onClick={() => revoke.mutate(key.apiKeyId)}>
-              Revoke
-            </button>
-          )}
-        </>
-      ),
+            )}
+          </>
+        ),
     });
   }
 
@@ -113,11 +125,22 @@ export function ApiKeys({ account }: { account: Account }) {
           aria-label="Create an API key"
           onSubmit={(event) => {
             event.preventDefault();
-            create.mutate(formValues(event.currentTarget));
+            const form = new FormData(event.currentTarget);
+            const name = form.get('name');
+            create.mutate({ name: typeof name === 'string' ? name : '', permissions: form.getAll('permissions').filter((p) => typeof p === 'string') });
             event.currentTarget.reset();
           }}
         >
           <Field label="Name of a new key" name="name" required hint="What you call it, e.g. “Production server”." />
+          <fieldset className="permissions">
+            <legend>Permissions</legend>
+            {grantable.map((permission) => (
+              <label key={permission.value}>
+                <input type="checkbox" name="permissions" value={permission.value} defaultChecked /> {permission.label}{' '}
+                <span className="hint">({permission.hint})</span>
+              </label>
+            ))}
+          </fieldset>
           <button type="submit" disabled={create.isPending}>
             Create key
           </button>

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { IsDisplayText } from '../../../common/validation/display-text.validator';
+import { API_KEY_PERMISSIONS, type ApiKeyPermission } from '../api-key-permissions';
 
 /** The longest a rolled key keeps working beside its successor: a week. */
 export const MAX_ROLL_HOURS = 168;
@@ -12,6 +13,21 @@ export class CreateApiKeyDto {
   @Length(1, 100)
   @IsDisplayText()
   name: string;
+
+  @ApiProperty({
+    required: false,
+    enum: API_KEY_PERMISSIONS,
+    isArray: true,
+    example: ['read', 'write'],
+    description:
+      "What the key may do; default every permission the creator's role may give (an owner all three, a developer `read` and `write`). A developer asking for `move_money` is refused with 403 `role_forbidden`.",
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(API_KEY_PERMISSIONS.length)
+  @IsIn(API_KEY_PERMISSIONS, { each: true })
+  permissions?: ApiKeyPermission[];
 }
 
 export class RollApiKeyDto {
@@ -54,6 +70,16 @@ export class ApiKeyDto {
 
   @ApiProperty({ example: 'x9Qz', description: 'The last four characters of the key' })
   lastFour: string;
+
+  @ApiProperty({
+    enum: API_KEY_PERMISSIONS,
+    isArray: true,
+    example: ['read', 'write'],
+    description:
+      'What the key may do: `read` every GET; `write` businesses, KYB, quotes, creating payment intents and the test helpers; ' +
+      '`move_money` withdrawals, confirming a payment intent, international payment intents and vault transfers',
+  })
+  permissions: ApiKeyPermission[];
 
   @ApiProperty({ enum: API_KEY_STATUSES, description: '`expiring`: rolled, working until `expiresAt`' })
   status: string;
