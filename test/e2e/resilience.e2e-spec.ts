@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { nubanFor } from '../../src/common/banking/nuban';
 import { ApiProcess, spawnApi, spawnWorker } from '../support/api-process';
+import { carefulClient, cutConnectionsInLoop } from '../support/faults';
 import { eventually, sleep } from '../support/poll';
 import { ledgerVerify, MoneyStack, newKey, startMoneyStack } from '../support/money-stack';
 import { RawConnection, requestHead } from '../support/raw-http';
-import { http, HttpResult, TEST_LIMITS } from '../support/test-app';
+import { http, TEST_LIMITS } from '../support/test-app';
 
 const BODY_IDLE_TIMEOUT_MS = 500;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -148,44 +148,11 @@ describe('A PostgreSQL connection lost at any point answers 503, never 500, and 
 
   it('cuts every connection of the API and the worker in a loop under load: every request ends as it would have, and the ledger verifies', async () => {
     const statuses = new Map<number, number>();
-    /** A careful client: the same request with the same key again after a 503 or 423, as the contract asks. */
-    const retried = async (method: string, path: string, apiKey: string, body?: unknown, key?: string): Promise<HttpResult> => {
-      for (let attempt = 0; ; attempt++) {
-        let result: HttpResult | undefined;
-        try {
-          result = await http(api.baseUrl, method, path, { apiKey, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
-        } catch (err) {
-          // A connection cut mid-answer is a network failure to the client: it retries too.
-          if (!/fetch failed|other side closed|socket/i.test((err as Error).message)) throw err;
-        }
-        if (result) statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
-        if (result && result.status !== 503 && result.status !== 423) return result;
-        if (attempt > 200) throw new Error(`${method} ${path} never got through`);
-        await sleep(result ? Math.min(Number(result.headers.get('retry-after') ?? 1) * 1000, 500) : 100);
-      }
-    };
-
-    // The cutter: every connection of the database's other sessions (the API's pool, the worker's
-    // pool and its LISTEN connection, this suite's in-process app), over and over, until the load
-    // is done; only the suite's own client is spared.
-    const cutter = new Client({ connectionString: stack.db.url, application_name: 'connection-cutter' });
-    await cutter.connect();
-    const database = new URL(stack.db.url).pathname.slice(1);
-    const suitePid = (await stack.pg.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const retried = carefulClient(() => api.baseUrl, statuses);
     // Created before the cuts begin: this suite's in-process app makes them.
     const merchants = await Promise.all(Array.from({ length: 6 }, (_, i) => stack.t.createMerchant(`Cut merchant ${i}`)));
-    let cutting = true;
+    const cutter = await cutConnectionsInLoop(stack.db.url, stack.pg);
     let cuts = 0;
-    const cutLoop = (async () => {
-      while (cutting) {
-        const { rowCount } = await cutter.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND pid <> $2`,
-          [database, suitePid],
-        );
-        cuts += rowCount ?? 0;
-        await sleep(100 + Math.random() * 300);
-      }
-    })();
 
     const account = nubanFor('044', '069000003');
     const flows = await Promise.all(
@@ -222,9 +189,7 @@ describe('A PostgreSQL connection lost at any point answers 503, never 500, and 
         return { apiKey, expected };
       }),
     ).finally(async () => {
-      cutting = false;
-      await cutLoop;
-      await cutter.end();
+      cuts = await cutter.stop();
     });
 
     expect(cuts).toBeGreaterThan(20);

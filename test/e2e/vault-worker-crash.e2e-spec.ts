@@ -72,15 +72,8 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
     return parseEventLogs({ abi: erc20Abi, logs, eventName: 'Transfer' }).filter((log) => log.args.to === to).length;
   };
 
-  const cases: ['base' | 'solana', HoldMode][] = [
-    ['base', 'drop'],
-    ['base', 'swallow'],
-    ['solana', 'drop'],
-    ['solana', 'swallow'],
-  ];
-  it.each(cases)('%s, killed while broadcasting (%s): one transfer on the chain, the one signed before the kill', async (chain, mode) => {
-    const proxy = proxies[chain];
-    worker = await spawnWorker(stack.db.url, workerEnv);
+  /** A verified business whose vault holds 20 USDC on `chain`, credited by the running worker. */
+  const fundedBusiness = async (chain: 'base' | 'solana'): Promise<string> => {
     const poboUserId = await verifiedBusiness(stack, apiKey);
     expect((await post(stack.t, apiKey, '/api/merchant/test-helpers/vault/deposits', { poboUserId, chain, amount: 20 })).status).toBe(202);
     await eventually(
@@ -92,6 +85,19 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
       20_000,
       100,
     );
+    return poboUserId;
+  };
+
+  const cases: ['base' | 'solana', HoldMode][] = [
+    ['base', 'drop'],
+    ['base', 'swallow'],
+    ['solana', 'drop'],
+    ['solana', 'swallow'],
+  ];
+  it.each(cases)('%s, killed while broadcasting (%s): one transfer on the chain, the one signed before the kill', async (chain, mode) => {
+    const proxy = proxies[chain];
+    worker = await spawnWorker(stack.db.url, workerEnv);
+    const poboUserId = await fundedBusiness(chain);
 
     proxy.hold(isVaultTransfer(chain), mode);
     const heldBefore = proxy.held();
@@ -139,17 +145,7 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
     const gasWallet = mnemonicToAccount(DEV_WALLET_MNEMONIC, { path: "m/44'/60'/1'/0/0" }).address;
     const setBalance = (address: string, wei: bigint) => node.request({ method: 'hardhat_setBalance', params: [address, `0x${wei.toString(16)}`] });
     worker = await spawnWorker(stack.db.url, workerEnv);
-    const poboUserId = await verifiedBusiness(stack, apiKey);
-    expect((await post(stack.t, apiKey, '/api/merchant/test-helpers/vault/deposits', { poboUserId, chain: 'base', amount: 20 })).status).toBe(202);
-    await eventually(
-      async () =>
-        (await http(stack.t.baseUrl, 'GET', `${USERS}/${poboUserId}/vault`, { apiKey })).body.response.balances.find(
-          (b: { chain: string }) => b.chain === 'base',
-        ).available,
-      (available) => available === 20,
-      20_000,
-      100,
-    );
+    const poboUserId = await fundedBusiness('base');
     proxy.hold(isVaultTransfer('base'), 'drop');
     const heldBefore = proxy.held();
     const to = privateKeyToAccount(generatePrivateKey()).address;
