@@ -170,7 +170,10 @@ describe('Vault transfers out', () => {
 
   it('refuses an unverified business, bad addresses and missing fields, reserving nothing', async () => {
     const unverified = (await createBusiness(stack.t, apiKey)).poboUserId;
-    const evm = await recipientOn('base');
+    // One with two letters of each case at least: flipping one still leaves it mixed-case (an
+    // address whose letters all end up one case carries no checksum, and is rightly taken).
+    let evm = await recipientOn('base');
+    while ((evm.match(/[A-F]/g) ?? []).length < 2 || (evm.slice(2).match(/[a-f]/g) ?? []).length < 2) evm = await recipientOn('base');
     const solana = await recipientOn('solana');
     expectErrorBody(await transfer({ poboUserId: unverified, chain: 'base', amount: 1, toAddress: evm }), 409, 'kyb_not_verified');
     const verified = await verifiedBusiness(stack, apiKey);
@@ -196,7 +199,8 @@ describe('Vault transfers out', () => {
       ['base', evm.slice(0, -2)],
       ['ethereum', solana],
       ['solana', evm],
-      ['solana', `${solana}1`],
+      // Longer than any 32-byte key (a 43-character key with one more digit can still be one).
+      ['solana', `${solana}${solana.slice(0, 4)}`],
     ]) {
       expectErrorBody(await transfer({ poboUserId: verified, chain, amount: 1, toAddress }), 400, 'address_invalid');
     }
