@@ -88,6 +88,31 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
     return poboUserId;
   };
 
+  /**
+   * A transfer out whose broadcast the proxy holds (`drop`: never reaches the node; `swallow`:
+   * reaches it, its answer never comes back): created, signed and stored by the worker, which is
+   * then waiting on that call.
+   */
+  const heldTransfer = async (
+    chain: 'base' | 'solana',
+    mode: HoldMode,
+    body: { poboUserId: string; amount: number; toAddress: string; merchantReference: string },
+  ) => {
+    const proxy = proxies[chain];
+    proxy.hold(isVaultTransfer(chain), mode);
+    const heldBefore = proxy.held();
+    const created = await post(stack.t, apiKey, '/api/merchant/vault-transfers', { chain, asset: 'USDC', ...body }, newKey());
+    expect(created.status).toBe(201);
+    const id: string = created.body.response.vaultTransferId;
+    await eventually(
+      () => Promise.resolve(proxy.held()),
+      (held) => held > heldBefore,
+      20_000,
+      20,
+    );
+    return { id, fromAddress: created.body.response.fromAddress as string, signed: await statusOf(id) };
+  };
+
   const cases: ['base' | 'solana', HoldMode][] = [
     ['base', 'drop'],
     ['base', 'swallow'],
@@ -95,36 +120,18 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
     ['solana', 'swallow'],
   ];
   it.each(cases)('%s, killed while broadcasting (%s): one transfer on the chain, the one signed before the kill', async (chain, mode) => {
-    const proxy = proxies[chain];
     worker = await spawnWorker(stack.db.url, workerEnv);
     const poboUserId = await fundedBusiness(chain);
 
-    proxy.hold(isVaultTransfer(chain), mode);
-    const heldBefore = proxy.held();
     const to = chain === 'solana' ? (await generateKeyPairSigner()).address : privateKeyToAccount(generatePrivateKey()).address;
-    const created = await post(
-      stack.t,
-      apiKey,
-      '/api/merchant/vault-transfers',
-      { poboUserId, chain, asset: 'USDC', amount: 7, toAddress: to, merchantReference: `crash-${chain}-${mode}` },
-      newKey(),
-    );
-    expect(created.status).toBe(201);
-    const id = created.body.response.vaultTransferId;
-    await eventually(
-      () => Promise.resolve(proxy.held()),
-      (held) => held > heldBefore,
-      20_000,
-      20,
-    );
-    const signed = await statusOf(id);
+    const { id, signed } = await heldTransfer(chain, mode, { poboUserId, amount: 7, toAddress: to, merchantReference: `crash-${chain}-${mode}` });
     expect(signed).toMatchObject({ status: 'pending', raw_tx: expect.any(String), tx_hash: expect.any(String) });
     await worker.kill();
     worker = undefined;
     // Swallowed: the chain has it, though the killed worker never heard so.
     if (mode === 'swallow') expect(await transfersTo(chain, to)).toBe(1);
 
-    proxy.hold(null);
+    proxies[chain].hold(null);
     worker = await spawnWorker(stack.db.url, workerEnv);
     const done = await eventually(
       () => statusOf(id),
@@ -140,36 +147,18 @@ describe('Vault transfers: the worker killed between signing and broadcasting', 
   });
 
   it("base: the vault's gas spent after signing, and the platform's gas wallet empty: stalled and said so once, then sent when the gas wallet is funded", async () => {
-    const proxy = proxies.base;
     const node = stack.chains!.evm.find((chain) => chain.name === 'base')!.provider;
     const gasWallet = mnemonicToAccount(DEV_WALLET_MNEMONIC, { path: "m/44'/60'/1'/0/0" }).address;
     const setBalance = (address: string, wei: bigint) => node.request({ method: 'hardhat_setBalance', params: [address, `0x${wei.toString(16)}`] });
     worker = await spawnWorker(stack.db.url, workerEnv);
     const poboUserId = await fundedBusiness('base');
-    proxy.hold(isVaultTransfer('base'), 'drop');
-    const heldBefore = proxy.held();
     const to = privateKeyToAccount(generatePrivateKey()).address;
-    const created = await post(
-      stack.t,
-      apiKey,
-      '/api/merchant/vault-transfers',
-      { poboUserId, chain: 'base', asset: 'USDC', amount: 3, toAddress: to, merchantReference: 'gas-drained' },
-      newKey(),
-    );
-    const id = created.body.response.vaultTransferId;
-    await eventually(
-      () => Promise.resolve(proxy.held()),
-      (held) => held > heldBefore,
-      20_000,
-      20,
-    );
-    const signed = await statusOf(id);
+    const { id, signed, fromAddress } = await heldTransfer('base', 'drop', { poboUserId, amount: 3, toAddress: to, merchantReference: 'gas-drained' });
     await worker.kill();
     worker = undefined;
-    proxy.hold(null);
+    proxies.base.hold(null);
 
     // Signed when the vault held gas for it; now the vault holds none, and the gas wallet cannot top it up.
-    const fromAddress = created.body.response.fromAddress;
     const gasWalletBalance = await clients.get('base')!.nativeBalance(gasWallet);
     await setBalance(fromAddress, 0n);
     await setBalance(gasWallet, 0n);
