@@ -7,7 +7,7 @@ import type { EntityManager } from 'typeorm';
 import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { REDIS } from '../../redis/redis.module';
-import { CsrfFailedError, DashboardPrincipal, RateLimitsService, rateLimitHeaders, SessionAuthenticator, SessionRequiredError } from '../auth';
+import { CsrfFailedError, DashboardPrincipal, RateLimitsService, rateLimitHeaders, SAFE_METHODS, SessionAuthenticator, SessionRequiredError } from '../auth';
 import { AccountsRepository, SessionRow } from './accounts.repository';
 import type { AccountDto } from './dto/account.dto';
 import { hashSecretToken, isSecretToken, newSecretToken } from './secret-token';
@@ -20,7 +20,6 @@ const TOUCH_AFTER_MS = 60 * 1000;
 
 /** Bounds the memory of the session cache; a session pushed out is just looked up again. */
 const MAX_CACHED_SESSIONS = 10_000;
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface SessionCookie {
   name: string;

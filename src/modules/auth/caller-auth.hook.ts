@@ -3,13 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { verifyRailSignature } from '../bank-rail';
 import { MerchantPrincipal } from './api-keys.service';
 import { InvalidSignatureError, PermissionDeniedError, RoleForbiddenError, TwoFactorEnrolmentRequiredError } from './auth.errors';
-import { Caller, CALLER, callerOf, DashboardPrincipal, SessionAuthenticator, SignedRail } from './caller.decorator';
+import { Caller, CALLER, callerOf, DashboardPrincipal, SAFE_METHODS, SessionAuthenticator, SignedRail } from './caller.decorator';
 import { MerchantAuthenticator } from './merchant-authenticator.service';
 import { rateLimitHeaders } from './rate-limit-state';
 import { RateLimitsService } from './rate-limits.service';
-
-/** Methods that change nothing: a merchant route answering one needs only `read`. */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -48,6 +48,12 @@ export type Caller =
   | { kind: 'rail'; rail: SignedRail }
   | { kind: 'public'; limited: boolean };
 
+/**
+ * Methods that change nothing: a merchant route answering one needs only `read`, and a dashboard
+ * request with one needs no CSRF token.
+ */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** The key of the caller in a route's config. */
 export const CALLER = 'caller';
 

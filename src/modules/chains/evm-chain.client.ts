@@ -101,7 +101,7 @@ export class EvmChainClient implements ChainClient {
   async prepareSender(sender: Sender, signing: TransferSigning): Promise<bigint> {
     const vault = getAddress(sender.address);
     const fees = await this.fees();
-    await this.ensureGas(vault, TRANSFER_GAS * fees.maxFeePerGas, fees, signing);
+    await this.ensureGas(vault, TRANSFER_GAS * fees.maxFeePerGas, signing, fees);
     return BigInt(await this.client.getTransactionCount({ address: vault, blockTag: 'pending' }));
   }
 
@@ -110,11 +110,13 @@ export class EvmChainClient implements ChainClient {
    * for `TOP_UP_TRANSFERS` more transfers at today's fees) when it does not. One top-up at a time
    * in this process: each takes the gas wallet's next nonce.
    */
-  private async ensureGas(vault: Address, needed: bigint, fees: Fees, signing: TransferSigning): Promise<void> {
+  private async ensureGas(vault: Address, needed: bigint, signing: TransferSigning, known?: Fees): Promise<void> {
     if ((await this.client.getBalance({ address: vault })) >= needed) return;
     await this.gasWallet.run('gas', async () => {
       // Checked again in the queue: a transfer before this one may have topped the vault up.
       if ((await this.client.getBalance({ address: vault })) >= needed) return;
+      // The fees of the moment, asked for only when a top-up is due (a broadcast mostly needs none).
+      const fees = known ?? (await this.fees());
       const gasWallet = getAddress((await signing.platformAddresses()).evm);
       const raw = await signing.signEvmTransaction('platform', {
         type: 'eip1559',
@@ -156,7 +158,7 @@ export class EvmChainClient implements ChainClient {
     const { gas, maxFeePerGas } = parseTransaction(transfer.raw as Hex);
     const mined = BigInt(await this.client.getTransactionCount({ address: vault, blockTag: 'latest' }));
     if (transfer.nonce !== null && transfer.nonce >= mined) {
-      await this.ensureGas(vault, (gas ?? TRANSFER_GAS) * (maxFeePerGas ?? 0n) * (transfer.nonce - mined + 1n), await this.fees(), signing);
+      await this.ensureGas(vault, (gas ?? TRANSFER_GAS) * (maxFeePerGas ?? 0n) * (transfer.nonce - mined + 1n), signing);
     }
     try {
       await this.client.sendRawTransaction({ serializedTransaction: transfer.raw as Hex });

@@ -92,9 +92,13 @@ export class InternationalSettlementService {
     for (const { id, status } of await this.repository.stalledSince(this.config.jobLockMs, RESUME_BATCH)) {
       await this.queues.ensure(INTERNATIONAL_JOBS.advance, { intentId: id, from: status });
     }
-    for (const { sourceId, currency } of await this.ledger.openReceivables()) {
-      const rail = railToRecoverFrom((await this.ledger.platformPositionsOf(undefined, [sourceId], currency)).get(sourceId) ?? {});
-      if (rail) await this.queues.ensure(INTERNATIONAL_JOBS.recover, { intentId: sourceId, rail }, { retryFailedAfterMs: RECOVERY_RETRY_MS });
+    const receivables = await this.ledger.openReceivables();
+    for (const currency of new Set(receivables.map((receivable) => receivable.currency))) {
+      const owed = receivables.filter((receivable) => receivable.currency === currency).map((receivable) => receivable.sourceId);
+      for (const [intentId, positions] of await this.ledger.platformPositionsOf(undefined, owed, currency)) {
+        const rail = railToRecoverFrom(positions);
+        if (rail) await this.queues.ensure(INTERNATIONAL_JOBS.recover, { intentId, rail }, { retryFailedAfterMs: RECOVERY_RETRY_MS });
+      }
     }
   }
 
