@@ -35,6 +35,8 @@ import { PoboBusinessEntity } from '../modules/pobo-businesses/pobo-business.ent
 import { VaultChainCursorEntity } from '../modules/vault/vault-chain-cursor.entity';
 import { VaultTransactionEntity } from '../modules/vault/vault-transaction.entity';
 import { VaultTransferEntity } from '../modules/vault/vault-transfer.entity';
+import { VaultTransferStatusHistoryEntity } from '../modules/vault/vault-transfer-status-history.entity';
+import { VaultTransactionStatusHistoryEntity } from '../modules/vault/vault-transaction-status-history.entity';
 
 /**
  * Every entity, listed explicitly so source (ts-jest) and build output load the same set. The
@@ -78,4 +80,6 @@ export const ENTITIES = [
   VaultTransactionEntity,
   VaultChainCursorEntity,
   VaultTransferEntity,
+  VaultTransferStatusHistoryEntity,
+  VaultTransactionStatusHistoryEntity,
 ];

@@ -13,6 +13,7 @@ import { VaultTransfers1795664131586 } from './1795664131586-VaultTransfers';
 import { VaultTransferHashes1795673626619 } from './1795673626619-VaultTransferHashes';
 import { VaultTransferStalls1795740000000 } from './1795740000000-VaultTransferStalls';
 import { ApiKeyPermissions1795762940394 } from './1795762940394-ApiKeyPermissions';
+import { VaultStatusHistory1795776366828 } from './1795776366828-VaultStatusHistory';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   VaultTransferHashes1795673626619,
   VaultTransferStalls1795740000000,
   ApiKeyPermissions1795762940394,
+  VaultStatusHistory1795776366828,
 ];

@@ -1,21 +1,15 @@
 import { Check, Column, CreateDateColumn, Entity, Index, UpdateDateColumn } from 'typeorm';
 import type { ChainName } from '../../config/vault-chains.config';
 import { MerchantOwnedEntity } from '../auth/merchant-owned.entity';
+import { VAULT_TRANSACTION_STATES, VaultTransactionStatus } from './vault.states';
 
 export const VAULT_DIRECTIONS = ['deposit', 'transfer'] as const;
 export type VaultDirection = (typeof VAULT_DIRECTIONS)[number];
-/**
- * A deposit is `pending` until its block has the chain's confirmations, then `confirmed`
- * (credited), or `dropped` when its block left the canonical chain first. A transfer out is
- * `pending`, `submitted` once broadcast, then `confirmed` or `failed`.
- */
-export const VAULT_TRANSACTION_STATUSES = ['pending', 'submitted', 'confirmed', 'failed', 'dropped'] as const;
-export type VaultTransactionStatus = (typeof VAULT_TRANSACTION_STATUSES)[number];
 
-/** One movement of USDC into or out of a business's vault on one chain, as the chain recorded it. */
+/** One movement of USDC into or out of a business's vault on one chain, as the chain recorded it; its status moved by `VAULT_TRANSACTION_STATES` only. */
 @Entity({ name: 'vault_transactions' })
 @Check('chk_vault_transactions_direction', `direction IN ('deposit', 'transfer')`)
-@Check('chk_vault_transactions_status', `status IN ('pending', 'submitted', 'confirmed', 'failed', 'dropped')`)
+@Check('chk_vault_transactions_status', `status IN (${VAULT_TRANSACTION_STATES.sqlList()})`)
 @Check('chk_vault_transactions_amount', `amount > 0 AND network_fee >= 0`)
 @Index('idx_vault_transactions_merchant_seq', ['merchantId', 'seq'])
 @Index('uq_vault_transactions_deposit', ['chain', 'txHash', 'logIndex'], { unique: true, where: `direction = 'deposit'` })

@@ -2,18 +2,16 @@ import { Check, Column, CreateDateColumn, Entity, Index, UpdateDateColumn } from
 import type { ChainName } from '../../config/vault-chains.config';
 import { MerchantOwnedEntity } from '../auth/merchant-owned.entity';
 
-export const VAULT_TRANSFER_STATUSES = ['pending', 'submitted', 'confirmed', 'failed'] as const;
-export type VaultTransferStatus = (typeof VAULT_TRANSFER_STATUSES)[number];
+import { VAULT_TRANSFER_STATES, VaultTransferStatus } from './vault.states';
 
 /**
- * A transfer of USDC out of a business's vault, from its reservation to its outcome on the chain.
- * `pending` until broadcast (once `raw_tx` is set it is signed: the recovery point, from which it
- * is only ever broadcast again, unchanged), `submitted` until the chain's confirmations or a
- * revert, then `confirmed` or `failed`. Its line in the vault's transactions is
- * `vault_transaction_id`, kept in step in the same transactions.
+ * A transfer of USDC out of a business's vault, from its reservation to its outcome on the chain,
+ * its status moved by `VAULT_TRANSFER_STATES` only. Once `raw_tx` is set it is signed: the
+ * recovery point, from which it is only ever broadcast again, unchanged. Its line in the vault's
+ * transactions is `vault_transaction_id`, moved in step in the same statements.
  */
 @Entity({ name: 'vault_transfers' })
-@Check('chk_vault_transfers_status', `status IN ('pending', 'submitted', 'confirmed', 'failed')`)
+@Check('chk_vault_transfers_status', `status IN (${VAULT_TRANSFER_STATES.sqlList()})`)
 @Check('chk_vault_transfers_amount', `amount > 0 AND network_fee >= 0`)
 @Index('idx_vault_transfers_merchant_seq', ['merchantId', 'seq'])
 @Index('idx_vault_transfers_open', ['chain', 'status'], { where: `status IN ('pending', 'submitted')` })

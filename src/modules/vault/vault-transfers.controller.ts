@@ -1,11 +1,10 @@
-import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { Answer } from '../../common/http/answer';
-import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
+import { LIST_HEADERS } from '../../common/http/api-docs';
 import { sendPage } from '../../common/http/list.query';
-import { CurrentMerchant, MerchantPrincipal, MerchantRoute } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { MerchantId } from '../auth';
+import { Operation } from '../operations';
+import { IdempotencyClaim, IdempotencyContext, REPLAYED_HEADER } from '../idempotency';
 import {
   CREATE_VAULT_TRANSFER_EXAMPLE,
   CreateVaultTransferDto,
@@ -14,7 +13,7 @@ import {
   VaultTransferListEnvelopeDto,
   VaultTransferListQuery,
 } from './dto/vault.dto';
-import { VAULT_TRANSFERS_PATH } from './vault.routes';
+import { DASHBOARD_VAULT_TRANSFERS_PATH, VAULT_TRANSFERS_PATH } from './vault.routes';
 import { VaultTransfersService } from './vault-transfers.service';
 
 const TRANSFER_EXAMPLE: VaultTransferDto = {
@@ -37,15 +36,25 @@ const TRANSFER_EXAMPLE: VaultTransferDto = {
   completedAt: null,
 };
 
-@ApiTags('Vault')
-@Controller(VAULT_TRANSFERS_PATH)
+@Controller()
 export class VaultTransfersController {
   constructor(private readonly transfers: VaultTransfersService) {}
 
-  @MerchantRoute('move_money')
-  @Post()
-  @Idempotent('required', 201, { creates: 'vtr' })
-  @ApiMerchantOperation({
+  @Operation<CreateVaultTransferDto>({
+    method: 'POST',
+    merchant: { path: VAULT_TRANSFERS_PATH, tag: 'Vault', permission: 'move_money' },
+    dashboard: {
+      path: DASHBOARD_VAULT_TRANSFERS_PATH,
+      tag: 'Dashboard: money',
+      roles: ['owner'],
+      audit: ({ body, claim }) => ({
+        action: 'vault_transfer.created',
+        objectId: claim.resourceId,
+        details: { poboUserId: body.poboUserId, chain: body.chain, amount: body.amount, toAddress: body.toAddress },
+      }),
+    },
+    idempotent: { mode: 'required', status: 201, creates: 'vtr' },
+    answer: 'Vault transfer created',
     operationId: 'createVaultTransfer',
     summary: "Send USDC from a business's vault to an address on the chain",
     description:
@@ -65,20 +74,21 @@ export class VaultTransfersController {
       type: CreateVaultTransferDto,
       example: CREATE_VAULT_TRANSFER_EXAMPLE,
     },
-    errors: ['validation_failed', 'address_invalid', 'resource_not_found', 'kyb_not_verified', 'insufficient_funds', ...idempotencyErrors('required')],
+    errors: ['validation_failed', 'address_invalid', 'resource_not_found', 'kyb_not_verified', 'insufficient_funds'],
   })
-  @Answer('Vault transfer created')
   create(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Body() dto: CreateVaultTransferDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
   ): Promise<VaultTransferDto> {
-    return this.transfers.create(merchant.merchantId, dto, claim);
+    return this.transfers.create(merchantId, dto, claim);
   }
 
-  @MerchantRoute()
-  @Get()
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: VAULT_TRANSFERS_PATH, tag: 'Vault' },
+    dashboard: { path: DASHBOARD_VAULT_TRANSFERS_PATH, tag: 'Dashboard: money' },
+    answer: 'Vault transfers retrieved',
     operationId: 'listVaultTransfers',
     summary: 'List vault transfers, newest first',
     success: {
@@ -90,18 +100,19 @@ export class VaultTransfersController {
     },
     errors: ['validation_failed', 'invalid_cursor', 'uri_too_long'],
   })
-  @Answer('Vault transfers retrieved')
   async list(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Query() query: VaultTransferListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VaultTransferDto[]> {
-    return sendPage(reply, await this.transfers.list(merchant.merchantId, query));
+    return sendPage(reply, await this.transfers.list(merchantId, query));
   }
 
-  @MerchantRoute()
-  @Get(':vaultTransferId')
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: `${VAULT_TRANSFERS_PATH}/:vaultTransferId`, tag: 'Vault' },
+    dashboard: { path: `${DASHBOARD_VAULT_TRANSFERS_PATH}/:vaultTransferId`, tag: 'Dashboard: money' },
+    answer: 'Vault transfer retrieved',
     operationId: 'getVaultTransfer',
     summary: 'Retrieve a vault transfer',
     success: {
@@ -112,8 +123,7 @@ export class VaultTransfersController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  @Answer('Vault transfer retrieved')
-  get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('vaultTransferId') id: string): Promise<VaultTransferDto> {
-    return this.transfers.get(merchant.merchantId, id);
+  get(@MerchantId() merchantId: string, @Param('vaultTransferId') id: string): Promise<VaultTransferDto> {
+    return this.transfers.get(merchantId, id);
   }
 }

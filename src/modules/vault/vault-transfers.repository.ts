@@ -5,7 +5,8 @@ import type { ChainName } from '../../config/vault-chains.config';
 import { PG_POOL } from '../../database/database.module';
 import { KeysetList } from '../../database/keyset-list';
 import type { SignedTransfer } from '../chains';
-import type { VaultTransferEntity, VaultTransferStatus } from './vault-transfer.entity';
+import type { VaultTransferEntity } from './vault-transfer.entity';
+import { VAULT_TRANSFER_STATES, VaultTransferStatus } from './vault.states';
 
 /** A transfer as the service reads it (bigints as strings, as pg returns them). */
 export type VaultTransferRecord = Pick<
@@ -43,6 +44,18 @@ export type NewVaultTransfer = Pick<
   VaultTransferRecord,
   'id' | 'merchantId' | 'poboUserId' | 'vaultTransactionId' | 'chain' | 'fromAddress' | 'walletIndex' | 'toAddress' | 'merchantReference'
 > & { amount: number; networkFee: number };
+
+/**
+ * The status moves of a transfer and of its line, written with them in the same statement ($1 the
+ * transfer, $4 the new status, $5 the cause; `before` the locked rows with their old statuses): a
+ * move to the status a row already has is none.
+ */
+const HISTORY = `h AS (
+         INSERT INTO vault_transfer_status_history (vault_transfer_id, from_status, to_status, cause) SELECT id, status, $4, $5 FROM before WHERE status <> $4
+       ), hl AS (
+         INSERT INTO vault_transaction_status_history (vault_transaction_id, from_status, to_status, cause)
+         SELECT vault_transaction_id, line_status, $4, $5 FROM before WHERE line_status <> $4
+       )`;
 
 /** SQL of `vault_transfers`, and of each one's line in `vault_transactions`, moved together. */
 @Injectable()
@@ -110,39 +123,60 @@ export class VaultTransfersRepository {
     );
   }
 
-  /** Back to unsigned: a Solana transaction whose blockhash expired without landing, to be signed anew. */
+  /**
+   * Back to unsigned, and to `pending` with its line if it was `submitted`: a Solana transaction
+   * whose blockhash expired without landing, to be signed anew. False when the transfer no longer
+   * holds that transaction.
+   */
   async forgetSigned(id: string, txHash: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE vault_transfers SET status = 'pending', raw_tx = NULL, tx_hash = NULL, valid_until = NULL, updated_at = now() WHERE id = $1 AND tx_hash = $2`,
-      [id, txHash],
+    const { rows } = await this.pool.query<{ forgotten: number }>(
+      `WITH before AS (
+         SELECT t.id, t.status, t.vault_transaction_id, l.status AS line_status
+           FROM vault_transfers t JOIN vault_transactions l ON l.id = t.vault_transaction_id
+          WHERE t.id = $1 AND t.tx_hash = $2 AND t.status = ANY($3) FOR UPDATE OF t, l
+       ), t AS (
+         UPDATE vault_transfers v SET status = 'pending', raw_tx = NULL, tx_hash = NULL, valid_until = NULL, updated_at = now()
+           FROM before WHERE v.id = before.id RETURNING v.id
+       ), l AS (
+         UPDATE vault_transactions v SET status = 'pending', tx_hash = NULL, updated_at = now() FROM before WHERE v.id = before.vault_transaction_id
+       ), ${HISTORY}
+       SELECT count(*)::int AS forgotten FROM t`,
+      [id, txHash, ['pending', ...VAULT_TRANSFER_STATES.sourcesOf('pending')], 'pending', 'blockhash_expired'],
     );
-    return rowCount === 1;
+    return rows[0].forgotten === 1;
   }
 
   /**
-   * Moves the transfer (and its line) from one of `from` to `to`, in the caller's transaction;
-   * false when it is in none of them (another run moved it first).
+   * Moves the transfer and its line to `to` from any status `VAULT_TRANSFER_STATES` allows it from,
+   * in the caller's transaction, each move recorded in its history with `cause`; false when the
+   * transfer is in no such status (another run moved it first).
    */
   async move(
     manager: EntityManager,
     id: string,
-    from: VaultTransferStatus[],
     to: VaultTransferStatus,
+    cause: string,
     fields: { failureReason?: string; confirmations?: number } = {},
   ): Promise<boolean> {
-    const [, affected] = await manager.query<[unknown[], number]>(
-      `WITH t AS (
-         UPDATE vault_transfers SET status = $3, failure_reason = COALESCE($4, failure_reason), stalled_reason = NULL, updated_at = now(),
+    const [row] = await manager.query<{ moved: number }[]>(
+      `WITH before AS (
+         SELECT t.id, t.status, t.vault_transaction_id, l.status AS line_status
+           FROM vault_transfers t JOIN vault_transactions l ON l.id = t.vault_transaction_id
+          WHERE t.id = $1 AND t.status = ANY($2) FOR UPDATE OF t, l
+       ), t AS (
+         UPDATE vault_transfers v SET status = $3, failure_reason = COALESCE($6, failure_reason), stalled_reason = NULL, updated_at = now(),
                 submitted_at = CASE WHEN $3 = 'submitted' THEN now() ELSE submitted_at END,
                 completed_at = CASE WHEN $3 IN ('confirmed', 'failed') THEN now() ELSE completed_at END
-          WHERE id = $1 AND status = ANY($2) RETURNING vault_transaction_id
-       )
-       UPDATE vault_transactions SET status = $3, confirmations = COALESCE($5, confirmations), updated_at = now(),
-              confirmed_at = CASE WHEN $3 = 'confirmed' THEN now() ELSE confirmed_at END
-        WHERE id = (SELECT vault_transaction_id FROM t)`,
-      [id, from, to, fields.failureReason ?? null, fields.confirmations ?? null],
+           FROM before WHERE v.id = before.id RETURNING v.id
+       ), l AS (
+         UPDATE vault_transactions v SET status = $3, confirmations = COALESCE($7, confirmations), updated_at = now(),
+                confirmed_at = CASE WHEN $3 = 'confirmed' THEN now() ELSE confirmed_at END
+           FROM before WHERE v.id = before.vault_transaction_id
+       ), ${HISTORY}
+       SELECT count(*)::int AS moved FROM t`,
+      [id, VAULT_TRANSFER_STATES.sourcesOf(to), to, to, cause, fields.failureReason ?? null, fields.confirmations ?? null],
     );
-    return affected === 1;
+    return row.moved === 1;
   }
 
   /**

@@ -18,7 +18,6 @@ import { CreateVaultTransferDto, VaultTransferDto, VaultTransferListQuery } from
 import { mapVaultTransfer, VAULT_ASSET } from './vault.mapper';
 import { AddressCannotReceiveError, AddressInvalidError, VaultKybNotVerifiedError, VaultTransferNotFoundError } from './vault.errors';
 import { VAULT_JOBS } from './vault.jobs';
-import { VAULT_TRANSFERS_PATH } from './vault.routes';
 import { VaultTransferRecord, VaultTransfersRepository } from './vault-transfers.repository';
 
 const BATCH = 200;
@@ -97,14 +96,13 @@ export class VaultTransfersService {
     return mapVaultTransfer(row);
   }
 
-  list(merchantId: string, query: VaultTransferListQuery, path = VAULT_TRANSFERS_PATH): Promise<Page<VaultTransferDto>> {
+  list(merchantId: string, query: VaultTransferListQuery): Promise<Page<VaultTransferDto>> {
     return listPage(
       query,
       'vtr',
       (limit, after) => this.repository.page(merchantId, limit, after),
       mapVaultTransfer,
       (item) => item.vaultTransferId,
-      `${this.config.publicBaseUrl}${path}`,
     );
   }
 
@@ -124,11 +122,11 @@ export class VaultTransfersService {
       if (!signed) return;
       await this.clients.get(transfer.chain)!.broadcast(signed, senderOf(transfer), this.signing);
     } catch (err) {
-      if (err instanceof TransferRefusedError) await this.fail(transfer, err.message);
+      if (err instanceof TransferRefusedError) await this.fail(transfer, 'refused', err.message);
       else await this.stalled(transfer, err);
       return;
     }
-    await this.dataSource.transaction((manager) => this.repository.move(manager, transfer.id, ['pending'], 'submitted'));
+    await this.dataSource.transaction((manager) => this.repository.move(manager, transfer.id, 'submitted', 'broadcast'));
   }
 
   /**
@@ -171,13 +169,13 @@ export class VaultTransfersService {
         );
       else if (outcome.kind === 'expired') {
         if (await this.repository.forgetSigned(transfer.id, signed.txHash)) await this.queues.ensure(VAULT_JOBS.sendTransfer, { vaultTransferId: transfer.id });
-      } else if (outcome.kind === 'reverted') await this.fail(transfer, `reverted on ${chain.name}: ${outcome.reason}`);
+      } else if (outcome.kind === 'reverted') await this.fail(transfer, 'reverted', `reverted on ${chain.name}: ${outcome.reason}`);
       else {
         const confirmations = Number(head - outcome.block + 1n);
         if (confirmations < chain.confirmations) await this.repository.countConfirmations(transfer.id, Math.max(confirmations, 0));
         else
           await this.dataSource.transaction(async (manager) => {
-            if (!(await this.repository.move(manager, transfer.id, ['submitted'], 'confirmed', { confirmations }))) return;
+            if (!(await this.repository.move(manager, transfer.id, 'confirmed', 'confirmations_reached', { confirmations }))) return;
             await this.ledger.post(manager, this.posting('vault_transfer_confirmed', transfer));
           });
       }
@@ -216,10 +214,10 @@ export class VaultTransfersService {
     }
   }
 
-  /** To `failed`, and the reservation back to available, once. */
-  private async fail(transfer: VaultTransferRecord, reason: string): Promise<void> {
+  /** To `failed` (`cause`: `refused` before it left, `reverted` on the chain), and the reservation back to available, once. */
+  private async fail(transfer: VaultTransferRecord, cause: 'refused' | 'reverted', reason: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.move(manager, transfer.id, ['pending', 'submitted'], 'failed', { failureReason: reason }))) return;
+      if (!(await this.repository.move(manager, transfer.id, 'failed', cause, { failureReason: reason }))) return;
       await this.ledger.post(manager, this.posting('vault_transfer_failed', transfer));
     });
   }

@@ -1,11 +1,10 @@
-import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { Answer } from '../../common/http/answer';
-import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
+import { LIST_HEADERS } from '../../common/http/api-docs';
 import { sendPage } from '../../common/http/list.query';
-import { CurrentMerchant, MerchantPrincipal, MerchantRoute, TestModeOnly } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { MerchantId, TestModeOnly } from '../auth';
+import { Operation } from '../operations';
+import { IdempotencyClaim, IdempotencyContext, REPLAYED_HEADER } from '../idempotency';
 import { POBO_USERS_PATH } from '../pobo-businesses';
 import {
   AddressBlacklistedDto,
@@ -21,7 +20,7 @@ import {
   VaultTransactionListEnvelopeDto,
   VaultTransactionListQuery,
 } from './dto/vault.dto';
-import { VAULT_TEST_HELPERS_PATH } from './vault.routes';
+import { DASHBOARD_VAULT_BUSINESSES_PATH, DASHBOARD_VAULT_TEST_HELPERS_PATH, VAULT_TEST_HELPERS_PATH } from './vault.routes';
 import { VaultService } from './vault.service';
 
 const BUSINESS = 'pobo_4c1f0a9e2b7d3c5e8f601a2b';
@@ -62,14 +61,15 @@ export const VAULT_TRANSACTION_EXAMPLE: VaultTransactionDto = {
   confirmedAt: '2026-11-20T10:15:26.000Z',
 };
 
-@ApiTags('Vault')
-@Controller(POBO_USERS_PATH)
+@Controller()
 export class VaultController {
   constructor(private readonly vaults: VaultService) {}
 
-  @MerchantRoute()
-  @Get(':poboUserId/vault')
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: `${POBO_USERS_PATH}/:poboUserId/vault`, tag: 'Vault' },
+    dashboard: { path: `${DASHBOARD_VAULT_BUSINESSES_PATH}/:poboUserId/vault`, tag: 'Dashboard: businesses' },
+    answer: 'Vault retrieved',
     operationId: 'getVault',
     summary: "Retrieve a business's vault: its USDC wallets and balances per chain",
     description:
@@ -79,14 +79,15 @@ export class VaultController {
     success: { status: 200, type: VaultEnvelopeDto, description: 'The vault', example: { message: 'Vault retrieved', response: VAULT_EXAMPLE } },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  @Answer('Vault retrieved')
-  vault(@CurrentMerchant() merchant: MerchantPrincipal, @Param('poboUserId') poboUserId: string): Promise<VaultDto> {
-    return this.vaults.vault(merchant.merchantId, poboUserId);
+  vault(@MerchantId() merchantId: string, @Param('poboUserId') poboUserId: string): Promise<VaultDto> {
+    return this.vaults.vault(merchantId, poboUserId);
   }
 
-  @MerchantRoute()
-  @Get(':poboUserId/vault/transactions')
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: `${POBO_USERS_PATH}/:poboUserId/vault/transactions`, tag: 'Vault' },
+    dashboard: { path: `${DASHBOARD_VAULT_BUSINESSES_PATH}/:poboUserId/vault/transactions`, tag: 'Dashboard: businesses' },
+    answer: 'Vault transactions retrieved',
     operationId: 'listVaultTransactions',
     summary: "List a business's vault transactions, newest first",
     description: 'Deposits into the vault on every chain, from the moment the chain showed them (`pending`), and transfers out.',
@@ -99,27 +100,33 @@ export class VaultController {
     },
     errors: ['validation_failed', 'invalid_cursor', 'resource_not_found', 'uri_too_long'],
   })
-  @Answer('Vault transactions retrieved')
   async transactions(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Param('poboUserId') poboUserId: string,
     @Query() query: VaultTransactionListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VaultTransactionDto[]> {
-    return sendPage(reply, await this.vaults.transactions(merchant.merchantId, poboUserId, query));
+    return sendPage(reply, await this.vaults.transactions(merchantId, poboUserId, query));
   }
 }
 
-@ApiTags('Test helpers')
 @TestModeOnly()
-@Controller(VAULT_TEST_HELPERS_PATH)
+@Controller()
 export class VaultTestHelpersController {
   constructor(private readonly vaults: VaultService) {}
 
-  @MerchantRoute('write')
-  @Post('deposits')
-  @Idempotent('optional', 202)
-  @ApiMerchantOperation({
+  @Operation<SendTestDepositDto>({
+    method: 'POST',
+    merchant: { path: `${VAULT_TEST_HELPERS_PATH}/deposits`, tag: 'Test helpers', permission: 'write' },
+    dashboard: {
+      path: `${DASHBOARD_VAULT_TEST_HELPERS_PATH}/deposits`,
+      tag: 'Dashboard: test helpers',
+      roles: ['owner', 'developer'],
+      idempotency: 'required',
+      audit: ({ body }) => ({ action: 'vault.test_deposit_sent', objectId: body.poboUserId, details: { chain: body.chain, amount: body.amount } }),
+    },
+    idempotent: { mode: 'optional', status: 202 },
+    answer: 'Test deposit sent',
     operationId: 'sendVaultDepositForTest',
     summary: "Test keys only: send USDC to a business's vault on a local chain",
     description:
@@ -136,21 +143,21 @@ export class VaultTestHelpersController {
       },
     },
     body: { type: SendTestDepositDto, example: TEST_DEPOSIT_EXAMPLE },
-    errors: ['validation_failed', 'resource_not_found', 'route_not_found', 'service_unavailable', ...idempotencyErrors('optional')],
+    errors: ['validation_failed', 'resource_not_found', 'route_not_found', 'service_unavailable'],
   })
-  @Answer('Test deposit sent')
   deposit(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Body() dto: SendTestDepositDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
   ): Promise<TestDepositSentDto> {
-    return this.vaults.sendTestDeposit(merchant.merchantId, dto, claim);
+    return this.vaults.sendTestDeposit(merchantId, dto, claim);
   }
 
-  @MerchantRoute('write')
-  @Post('blacklist')
-  @Idempotent('optional', 200)
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'POST',
+    merchant: { path: `${VAULT_TEST_HELPERS_PATH}/blacklist`, tag: 'Test helpers', permission: 'write' },
+    idempotent: { mode: 'optional', status: 200 },
+    answer: 'Address blacklisted',
     operationId: 'blacklistAddressForTest',
     summary: "Test keys only: blacklist an address on a local chain's USDC",
     description:
@@ -164,9 +171,8 @@ export class VaultTestHelpersController {
       example: { message: 'Address blacklisted', response: { chain: 'base', address: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A', txHash: TX_HASH } },
     },
     body: { type: BlacklistAddressDto, example: { chain: 'base', address: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A' } },
-    errors: ['validation_failed', 'address_invalid', 'route_not_found', 'service_unavailable', ...idempotencyErrors('optional')],
+    errors: ['validation_failed', 'address_invalid', 'route_not_found', 'service_unavailable'],
   })
-  @Answer('Address blacklisted')
   blacklist(@Body() dto: BlacklistAddressDto, @IdempotencyContext() claim: IdempotencyClaim | undefined): Promise<AddressBlacklistedDto> {
     return this.vaults.blacklist(dto, claim);
   }

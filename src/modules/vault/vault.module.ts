@@ -7,7 +7,6 @@ import { LedgerModule } from '../ledger';
 import { PoboBusinessesModule } from '../pobo-businesses';
 import { WalletsModule } from '../wallets';
 import { VaultController, VaultTestHelpersController } from './vault.controller';
-import { VaultDashboardController, VaultTestHelpersDashboardController, VaultTransfersDashboardController } from './vault.dashboard.controller';
 import { VaultDepositsService } from './vault-deposits.service';
 import { VAULT_JOBS, VAULT_QUEUE } from './vault.jobs';
 import { VaultRepository } from './vault.repository';
@@ -27,14 +26,7 @@ import { VaultTransfersService } from './vault-transfers.service';
     WalletsModule,
     JobsModule.forFeature(VAULT_QUEUE, Object.values(VAULT_JOBS)),
   ],
-  controllers: [
-    VaultController,
-    VaultTestHelpersController,
-    VaultTransfersController,
-    VaultDashboardController,
-    VaultTransfersDashboardController,
-    VaultTestHelpersDashboardController,
-  ],
+  controllers: [VaultController, VaultTestHelpersController, VaultTransfersController],
   providers: [VaultService, VaultDepositsService, VaultRepository, VaultTransfersService, VaultTransfersRepository],
   exports: [VaultService],
 })

@@ -5,6 +5,7 @@ import type { ChainName } from '../../config/vault-chains.config';
 import { PG_POOL } from '../../database/database.module';
 import { KeysetList } from '../../database/keyset-list';
 import type { VaultTransactionEntity } from './vault-transaction.entity';
+import { VAULT_TRANSACTION_STATES } from './vault.states';
 
 /** A vault transaction as the API shows it. */
 export type VaultTransactionRecord = Pick<
@@ -31,6 +32,21 @@ const COLUMNS = `v.id, v.pobo_user_id AS "poboUserId", v.direction, v.chain, v.a
   v.merchant_reference AS "merchantReference", v.created_at AS "createdAt", v.confirmed_at AS "confirmedAt"`;
 
 /** Where the worker has read a chain to. */
+/**
+ * A deposit's status move: from one of $2 while still in the block of $3, to $4 (and `set`),
+ * recorded in its history with the cause $5, in one statement; answers how many moved (0 or 1).
+ */
+function depositMove(set = ''): string {
+  return `WITH before AS (
+      SELECT id, status FROM vault_transactions WHERE id = $1 AND direction = 'deposit' AND status = ANY($2) AND block_hash = $3 FOR UPDATE
+    ), moved AS (
+      UPDATE vault_transactions v SET status = $4, updated_at = now()${set} FROM before WHERE v.id = before.id RETURNING v.id
+    ), history AS (
+      INSERT INTO vault_transaction_status_history (vault_transaction_id, from_status, to_status, cause) SELECT id, status, $4, $5 FROM before
+    )
+    SELECT count(*)::int AS moved FROM moved`;
+}
+
 export interface ChainCursor {
   block: bigint;
   blockHash: string | null;
@@ -119,16 +135,27 @@ export class VaultRepository {
     }
     const deposits = [...unique.values()];
     if (deposits.length === 0) return;
+    // A dropped deposit seen again is pending again: a move of its status, recorded as such.
     await manager.query(
-      `INSERT INTO vault_transactions (id, merchant_id, pobo_user_id, direction, chain, asset, amount, from_address, to_address, tx_hash, log_index,
-                                       block_number, block_hash, status)
-       SELECT d.id, d.merchant_id, d.pobo_user_id, 'deposit', d.chain, 'USDC', d.amount, d.from_address, d.to_address, d.tx_hash, d.log_index,
-              d.block_number, d.block_hash, 'pending'
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::int[], $10::bigint[], $11::text[])
+      `WITH seen AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::int[], $10::bigint[], $11::text[])
            AS d(id, merchant_id, pobo_user_id, chain, amount, from_address, to_address, tx_hash, log_index, block_number, block_hash)
-       ON CONFLICT (chain, tx_hash, log_index) WHERE direction = 'deposit'
-       DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, status = 'pending', confirmations = 0, updated_at = now()
-        WHERE vault_transactions.status IN ('pending', 'dropped') AND vault_transactions.block_hash IS DISTINCT FROM EXCLUDED.block_hash`,
+       ), reincluded AS (
+         SELECT v.id FROM vault_transactions v JOIN seen d ON (v.chain, v.tx_hash, v.log_index) = (d.chain, d.tx_hash, d.log_index)
+          WHERE v.direction = 'deposit' AND v.status = 'dropped' AND v.block_hash IS DISTINCT FROM d.block_hash FOR UPDATE OF v
+       ), upserted AS (
+         INSERT INTO vault_transactions (id, merchant_id, pobo_user_id, direction, chain, asset, amount, from_address, to_address, tx_hash, log_index,
+                                         block_number, block_hash, status)
+         SELECT d.id, d.merchant_id, d.pobo_user_id, 'deposit', d.chain, 'USDC', d.amount, d.from_address, d.to_address, d.tx_hash, d.log_index,
+                d.block_number, d.block_hash, 'pending'
+           FROM seen d
+         ON CONFLICT (chain, tx_hash, log_index) WHERE direction = 'deposit'
+         DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, status = 'pending', confirmations = 0, updated_at = now()
+          WHERE vault_transactions.status = ANY($12) AND vault_transactions.block_hash IS DISTINCT FROM EXCLUDED.block_hash
+         RETURNING id
+       )
+       INSERT INTO vault_transaction_status_history (vault_transaction_id, from_status, to_status, cause)
+       SELECT id, 'dropped', 'pending', 'reincluded' FROM reincluded WHERE id IN (SELECT id FROM upserted)`,
       [
         deposits.map((d) => d.id),
         deposits.map((d) => d.merchantId),
@@ -141,6 +168,7 @@ export class VaultRepository {
         deposits.map((d) => d.logIndex),
         deposits.map((d) => String(d.block)),
         deposits.map((d) => d.blockHash),
+        ['pending', ...VAULT_TRANSACTION_STATES.sourcesOf('pending')],
       ],
     );
   }
@@ -164,10 +192,7 @@ export class VaultRepository {
 
   /** Drops the deposit if it is still pending in the block of `blockHash`, which left the canonical chain. */
   async dropDeposit(id: string, blockHash: string): Promise<void> {
-    await this.pool.query(`UPDATE vault_transactions SET status = 'dropped', updated_at = now() WHERE id = $1 AND status = 'pending' AND block_hash = $2`, [
-      id,
-      blockHash,
-    ]);
+    await this.pool.query(depositMove(), [id, VAULT_TRANSACTION_STATES.sourcesOf('dropped'), blockHash, 'dropped', 'block_replaced']);
   }
 
   async countConfirmations(ids: string[], confirmations: number): Promise<void> {
@@ -182,12 +207,15 @@ export class VaultRepository {
    * transaction (the one that credits it); false when it is not (credited already, or moved).
    */
   async confirmDeposit(manager: EntityManager, id: string, blockHash: string, confirmations: number): Promise<boolean> {
-    const [, affected] = await manager.query<[unknown[], number]>(
-      `UPDATE vault_transactions SET status = 'confirmed', confirmations = $3, confirmed_at = now(), updated_at = now()
-        WHERE id = $1 AND status = 'pending' AND block_hash = $2`,
-      [id, blockHash, confirmations],
-    );
-    return affected === 1;
+    const [row] = await manager.query<{ moved: number }[]>(depositMove(', confirmations = $6, confirmed_at = now()'), [
+      id,
+      VAULT_TRANSACTION_STATES.sourcesOf('confirmed'),
+      blockHash,
+      'confirmed',
+      'confirmations_reached',
+      confirmations,
+    ]);
+    return row.moved === 1;
   }
 
   /** Micro-USDC of the business's deposits still pending, by chain. */

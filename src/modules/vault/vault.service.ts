@@ -9,7 +9,7 @@ import { testTransferKey } from '../bank-rail';
 import { CHAIN_FAUCET, ChainFaucet } from '../chains';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService } from '../ledger';
-import { POBO_USERS_PATH, PoboBusinessesService } from '../pobo-businesses';
+import { PoboBusinessesService } from '../pobo-businesses';
 import { isChainAddress, vaultAddressOn } from './chain-address';
 import {
   AddressBlacklistedDto,
@@ -52,12 +52,7 @@ export class VaultService {
   }
 
   /** A page of one of the merchant's businesses' vault transactions, newest first. */
-  async transactions(
-    merchantId: string,
-    poboUserId: string,
-    query: VaultTransactionListQuery,
-    businessesPath = POBO_USERS_PATH,
-  ): Promise<Page<VaultTransactionDto>> {
+  async transactions(merchantId: string, poboUserId: string, query: VaultTransactionListQuery): Promise<Page<VaultTransactionDto>> {
     await this.businesses.findOwned(merchantId, poboUserId);
     return listPage(
       query,
@@ -65,7 +60,6 @@ export class VaultService {
       (limit, after) => this.repository.page(merchantId, poboUserId, limit, after),
       mapVaultTransaction,
       (item) => item.vaultTransactionId,
-      `${this.config.publicBaseUrl}${businessesPath}/${poboUserId}/vault/transactions`,
     );
   }
 

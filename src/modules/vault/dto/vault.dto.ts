@@ -6,8 +6,8 @@ import { trimmed } from '../../../common/validation/transforms';
 import { ListQuery } from '../../../common/http/list.query';
 import { IsMoneyAmount } from '../../../common/validation/money.validator';
 import { CHAIN_NAMES, type ChainName } from '../../../config/vault-chains.config';
-import { VAULT_DIRECTIONS, VAULT_TRANSACTION_STATUSES } from '../vault-transaction.entity';
-import { VAULT_TRANSFER_STATUSES } from '../vault-transfer.entity';
+import { VAULT_DIRECTIONS } from '../vault-transaction.entity';
+import { VAULT_TRANSACTION_STATES, VAULT_TRANSFER_STATES } from '../vault.states';
 
 const CHAIN = { enum: CHAIN_NAMES, example: 'base' as ChainName, description: '`ethereum`, `polygon` and `base` share the EVM address; `solana` has its own' };
 
@@ -97,7 +97,7 @@ export class VaultTransactionDto {
   confirmations: number;
 
   @ApiProperty({
-    enum: VAULT_TRANSACTION_STATUSES,
+    enum: VAULT_TRANSACTION_STATES.states,
     description:
       'A deposit: `pending` until its confirmations, then `confirmed` (credited), or `dropped` when its block left the chain first. ' +
       'A transfer: `pending`, `submitted`, then `confirmed` or `failed`.',
@@ -270,7 +270,7 @@ export class VaultTransferDto {
   merchantReference: string;
 
   @ApiProperty({
-    enum: VAULT_TRANSFER_STATUSES,
+    enum: VAULT_TRANSFER_STATES.states,
     description:
       '`pending` (reserved; being signed and broadcast), `submitted` (broadcast), `confirmed` (at the confirmation count) or `failed` (the chain ' +
       'refused or reverted it: amount and fee are back in `available`)',
