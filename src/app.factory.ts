@@ -10,6 +10,7 @@ import { buildOpenApiDocuments } from './openapi';
 import { createRootLogger, RequestLogController } from './common/logging/logger.options';
 import { AppError } from './common/errors/app-error';
 import { installAnswers } from './common/http/answer';
+import { installPaging } from './common/http/list.query';
 import { checkJsonBody } from './common/validation/json-body.guard';
 import { installBodyDeadline, installShutdownBudget } from './common/http/body-deadline';
 import { clientErrorHandler, frameworkErrors } from './common/http/framework-errors';
@@ -22,6 +23,7 @@ import { installCallerAuthentication, keepsRawBody } from './modules/auth';
 import { DashboardSessions } from './modules/accounts';
 import { DASHBOARD_WEB_HEADERS, DASHBOARD_WEB_PATH, installDashboardWeb, isDashboardWebRoute } from './modules/dashboard-web';
 import { installIdempotency } from './modules/idempotency';
+import { installChangeAudit } from './modules/audit';
 import { installKybUploadHooks } from './modules/kyb';
 
 const DOCS_PATH = 'docs';
@@ -113,7 +115,9 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   });
 
   installAnswers(fastify);
+  installPaging(fastify, config.publicBaseUrl);
   installIdempotency(app, fastify);
+  installChangeAudit(app, fastify);
   installKybUploadHooks(app, fastify, config.maxConcurrentKybUploads);
   installAgreementPageErrors(fastify);
   installReceiptPageErrors(fastify);

@@ -173,6 +173,8 @@ function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPI
         'DashboardSession',
       )
       .build(),
+    // Every operation names its tag (`Operation`), one per caller: a controller's name is no tag.
+    { autoTagControllers: false },
   );
   document.tags = TAGS;
   for (const path of Object.values(document.paths)) {

@@ -10,25 +10,19 @@ export interface PageRequest {
   cursor?: string;
 }
 
-/** The URL of a list with its filters (those asked for), which its next-page links keep. */
-export function listUrl(base: string, filters: Record<string, string | undefined>): string {
-  const url = new URL(base);
-  for (const [name, value] of Object.entries(filters)) if (value !== undefined) url.searchParams.set(name, value);
-  return url.toString();
-}
-
 export interface Page<T> {
   items: T[];
-  /** Absolute URL of the next page, when there is one. */
-  nextUrl?: string;
+  /** Where the next page starts, when there is one: its size and its cursor (this page's last id). */
+  next?: { limit: number; cursor: string };
 }
 
 /**
- * A page of a list at `url`, whose items' ids carry `idPrefix`: `fetch` asks for one row more
+ * A page of a list whose items' ids carry `idPrefix`: `fetch` asks for one row more
  * than the page holds, which tells whether a next page exists without a COUNT, and answers
  * undefined for a cursor that is not one of the merchant's. A cursor that is no such id is not
  * looked up (it may hold anything, NUL included). Either is 400 `invalid_cursor`. The next page's
- * cursor is the page's last id.
+ * cursor is the page's last id; the HTTP layer makes its link from the request (whichever route
+ * the list was asked on, with its filters), so a service knows nothing of paths.
  */
 export async function listPage<R, T>(
   query: PageRequest,
@@ -36,14 +30,13 @@ export async function listPage<R, T>(
   fetch: (limit: number, after?: string) => Promise<R[] | undefined>,
   map: (row: R) => T,
   idOf: (item: T) => string,
-  url: string,
 ): Promise<Page<T>> {
   const limit = query.limit ?? MAX_PAGE_SIZE;
   const rows = query.cursor === undefined || isId(idPrefix, query.cursor) ? await fetch(limit + 1, query.cursor) : undefined;
   if (!rows) throw new InvalidCursorError();
   const items = rows.slice(0, limit).map(map);
   if (rows.length <= limit) return { items };
-  return { items, nextUrl: `${url}${url.includes('?') ? '&' : '?'}limit=${limit}&cursor=${idOf(items[items.length - 1])}` };
+  return { items, next: { limit, cursor: idOf(items[items.length - 1]) } };
 }
 
 export class InvalidCursorError extends AppError {

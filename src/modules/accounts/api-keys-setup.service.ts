@@ -1,26 +1,23 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Page, PageRequest } from '../../common/paging';
-import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { AuditLog, auditActor } from '../audit';
 import type { ApiKeyDto, CreateApiKeyDto, DashboardPrincipal, IssuedApiKeyDto } from '../auth';
 import { MerchantsService } from '../auth';
-import { API_KEYS_PATH } from './accounts.routes';
 import { ClientOf } from './dashboard-sessions.service';
 
 /** The dashboard's management of the merchant's API keys (the auth module owns them): each change with its audit entry. */
 @Injectable()
 export class ApiKeysSetup {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly merchants: MerchantsService,
     private readonly audit: AuditLog,
   ) {}
 
   list(merchantId: string, query: PageRequest): Promise<Page<ApiKeyDto>> {
-    return this.merchants.keys(merchantId, query, `${this.config.publicBaseUrl}${API_KEYS_PATH}`);
+    return this.merchants.keys(merchantId, query);
   }
 
   create(principal: DashboardPrincipal, dto: CreateApiKeyDto, client: ClientOf): Promise<IssuedApiKeyDto> {

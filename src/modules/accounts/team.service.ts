@@ -1,9 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isId, newId } from '../../common/ids/ids';
 import { listPage, Page, PageRequest } from '../../common/paging';
-import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { AuditLog, auditActor } from '../audit';
 import type { DashboardRole } from '../../common/dashboard-roles';
 import { DashboardPrincipal } from '../auth';
@@ -11,7 +10,6 @@ import { LINK_TTL_MS, AccountLinks } from './account-links.service';
 import { mapInvitation, mapMember } from './account.mapper';
 import { AlreadyMemberError, InvitationNotFoundError, LastOwnerError, MemberNotFoundError } from './accounts.errors';
 import { AccountsRepository } from './accounts.repository';
-import { INVITATIONS_PATH, MEMBERS_PATH } from './accounts.routes';
 import { ClientOf, DashboardSessions } from './dashboard-sessions.service';
 import type { InvitationDto, InviteMemberDto, MemberDto, MemberRemovedDto, TeamSettingsDto } from './dto/team.dto';
 import type { UserEntity } from './user.entity';
@@ -20,7 +18,6 @@ import type { UserEntity } from './user.entity';
 @Injectable()
 export class TeamService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: AccountsRepository,
     private readonly links: AccountLinks,
@@ -35,7 +32,6 @@ export class TeamService {
       (limit, after) => this.repository.membersPage(merchantId, limit, after),
       mapMember,
       (member) => member.userId,
-      `${this.config.publicBaseUrl}${MEMBERS_PATH}`,
     );
   }
 
@@ -46,7 +42,6 @@ export class TeamService {
       (limit, after) => this.repository.invitationsPage(merchantId, limit, after),
       (row) => mapInvitation(row),
       (invitation) => invitation.invitationId,
-      `${this.config.publicBaseUrl}${INVITATIONS_PATH}`,
     );
   }
 

@@ -1,11 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { isId, newId } from '../../common/ids/ids';
 import { listPage, Page, PageRequest } from '../../common/paging';
-import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { AuditEntryNotFoundError } from './audit.errors';
-import { AUDIT_LOG_PATH } from './audit.routes';
 import { AuditFilter, AuditRepository } from './audit.repository';
 import { mapAuditEntry } from './audit-entry.mapper';
 import type { AuditEntryDto } from './dto/audit-entry.dto';
@@ -39,7 +37,6 @@ export class AuditLog {
   private readonly logger = new Logger(AuditLog.name);
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: AuditRepository,
     private readonly idempotency: IdempotencyService,
   ) {}
@@ -49,12 +46,12 @@ export class AuditLog {
   }
 
   /**
-   * Records `what` in the transaction of the change that the operation of `claim` (a dashboard
-   * action's Idempotency-Key) commits first, so the entry exists exactly when the change does; a
-   * replay records nothing again.
+   * Records what `describe` says in the transaction of the change that the operation of `claim` (a
+   * dashboard action's Idempotency-Key) commits first, so the entry exists exactly when the change
+   * does; a replay records nothing again. Described then, once the request has passed validation.
    */
-  recordWithChange(claim: IdempotencyClaim | undefined, actor: AuditActor, what: AuditAction): void {
-    this.idempotency.withChange(claim, (manager) => this.record(manager, actor, what));
+  recordWithChange(claim: IdempotencyClaim, actor: AuditActor, describe: () => AuditAction): void {
+    this.idempotency.withChange(claim, (manager) => this.record(manager, actor, describe()));
   }
 
   /**
@@ -72,15 +69,12 @@ export class AuditLog {
   }
 
   list(merchantId: string, filter: AuditFilter, query: PageRequest): Promise<Page<AuditEntryDto>> {
-    const search = new URLSearchParams(Object.entries(filter).filter((pair): pair is [string, string] => pair[1] !== undefined));
-    const url = `${this.config.publicBaseUrl}${AUDIT_LOG_PATH}${search.size > 0 ? `?${search.toString()}` : ''}`;
     return listPage(
       query,
       'aud',
       (limit, after) => this.repository.page(merchantId, filter, limit, after),
       mapAuditEntry,
       (item) => item.auditEntryId,
-      url,
     );
   }
 }

@@ -135,10 +135,20 @@ export const RailCallbackRoute = (rail: SignedRail): MethodDecorator => WithRout
 export const PublicRoute = (options: { limited: boolean } = { limited: true }): MethodDecorator =>
   WithRouteConfig({ [CALLER]: { kind: 'public', limited: options.limited } satisfies Caller });
 
-/** The merchant whose API key authenticated the request (a `MerchantRoute`'s handler parameter). */
+/** The merchant whose API key authenticated the request, for an operation only a key calls that needs more than its id. */
 export const CurrentMerchant = createParamDecorator(
   (_: unknown, context: ExecutionContext): MerchantPrincipal => context.switchToHttp().getRequest<FastifyRequest>().merchant!,
 );
+
+/**
+ * The id of the merchant a request acts for, whoever called: the merchant whose API key
+ * authenticated it, or the merchant of the signed-in dashboard user. An operation that both call
+ * (`Operation`) reads it so, and so does one that only a key calls.
+ */
+export const MerchantId = createParamDecorator((_: unknown, context: ExecutionContext): string => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  return (request.merchant ?? request.dashboardUser)!.merchantId;
+});
 
 /** The signed-in dashboard user (a `DashboardRoute`'s handler parameter). */
 export const CurrentUser = createParamDecorator(

@@ -4,8 +4,18 @@ export { MerchantAuthModule } from './merchant-auth.module';
 export { MerchantsService } from './merchants.service';
 export type { IssuedKey, KeyCreator, Merchant } from './merchants.service';
 export type { MerchantPrincipal } from './api-keys.service';
-export { CurrentMerchant, CurrentUser, DashboardOperation, MerchantRoute, PublicRoute, RailCallbackRoute, SAFE_METHODS } from './caller.decorator';
-export type { DashboardPrincipal, SessionAuthenticator, SignedRail } from './caller.decorator';
+export {
+  CurrentMerchant,
+  CurrentUser,
+  DashboardOperation,
+  DashboardRoute,
+  MerchantId,
+  MerchantRoute,
+  PublicRoute,
+  RailCallbackRoute,
+  SAFE_METHODS,
+} from './caller.decorator';
+export type { DashboardAccess, DashboardPrincipal, SessionAuthenticator, SignedRail } from './caller.decorator';
 export { CsrfFailedError, SessionRequiredError } from './auth.errors';
 export { RateLimitsService } from './rate-limits.service';
 export { rateLimitHeaders } from './rate-limit-state';

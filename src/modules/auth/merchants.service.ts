@@ -78,14 +78,13 @@ export class MerchantsService {
     return { apiKeyId, revokedAt };
   }
 
-  keys(merchantId: string, query: PageRequest, url: string): Promise<Page<ApiKeyDto>> {
+  keys(merchantId: string, query: PageRequest): Promise<Page<ApiKeyDto>> {
     return listPage(
       query,
       'key',
       (limit, after) => this.repository.keysPage(merchantId, limit, after),
       (row) => mapApiKey(row),
       (key) => key.apiKeyId,
-      url,
     );
   }
 

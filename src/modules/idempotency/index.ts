@@ -2,5 +2,5 @@
 export { IdempotencyModule } from './idempotency.module';
 export { IdempotencyService } from './idempotency.service';
 export type { IdempotencyClaim } from './idempotency.service';
-export { Idempotent, IdempotencyContext, idempotencyErrors, REPLAYED_HEADER } from './idempotent.decorator';
+export { IDEMPOTENCY_ROUTE, Idempotent, IdempotencyContext, idempotencyErrors, REPLAYED_HEADER } from './idempotent.decorator';
 export { installIdempotency } from './idempotency.hooks';

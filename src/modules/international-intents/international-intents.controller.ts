@@ -1,21 +1,22 @@
-import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { Answer } from '../../common/http/answer';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
+import { LIST_HEADERS } from '../../common/http/api-docs';
 import { sendPage } from '../../common/http/list.query';
 import { InternationalIntentListQuery } from './dto/international-intent-list.query';
-import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { MerchantId } from '../auth';
+import { Operation } from '../operations';
+import { IdempotencyClaim, IdempotencyContext, REPLAYED_HEADER } from '../idempotency';
 import { CreateInternationalIntentDto } from './dto/create-international-intent.dto';
 import {
   INTERNATIONAL_INTENT_EXAMPLE,
   InternationalIntentDto,
   InternationalIntentEnvelopeDto,
   InternationalIntentListEnvelopeDto,
+  TimelineEntryDto,
+  TimelineEnvelopeDto,
 } from './dto/international-intent.response';
 import { InternationalIntentsService } from './international-intents.service';
-import { INTERNATIONAL_INTENTS_PATH } from './international-intents.routes';
+import { DASHBOARD_INTERNATIONAL_INTENTS_PATH, INTERNATIONAL_INTENTS_PATH } from './international-intents.routes';
 
 const SETTLED_EXAMPLE: InternationalIntentDto = {
   ...INTERNATIONAL_INTENT_EXAMPLE,
@@ -27,15 +28,15 @@ const SETTLED_EXAMPLE: InternationalIntentDto = {
   updatedAt: '2026-11-20T09:52:04.000Z',
 };
 
-@ApiTags('International payment intents')
-@Controller(INTERNATIONAL_INTENTS_PATH)
+@Controller()
 export class InternationalIntentsController {
   constructor(private readonly intents: InternationalIntentsService) {}
 
-  @MerchantRoute('move_money')
-  @Post()
-  @Idempotent('required', 201, { creates: 'ipi' })
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'POST',
+    merchant: { path: INTERNATIONAL_INTENTS_PATH, tag: 'International payment intents', permission: 'move_money' },
+    idempotent: { mode: 'required', status: 201, creates: 'ipi' },
+    answer: 'International payment intent created',
     operationId: 'createInternationalPaymentIntent',
     summary: "Pay a recipient abroad at a quote's price",
     description:
@@ -63,20 +64,21 @@ export class InternationalIntentsController {
         paymentReference: 'INV-2026-0042',
       },
     },
-    errors: [...idempotencyErrors('required'), 'quote_not_found', 'quote_expired', 'quote_already_used', 'kyb_not_verified', 'insufficient_funds'],
+    errors: ['quote_not_found', 'quote_expired', 'quote_already_used', 'kyb_not_verified', 'insufficient_funds'],
   })
-  @Answer('International payment intent created')
   create(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Body() dto: CreateInternationalIntentDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
   ): Promise<InternationalIntentDto> {
-    return this.intents.create(merchant.merchantId, dto, claim);
+    return this.intents.create(merchantId, dto, claim);
   }
 
-  @MerchantRoute()
-  @Get()
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: INTERNATIONAL_INTENTS_PATH, tag: 'International payment intents' },
+    dashboard: { path: DASHBOARD_INTERNATIONAL_INTENTS_PATH, tag: 'Dashboard: money' },
+    answer: 'International payment intents retrieved',
     operationId: 'listInternationalPaymentIntents',
     summary: 'List international payment intents, newest first',
     success: {
@@ -88,18 +90,19 @@ export class InternationalIntentsController {
     },
     errors: ['validation_failed', 'invalid_cursor'],
   })
-  @Answer('International payment intents retrieved')
   async list(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Query() query: InternationalIntentListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<InternationalIntentDto[]> {
-    return sendPage(reply, await this.intents.list(merchant.merchantId, query));
+    return sendPage(reply, await this.intents.list(merchantId, query));
   }
 
-  @MerchantRoute()
-  @Get(':intentId')
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: `${INTERNATIONAL_INTENTS_PATH}/:intentId`, tag: 'International payment intents' },
+    dashboard: { path: `${DASHBOARD_INTERNATIONAL_INTENTS_PATH}/:intentId`, tag: 'Dashboard: money' },
+    answer: 'International payment intent retrieved',
     operationId: 'getInternationalPaymentIntent',
     summary: 'Retrieve an international payment intent (poll its settlement)',
     success: {
@@ -110,8 +113,21 @@ export class InternationalIntentsController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  @Answer('International payment intent retrieved')
-  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('intentId') id: string): Promise<InternationalIntentDto> {
-    return await this.intents.get(merchant.merchantId, id);
+  async get(@MerchantId() merchantId: string, @Param('intentId') id: string): Promise<InternationalIntentDto> {
+    return await this.intents.get(merchantId, id);
+  }
+
+  @Operation({
+    method: 'GET',
+    dashboard: { path: `${DASHBOARD_INTERNATIONAL_INTENTS_PATH}/:intentId/timeline`, tag: 'Dashboard: money' },
+    operationId: 'dashboardGetInternationalPaymentIntentTimeline',
+    summary: "An international payment intent's moves through the pipeline, oldest first",
+    description: 'Each leg as it started and was confirmed (bridge, then payout), then the settlement or the rejection, with its cause and time.',
+    answer: 'Timeline retrieved',
+    success: { status: 200, type: TimelineEnvelopeDto, description: 'The timeline' },
+    errors: ['resource_not_found', 'uri_too_long'],
+  })
+  timeline(@MerchantId() merchantId: string, @Param('intentId') id: string): Promise<TimelineEntryDto[]> {
+    return this.intents.timeline(merchantId, id);
   }
 }

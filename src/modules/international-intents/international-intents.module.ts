@@ -5,14 +5,12 @@ import { IdempotencyModule } from '../idempotency';
 import { LedgerModule } from '../ledger';
 import { PoboBusinessesModule } from '../pobo-businesses';
 import { InternationalIntentStates } from './international-intent-states.service';
-import { InternationalIntentsDashboardController } from './international-intents.dashboard.controller';
 import { InternationalIntentsController } from './international-intents.controller';
 import { INTERNATIONAL_JOBS, INTERNATIONAL_QUEUE } from './international-intents.jobs';
 import { InternationalIntentsRepository } from './international-intents.repository';
 import { InternationalIntentsService } from './international-intents.service';
 import { InternationalSettlementService } from './international-settlement.service';
 import { QuotesController } from './quotes.controller';
-import { QuotesDashboardController } from './quotes.dashboard.controller';
 import { QuotesService } from './quotes.service';
 import { ReceiptsController } from './receipts.controller';
 import { ReceiptsService } from './receipts.service';
@@ -26,7 +24,7 @@ import { ReceiptsService } from './receipts.service';
     PoboBusinessesModule,
     JobsModule.forFeature(INTERNATIONAL_QUEUE, Object.values(INTERNATIONAL_JOBS)),
   ],
-  controllers: [QuotesController, QuotesDashboardController, InternationalIntentsController, InternationalIntentsDashboardController, ReceiptsController],
+  controllers: [QuotesController, InternationalIntentsController, ReceiptsController],
   providers: [
     QuotesService,
     InternationalIntentsService,

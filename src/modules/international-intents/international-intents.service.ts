@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { INTERNATIONAL_INTENTS_PATH } from './international-intents.routes';
 import { EntityManager } from 'typeorm';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
 import { SOURCE_CURRENCY } from './fx';
-import { listPage, listUrl, Page } from '../../common/paging';
+import { listPage, Page } from '../../common/paging';
 import { isId, newId, secureRandomBytes } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { Outbox } from '../../jobs';
@@ -75,7 +74,7 @@ export class InternationalIntentsService {
     return row;
   }
 
-  list(merchantId: string, query: InternationalIntentListQuery, path = INTERNATIONAL_INTENTS_PATH): Promise<Page<InternationalIntentDto>> {
+  list(merchantId: string, query: InternationalIntentListQuery): Promise<Page<InternationalIntentDto>> {
     const filter = { status: query.status };
     return listPage(
       query,
@@ -83,7 +82,6 @@ export class InternationalIntentsService {
       (limit, after) => this.repository.list(merchantId, filter, limit, after),
       (row) => mapInternationalIntent(row, this.config.publicBaseUrl),
       (item) => item.intentId,
-      listUrl(`${this.config.publicBaseUrl}${path}`, filter),
     );
   }
 

@@ -83,14 +83,13 @@ export class QuotesService {
   }
 
   /** The merchant's quotes, newest first (the dashboard's list: the merchant API reads one by id). */
-  listQuotes(merchantId: string, query: PageRequest, path: string): Promise<Page<QuoteDto>> {
+  listQuotes(merchantId: string, query: PageRequest): Promise<Page<QuoteDto>> {
     return listPage(
       query,
       'qt',
       (limit, after) => this.repository.listQuotes(merchantId, limit, after),
       mapQuote,
       (item) => item.quoteId,
-      `${this.config.publicBaseUrl}${path}`,
     );
   }
 

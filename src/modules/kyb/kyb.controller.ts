@@ -1,9 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { Answer } from '../../common/http/answer';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiMerchantOperation } from '../../common/http/api-docs';
-import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { Body, Controller, HttpCode, Param } from '@nestjs/common';
+import { MerchantId } from '../auth';
+import { Operation } from '../operations';
+import { IdempotencyClaim, IdempotencyContext, REPLAYED_HEADER } from '../idempotency';
 import { POBO_BUSINESS_EXAMPLE, PoboBusinessDto, PoboBusinessEnvelopeDto } from '../pobo-businesses';
 import { KybApplicationDto, KybApplicationPatchDto } from './dto/kyb-application.dto';
 import { KYB_APPLICATION_EXAMPLE } from './dto/kyb-application.example';
@@ -23,14 +21,14 @@ const VERIFIED_EXAMPLE = {
   kyb: { status: 'verified', pendingRequirements: [], lastSyncedAt: '2026-11-20T09:41:07.000Z' },
 };
 
-@ApiTags('KYB onboarding')
-@Controller(`${POBO_USERS_PATH}/:poboUserId/onboarding`)
+@Controller()
 export class KybController {
   constructor(private readonly kyb: KybService) {}
 
-  @MerchantRoute()
-  @Get()
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: `${POBO_USERS_PATH}/:poboUserId/onboarding`, tag: 'KYB onboarding' },
+    answer: 'KYB status retrieved',
     operationId: 'getKybOnboarding',
     summary: 'Refresh from the verification provider and return the KYB state; poll while kyb.status is processing',
     description: 'Asks the provider first, within a short budget; when it is slow or down, answers the last known state with its kyb.lastSyncedAt.',
@@ -42,15 +40,15 @@ export class KybController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  @Answer('KYB status retrieved')
-  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('poboUserId') poboUserId: string): Promise<PoboBusinessDto> {
-    return await this.kyb.getOnboarding(merchant.merchantId, poboUserId);
+  async get(@MerchantId() merchantId: string, @Param('poboUserId') poboUserId: string): Promise<PoboBusinessDto> {
+    return await this.kyb.getOnboarding(merchantId, poboUserId);
   }
 
-  @MerchantRoute('write')
-  @Post()
-  @Idempotent('optional', 202)
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'POST',
+    merchant: { path: `${POBO_USERS_PATH}/:poboUserId/onboarding`, tag: 'KYB onboarding', permission: 'write' },
+    idempotent: { mode: 'optional', status: 202 },
+    answer: 'KYB application submitted',
     operationId: 'submitKybApplication',
     summary: 'Submit the KYB application',
     description:
@@ -64,24 +62,23 @@ export class KybController {
       description: 'Submitted; kyb.status is processing',
       example: { message: 'KYB application submitted', response: PROCESSING_EXAMPLE },
     },
-    errors: ['resource_not_found', 'uri_too_long', 'agreement_not_accepted', 'kyb_state_conflict', ...idempotencyErrors('optional')],
+    errors: ['resource_not_found', 'uri_too_long', 'agreement_not_accepted', 'kyb_state_conflict'],
     body: { type: KybApplicationDto, example: KYB_APPLICATION_EXAMPLE },
   })
-  @Answer('KYB application submitted')
   async submit(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Param('poboUserId') poboUserId: string,
     @Body() application: KybApplicationDto,
     @SubmittedDocuments() documents: ReceivedDocuments,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
   ): Promise<PoboBusinessDto> {
-    return this.kyb.submit(merchant.merchantId, poboUserId, application, documents, claim);
+    return this.kyb.submit(merchantId, poboUserId, application, documents, claim);
   }
 
-  @MerchantRoute('write')
-  @Patch()
-  @HttpCode(202)
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'PATCH',
+    merchant: { path: `${POBO_USERS_PATH}/:poboUserId/onboarding`, tag: 'KYB onboarding', permission: 'write' },
+    answer: 'KYB application corrected and resubmitted',
     operationId: 'correctKybApplication',
     summary: 'Correct the KYB application and resubmit it',
     description:
@@ -98,13 +95,13 @@ export class KybController {
     errors: ['resource_not_found', 'uri_too_long', 'agreement_not_accepted', 'kyb_state_conflict'],
     body: { type: KybApplicationPatchDto, example: { company: { ...KYB_APPLICATION_EXAMPLE.company, url: 'https://www.acme.example' } } },
   })
-  @Answer('KYB application corrected and resubmitted')
+  @HttpCode(202)
   async correct(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Param('poboUserId') poboUserId: string,
     @Body() patch: KybApplicationPatchDto,
     @SubmittedDocuments() documents: ReceivedDocuments,
   ): Promise<PoboBusinessDto> {
-    return this.kyb.correct(merchant.merchantId, poboUserId, patch, documents);
+    return this.kyb.correct(merchantId, poboUserId, patch, documents);
   }
 }

@@ -1,22 +1,27 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
-import { Answer } from '../../common/http/answer';
-import { BALANCE_PATH, BALANCE_TRANSACTIONS_PATH } from './ledger.routes';
-import { ApiTags } from '@nestjs/swagger';
+import { Controller, Query, Res } from '@nestjs/common';
+import { BALANCE_PATH, BALANCE_TRANSACTIONS_PATH, DASHBOARD_BALANCE_PATH, DASHBOARD_BALANCE_TRANSACTIONS_PATH } from './ledger.routes';
+import { ApiProduces } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
+import { LIST_HEADERS } from '../../common/http/api-docs';
 import { ListQuery, sendPage } from '../../common/http/list.query';
-import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
+import { MerchantId } from '../auth';
+import { Operation } from '../operations';
 import { BalanceDto, BalanceEnvelopeDto, BalanceTransactionDto, BalanceTransactionListEnvelopeDto } from './dto/balance.response';
 import { BalanceService } from './balance.service';
 
-@ApiTags('Balance')
+/** Balance transactions in one CSV export at most; past it, narrow by paging the list. */
+const CSV_MAX_ROWS = 50_000;
+const CSV_COLUMNS = ['balanceTransactionId', 'type', 'amount', 'currency', 'sourceId', 'poboUserId', 'createdAt'] as const;
+
 @Controller()
 export class BalanceController {
   constructor(private readonly balance: BalanceService) {}
 
-  @MerchantRoute()
-  @Get(BALANCE_PATH)
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: BALANCE_PATH, tag: 'Balance' },
+    dashboard: { path: DASHBOARD_BALANCE_PATH, tag: 'Dashboard: money' },
+    answer: 'Balance retrieved',
     operationId: 'getBalance',
     summary: "The merchant's balance per currency",
     description: '`available` is what withdrawals and international payments may use; `reserved` is held by those in flight.',
@@ -27,14 +32,15 @@ export class BalanceController {
       example: { message: 'Balance retrieved', response: [{ currency: 'NGN', available: 125000.5, reserved: 20000 }] },
     },
   })
-  @Answer('Balance retrieved')
-  async get(@CurrentMerchant() merchant: MerchantPrincipal): Promise<BalanceDto[]> {
-    return await this.balance.get(merchant.merchantId);
+  async get(@MerchantId() merchantId: string): Promise<BalanceDto[]> {
+    return await this.balance.get(merchantId);
   }
 
-  @MerchantRoute()
-  @Get(BALANCE_TRANSACTIONS_PATH)
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: BALANCE_TRANSACTIONS_PATH, tag: 'Balance' },
+    dashboard: { path: DASHBOARD_BALANCE_TRANSACTIONS_PATH, tag: 'Dashboard: money' },
+    answer: 'Balance transactions retrieved',
     operationId: 'listBalanceTransactions',
     summary: 'Every change of the available balance, newest first',
     success: {
@@ -59,12 +65,36 @@ export class BalanceController {
     },
     errors: ['validation_failed', 'invalid_cursor'],
   })
-  @Answer('Balance transactions retrieved')
-  async list(
-    @CurrentMerchant() merchant: MerchantPrincipal,
-    @Query() query: ListQuery,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<BalanceTransactionDto[]> {
-    return sendPage(reply, await this.balance.transactions(merchant.merchantId, query));
+  async list(@MerchantId() merchantId: string, @Query() query: ListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<BalanceTransactionDto[]> {
+    return sendPage(reply, await this.balance.transactions(merchantId, query));
   }
+
+  @Operation({
+    method: 'GET',
+    dashboard: { path: `${DASHBOARD_BALANCE_TRANSACTIONS_PATH}/export.csv`, tag: 'Dashboard: money' },
+    operationId: 'dashboardExportBalanceTransactions',
+    summary: 'Every balance transaction as CSV, newest first (at most 50,000 rows)',
+    success: { status: 200, description: 'A CSV file with a header row: ' + CSV_COLUMNS.join(', ') },
+  })
+  @ApiProduces('text/csv')
+  async exportCsv(@MerchantId() merchantId: string, @Res() reply: FastifyReply): Promise<void> {
+    const lines = [CSV_COLUMNS.join(',')];
+    let cursor: string | undefined;
+    do {
+      const page = await this.balance.transactions(merchantId, { cursor, limit: 100 });
+      for (const row of page.items) lines.push(CSV_COLUMNS.map((column) => csvCell(row[column])).join(','));
+      cursor = page.next?.cursor;
+    } while (cursor && lines.length <= CSV_MAX_ROWS);
+    await reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', 'attachment; filename="balance-transactions.csv"')
+      .header('Cache-Control', 'no-store')
+      .send(`${lines.join('\r\n')}\r\n`);
+  }
+}
+
+/** RFC 4180: quoted when it holds a comma, quote or line break. Every value here is the service's own (ids, numbers, dates). */
+function csvCell(value: string | number | null): string {
+  const text = value === null ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -1,12 +1,11 @@
-import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { Answer } from '../../common/http/answer';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
 import { COLLECTIONS_PATH, NAIRA_TEST_HELPERS_PATH } from './naira.routes';
-import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
+import { LIST_HEADERS } from '../../common/http/api-docs';
 import { sendPage } from '../../common/http/list.query';
-import { CurrentMerchant, MerchantRoute, MerchantPrincipal, TestModeOnly } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { MerchantId, TestModeOnly } from '../auth';
+import { Operation } from '../operations';
+import { IdempotencyClaim, IdempotencyContext, REPLAYED_HEADER } from '../idempotency';
 import {
   CollectionDto,
   CollectionEnvelopeDto,
@@ -33,14 +32,14 @@ const COLLECTION_EXAMPLE: CollectionDto = {
   receivedAt: '2026-11-20T10:15:00.000Z',
 };
 
-@ApiTags('Collections')
 @Controller()
 export class CollectionsController {
   constructor(private readonly collections: NairaCollectionsService) {}
 
-  @MerchantRoute()
-  @Get(`${POBO_USERS_PATH}/:poboUserId/collections`)
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: `${POBO_USERS_PATH}/:poboUserId/collections`, tag: 'Collections' },
+    answer: 'Collections retrieved',
     operationId: 'listCollections',
     summary: "List the transfers into a business's Naira account, newest first",
     description:
@@ -54,19 +53,19 @@ export class CollectionsController {
     },
     errors: ['validation_failed', 'invalid_cursor', 'resource_not_found', 'uri_too_long'],
   })
-  @Answer('Collections retrieved')
   async list(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Param('poboUserId') poboUserId: string,
     @Query() query: CollectionListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CollectionDto[]> {
-    return sendPage(reply, await this.collections.list(merchant.merchantId, poboUserId, query));
+    return sendPage(reply, await this.collections.list(merchantId, poboUserId, query));
   }
 
-  @MerchantRoute()
-  @Get(`${COLLECTIONS_PATH}/:collectionId`)
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: `${COLLECTIONS_PATH}/:collectionId`, tag: 'Collections' },
+    answer: 'Collection retrieved',
     operationId: 'getCollection',
     summary: 'Retrieve a collection',
     success: {
@@ -77,22 +76,21 @@ export class CollectionsController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  @Answer('Collection retrieved')
-  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('collectionId') id: string): Promise<CollectionDto> {
-    return await this.collections.get(merchant.merchantId, id);
+  async get(@MerchantId() merchantId: string, @Param('collectionId') id: string): Promise<CollectionDto> {
+    return await this.collections.get(merchantId, id);
   }
 }
 
-@ApiTags('Test helpers')
 @TestModeOnly()
-@Controller(NAIRA_TEST_HELPERS_PATH)
+@Controller()
 export class NairaTestHelpersController {
   constructor(private readonly collections: NairaCollectionsService) {}
 
-  @MerchantRoute('write')
-  @Post(':poboUserId/naira-transfers')
-  @Idempotent('optional', 202)
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'POST',
+    merchant: { path: `${NAIRA_TEST_HELPERS_PATH}/:poboUserId/naira-transfers`, tag: 'Test helpers', permission: 'write' },
+    idempotent: { mode: 'optional', status: 202 },
+    answer: 'Test transfer sent',
     operationId: 'sendNairaTransferForTest',
     summary: "Test keys only: send a transfer into the business's Naira account through the sandbox bank rail",
     description:
@@ -118,15 +116,14 @@ export class NairaTestHelpersController {
         narration: 'Invoice 2231',
       },
     },
-    errors: ['resource_not_found', 'route_not_found', 'uri_too_long', 'naira_account_not_active', ...idempotencyErrors('optional')],
+    errors: ['resource_not_found', 'route_not_found', 'uri_too_long', 'naira_account_not_active'],
   })
-  @Answer('Test transfer sent')
   send(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Param('poboUserId') poboUserId: string,
     @Body() dto: SendNairaTransferDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
   ): Promise<NairaTransferSentDto> {
-    return this.collections.sendTestTransfer(merchant.merchantId, poboUserId, dto, claim);
+    return this.collections.sendTestTransfer(merchantId, poboUserId, dto, claim);
   }
 }

@@ -15,7 +15,6 @@ import { CollectionRecord, CollectionsRepository } from './collections.repositor
 import { CollectionDto, CollectionListQuery, NairaTransferSentDto, SendNairaTransferDto } from './dto/collection.dto';
 import { CollectionNotFoundError, NairaAccountNotActiveError, NoOpenNairaAccountError } from './naira.errors';
 import { NAIRA_JOBS } from './naira.jobs';
-import { POBO_USERS_PATH } from '../pobo-businesses';
 
 const CURRENCY = 'NGN';
 const BATCH = 500;
@@ -137,16 +136,12 @@ export class NairaCollectionsService {
       after: query.receivedAfter ? new Date(query.receivedAfter) : undefined,
       before: query.receivedBefore ? new Date(query.receivedBefore) : undefined,
     };
-    const url = new URL(`${this.config.publicBaseUrl}${POBO_USERS_PATH}/${poboUserId}/collections`);
-    if (query.receivedAfter) url.searchParams.set('receivedAfter', query.receivedAfter);
-    if (query.receivedBefore) url.searchParams.set('receivedBefore', query.receivedBefore);
     return listPage(
       query,
       'col',
       (limit, after) => this.repository.page(merchantId, poboUserId, range, limit, after),
       mapCollection,
       (item) => item.collectionId,
-      url.toString(),
     );
   }
 

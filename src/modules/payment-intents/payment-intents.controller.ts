@@ -1,11 +1,10 @@
-import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { Answer } from '../../common/http/answer';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
+import { LIST_HEADERS } from '../../common/http/api-docs';
 import { sendPage } from '../../common/http/list.query';
-import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { CurrentMerchant, MerchantId, MerchantPrincipal } from '../auth';
+import { IdempotencyClaim, IdempotencyContext, REPLAYED_HEADER } from '../idempotency';
+import { Operation } from '../operations';
 import { ConfirmPaymentIntentDto, CreatePaymentIntentDto, PaymentIntentListQuery } from './dto/create-payment-intent.dto';
 import {
   PAYMENT_INTENT_EXAMPLE,
@@ -15,7 +14,7 @@ import {
   CONFIRM_ERRORS,
 } from './dto/payment-intent.response';
 import { PaymentIntentsService } from './payment-intents.service';
-import { PAYMENT_INTENTS_PATH } from './payment-intents.routes';
+import { DASHBOARD_PAYMENT_INTENTS_PATH, PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 
 const FUNDED_EXAMPLE: PaymentIntentDto = {
   ...PAYMENT_INTENT_EXAMPLE,
@@ -36,15 +35,15 @@ const FUNDED_EXAMPLE: PaymentIntentDto = {
   updatedAt: '2026-11-20T09:45:12.000Z',
 };
 
-@ApiTags('Payment intents')
-@Controller(PAYMENT_INTENTS_PATH)
+@Controller()
 export class PaymentIntentsController {
   constructor(private readonly intents: PaymentIntentsService) {}
 
-  @MerchantRoute('write')
-  @Post()
-  @Idempotent('required', 201, { creates: 'pi' })
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'POST',
+    merchant: { path: PAYMENT_INTENTS_PATH, tag: 'Payment intents', permission: 'write' },
+    idempotent: { mode: 'required', status: 201, creates: 'pi' },
+    answer: 'Payment intent created',
     operationId: 'createPaymentIntent',
     summary: 'Create a payment intent: a dynamic virtual account for one transfer',
     description:
@@ -58,9 +57,8 @@ export class PaymentIntentsController {
       example: { message: 'Payment intent created', response: PAYMENT_INTENT_EXAMPLE },
     },
     body: { type: CreatePaymentIntentDto, example: { merchantReference: 'order-10045', amount: 50000, expiresInMinutes: 30 } },
-    errors: [...idempotencyErrors('required'), 'merchant_reference_in_use'],
+    errors: ['merchant_reference_in_use'],
   })
-  @Answer('Payment intent created')
   create(
     @CurrentMerchant() merchant: MerchantPrincipal,
     @Body() dto: CreatePaymentIntentDto,
@@ -69,9 +67,11 @@ export class PaymentIntentsController {
     return this.intents.create(merchant, dto, claim);
   }
 
-  @MerchantRoute()
-  @Get()
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: PAYMENT_INTENTS_PATH, tag: 'Payment intents' },
+    dashboard: { path: DASHBOARD_PAYMENT_INTENTS_PATH, tag: 'Dashboard: money' },
+    answer: 'Payment intents retrieved',
     operationId: 'listPaymentIntents',
     summary: 'List payment intents, newest first',
     success: {
@@ -83,18 +83,19 @@ export class PaymentIntentsController {
     },
     errors: ['validation_failed', 'invalid_cursor'],
   })
-  @Answer('Payment intents retrieved')
   async list(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Query() query: PaymentIntentListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PaymentIntentDto[]> {
-    return sendPage(reply, await this.intents.list(merchant.merchantId, query));
+    return sendPage(reply, await this.intents.list(merchantId, query));
   }
 
-  @MerchantRoute()
-  @Get(':paymentIntentId')
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: `${PAYMENT_INTENTS_PATH}/:paymentIntentId`, tag: 'Payment intents' },
+    dashboard: { path: `${DASHBOARD_PAYMENT_INTENTS_PATH}/:paymentIntentId`, tag: 'Dashboard: money' },
+    answer: 'Payment intent retrieved',
     operationId: 'getPaymentIntent',
     summary: 'Retrieve a payment intent with the transfers seen',
     success: {
@@ -105,15 +106,21 @@ export class PaymentIntentsController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  @Answer('Payment intent retrieved')
-  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('paymentIntentId') id: string): Promise<PaymentIntentDto> {
-    return await this.intents.get(merchant.merchantId, id);
+  async get(@MerchantId() merchantId: string, @Param('paymentIntentId') id: string): Promise<PaymentIntentDto> {
+    return await this.intents.get(merchantId, id);
   }
 
-  @MerchantRoute('move_money')
-  @Post(':paymentIntentId/confirm')
-  @Idempotent('required', 200)
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'POST',
+    merchant: { path: `${PAYMENT_INTENTS_PATH}/:paymentIntentId/confirm`, tag: 'Payment intents', permission: 'move_money' },
+    dashboard: {
+      path: `${DASHBOARD_PAYMENT_INTENTS_PATH}/:paymentIntentId/confirm`,
+      tag: 'Dashboard: money',
+      roles: ['owner'],
+      audit: ({ params }) => ({ action: 'payment_intent.confirmed', objectId: params.paymentIntentId }),
+    },
+    idempotent: { mode: 'required', status: 200 },
+    answer: 'Payment intent confirmed',
     operationId: 'confirmPaymentIntent',
     summary: "Confirm a funded payment intent: credits the merchant's balance once",
     description: '`funds_received → succeeded`; the NGN balance is credited with `amount` exactly once. Body empty or `{}`. Requires an Idempotency-Key.',
@@ -127,13 +134,12 @@ export class PaymentIntentsController {
     body: { type: ConfirmPaymentIntentDto, example: {}, optional: true },
     errors: [...CONFIRM_ERRORS],
   })
-  @Answer('Payment intent confirmed')
   confirm(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Param('paymentIntentId') id: string,
     @Body() _body: ConfirmPaymentIntentDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
   ): Promise<PaymentIntentDto> {
-    return this.intents.confirm(merchant.merchantId, id, claim);
+    return this.intents.confirm(merchantId, id, claim);
   }
 }

@@ -6,18 +6,16 @@ import { IdempotencyModule } from '../idempotency';
 import { LedgerModule } from '../ledger';
 import { PaymentIntentCollectionsService } from './payment-intent-collections.service';
 import { PaymentIntentStates } from './payment-intent-states.service';
-import { PaymentIntentsDashboardController } from './payment-intents.dashboard.controller';
 import { PaymentIntentsController } from './payment-intents.controller';
 import { PAYMENT_INTENTS_JOBS, PAYMENT_INTENTS_QUEUE } from './payment-intents.jobs';
 import { PaymentIntentsRepository } from './payment-intents.repository';
 import { PaymentIntentsService } from './payment-intents.service';
 import { TestHelpersController } from './test-helpers.controller';
-import { TestHelpersDashboardController } from './test-helpers.dashboard.controller';
 
 /** Owns `payment_intents`, `inbound_payments` and `payment_intent_status_history`. */
 @Module({
   imports: [AuditModule, BankRailModule, IdempotencyModule, LedgerModule, JobsModule.forFeature(PAYMENT_INTENTS_QUEUE, Object.values(PAYMENT_INTENTS_JOBS))],
-  controllers: [PaymentIntentsController, PaymentIntentsDashboardController, TestHelpersController, TestHelpersDashboardController],
+  controllers: [PaymentIntentsController, TestHelpersController],
   providers: [PaymentIntentsService, PaymentIntentCollectionsService, PaymentIntentStates, PaymentIntentsRepository],
   exports: [PaymentIntentCollectionsService],
 })

@@ -1,7 +1,6 @@
-import { PAYMENT_INTENTS_PATH } from './payment-intents.routes';
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { listPage, listUrl, Page } from '../../common/paging';
+import { listPage, Page } from '../../common/paging';
 import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -84,23 +83,20 @@ export class PaymentIntentsService {
     return mapPaymentIntent(await this.findOwned(merchantId, id));
   }
 
-  /** A page of the merchant's intents, narrowed by the query's filters, which the next page's URL keeps. */
-  list(merchantId: string, query: PaymentIntentListQuery, path = PAYMENT_INTENTS_PATH): Promise<Page<PaymentIntentDto>> {
+  /** A page of the merchant's intents, narrowed by the query's filters. */
+  list(merchantId: string, query: PaymentIntentListQuery): Promise<Page<PaymentIntentDto>> {
     const filter = {
       status: query.status,
       merchantReference: query.merchantReference,
       after: query.createdAfter ? new Date(query.createdAfter) : undefined,
       before: query.createdBefore ? new Date(query.createdBefore) : undefined,
     };
-    const { status, merchantReference, createdAfter, createdBefore } = query;
-    const url = listUrl(`${this.config.publicBaseUrl}${path}`, { status, merchantReference, createdAfter, createdBefore });
     return listPage(
       query,
       'pi',
       (limit, after) => this.repository.list(merchantId, filter, limit, after),
       mapPaymentIntent,
       (item) => item.paymentIntentId,
-      url,
     );
   }
 

@@ -1,24 +1,30 @@
-import { Body, Controller, Param, Post } from '@nestjs/common';
-import { Answer } from '../../common/http/answer';
-import { PAYMENT_INTENT_TEST_HELPERS_PATH } from './payment-intents.routes';
-import { ApiTags } from '@nestjs/swagger';
-import { ApiMerchantOperation } from '../../common/http/api-docs';
-import { CurrentMerchant, MerchantRoute, MerchantPrincipal, TestModeOnly } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { Body, Controller, Param } from '@nestjs/common';
+import { DASHBOARD_PAYMENT_INTENT_TEST_HELPERS_PATH, PAYMENT_INTENT_TEST_HELPERS_PATH } from './payment-intents.routes';
+import { MerchantId, TestModeOnly } from '../auth';
+import { IdempotencyClaim, IdempotencyContext, REPLAYED_HEADER } from '../idempotency';
+import { Operation } from '../operations';
 import { FundPaymentIntentDto } from './dto/create-payment-intent.dto';
 import { FundPaymentIntentEnvelopeDto, FundPaymentIntentResultDto } from './dto/payment-intent.response';
 import { PaymentIntentsService } from './payment-intents.service';
 
-@ApiTags('Test helpers')
+/** Test helpers: sandbox money only, so a dashboard's developers may use them as well as its owners; a live-mode service answers 404. */
 @TestModeOnly()
-@Controller(PAYMENT_INTENT_TEST_HELPERS_PATH)
+@Controller()
 export class TestHelpersController {
   constructor(private readonly intents: PaymentIntentsService) {}
 
-  @MerchantRoute('write')
-  @Post(':paymentIntentId/fund')
-  @Idempotent('optional', 202)
-  @ApiMerchantOperation({
+  @Operation<FundPaymentIntentDto>({
+    method: 'POST',
+    merchant: { path: `${PAYMENT_INTENT_TEST_HELPERS_PATH}/:paymentIntentId/fund`, tag: 'Test helpers', permission: 'write' },
+    dashboard: {
+      path: `${DASHBOARD_PAYMENT_INTENT_TEST_HELPERS_PATH}/:paymentIntentId/fund`,
+      tag: 'Dashboard: test helpers',
+      roles: ['owner', 'developer'],
+      idempotency: 'required',
+      audit: ({ params, body }) => ({ action: 'payment_intent.test_funded', objectId: params.paymentIntentId, details: { amount: body?.amount ?? null } }),
+    },
+    idempotent: { mode: 'optional', status: 202 },
+    answer: 'Test transfer sent',
     operationId: 'fundPaymentIntentForTest',
     summary: 'Test keys only: send a transfer into the intent’s account through the sandbox bank rail',
     description:
@@ -34,16 +40,15 @@ export class TestHelpersController {
         response: { transferId: 'trf_0a1b2c3d4e5f60718293a4b5', paymentIntentId: 'pi_9f8e7d6c5b4a39281706f5e4', amount: 50000 },
       },
     },
-    body: { type: FundPaymentIntentDto, example: { amount: 50000, senderBankName: 'Guaranty Trust Bank', senderAccountNumber: '0123456789' } },
-    errors: ['resource_not_found', 'route_not_found', 'uri_too_long', ...idempotencyErrors('optional')],
+    body: { type: FundPaymentIntentDto, example: { amount: 50000, senderBankName: 'Guaranty Trust Bank', senderAccountNumber: '0123456789' }, optional: true },
+    errors: ['resource_not_found', 'route_not_found', 'uri_too_long'],
   })
-  @Answer('Test transfer sent')
   fund(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Param('paymentIntentId') id: string,
     @Body() dto: FundPaymentIntentDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
   ): Promise<FundPaymentIntentResultDto> {
-    return this.intents.fund(merchant.merchantId, id, dto, claim);
+    return this.intents.fund(merchantId, id, dto, claim);
   }
 }

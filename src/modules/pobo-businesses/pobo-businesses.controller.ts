@@ -1,11 +1,10 @@
-import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { Answer } from '../../common/http/answer';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
 import { RouteSchema } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
-import { ApiMerchantOperation, LIST_HEADERS } from '../../common/http/api-docs';
-import { CurrentMerchant, MerchantRoute, MerchantPrincipal } from '../auth';
-import { IdempotencyClaim, IdempotencyContext, Idempotent, idempotencyErrors, REPLAYED_HEADER } from '../idempotency';
+import { LIST_HEADERS } from '../../common/http/api-docs';
+import { MerchantId } from '../auth';
+import { Operation } from '../operations';
+import { IdempotencyClaim, IdempotencyContext, REPLAYED_HEADER } from '../idempotency';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
 import { sendPage } from '../../common/http/list.query';
 import { BusinessListQuery } from './dto/business-list.query';
@@ -13,20 +12,20 @@ import { POBO_BUSINESS_RESPONSE } from './dto/pobo-business.schema';
 import { POBO_BUSINESS_EXAMPLE, PoboBusinessDto, PoboBusinessEnvelopeDto, PoboBusinessListEnvelopeDto } from './dto/pobo-business.response';
 import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
 import { PoboBusinessesService } from './pobo-businesses.service';
-import { POBO_USERS_PATH } from './pobo-businesses.routes';
+import { DASHBOARD_BUSINESSES_PATH, POBO_USERS_PATH } from './pobo-businesses.routes';
 
-@ApiTags('POBO businesses')
-@Controller(POBO_USERS_PATH)
+@Controller()
 export class PoboBusinessesController {
   constructor(
     private readonly businesses: PoboBusinessesService,
     private readonly agreement: PoboBusinessAgreementService,
   ) {}
 
-  @MerchantRoute('write')
-  @Post()
-  @Idempotent('optional', 201)
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'POST',
+    merchant: { path: POBO_USERS_PATH, tag: 'POBO businesses', permission: 'write' },
+    idempotent: { mode: 'optional', status: 201 },
+    answer: 'Business created',
     operationId: 'createPoboBusiness',
     summary: 'Create a business customer',
     description:
@@ -43,20 +42,20 @@ export class PoboBusinessesController {
       type: CreatePoboBusinessDto,
       example: { businessName: 'Acme Trading Ltd', email: 'finance@acme.example', phoneNumber: '+2348012345678', country: 'NG', allowNairaCollection: true },
     },
-    errors: idempotencyErrors('optional'),
   })
-  @Answer('Business created')
   create(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Body() dto: CreatePoboBusinessDto,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
   ): Promise<PoboBusinessDto> {
-    return this.businesses.create(merchant.merchantId, dto, claim);
+    return this.businesses.create(merchantId, dto, claim);
   }
 
-  @MerchantRoute()
-  @Get()
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: POBO_USERS_PATH, tag: 'POBO businesses' },
+    dashboard: { path: DASHBOARD_BUSINESSES_PATH, tag: 'Dashboard: businesses' },
+    answer: 'Businesses retrieved',
     operationId: 'listPoboBusinesses',
     summary: "List the merchant's businesses, newest first",
     description: 'Up to `limit` (default and most 100) businesses, newest first. When there are more, `Link` names the next page; follow it as given.',
@@ -69,19 +68,15 @@ export class PoboBusinessesController {
     },
     errors: ['validation_failed', 'invalid_cursor'],
   })
-  @Answer('Businesses retrieved')
-  async list(
-    @CurrentMerchant() merchant: MerchantPrincipal,
-    @Query() query: BusinessListQuery,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<PoboBusinessDto[]> {
-    return sendPage(reply, await this.businesses.list(merchant.merchantId, query));
+  async list(@MerchantId() merchantId: string, @Query() query: BusinessListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<PoboBusinessDto[]> {
+    return sendPage(reply, await this.businesses.list(merchantId, query));
   }
 
-  @MerchantRoute()
-  @Get(':poboUserId')
-  @RouteSchema(POBO_BUSINESS_RESPONSE)
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'GET',
+    merchant: { path: `${POBO_USERS_PATH}/:poboUserId`, tag: 'POBO businesses' },
+    dashboard: { path: `${DASHBOARD_BUSINESSES_PATH}/:poboUserId`, tag: 'Dashboard: businesses' },
+    answer: 'Business retrieved',
     operationId: 'getPoboBusiness',
     summary: 'Retrieve one business',
     description: 'A business of another merchant is a 404, like an id that does not exist.',
@@ -93,15 +88,23 @@ export class PoboBusinessesController {
     },
     errors: ['resource_not_found', 'uri_too_long'],
   })
-  @Answer('Business retrieved')
-  async get(@CurrentMerchant() merchant: MerchantPrincipal, @Param('poboUserId') poboUserId: string): Promise<PoboBusinessDto> {
-    return await this.businesses.get(merchant.merchantId, poboUserId);
+  @RouteSchema(POBO_BUSINESS_RESPONSE)
+  async get(@MerchantId() merchantId: string, @Param('poboUserId') poboUserId: string): Promise<PoboBusinessDto> {
+    return await this.businesses.get(merchantId, poboUserId);
   }
 
-  @MerchantRoute('write')
-  @Post(':poboUserId/agreement-link')
-  @Idempotent('optional', 201)
-  @ApiMerchantOperation({
+  @Operation({
+    method: 'POST',
+    merchant: { path: `${POBO_USERS_PATH}/:poboUserId/agreement-link`, tag: 'POBO businesses', permission: 'write' },
+    dashboard: {
+      path: `${DASHBOARD_BUSINESSES_PATH}/:poboUserId/agreement-link`,
+      tag: 'Dashboard: businesses',
+      roles: ['owner'],
+      idempotency: 'required',
+      audit: ({ params }) => ({ action: 'pobo_business.agreement_link_issued', objectId: params.poboUserId }),
+    },
+    idempotent: { mode: 'optional', status: 201 },
+    answer: 'Agreement link issued',
     operationId: 'issueAgreementLink',
     summary: 'Issue a fresh agreement link',
     description: 'Voids every earlier link of the business. Refused once the agreement is accepted.',
@@ -112,14 +115,13 @@ export class PoboBusinessesController {
       description: '`response.agreement.url` is the new link',
       example: { message: 'Agreement link issued', response: POBO_BUSINESS_EXAMPLE },
     },
-    errors: ['resource_not_found', 'uri_too_long', 'agreement_already_accepted', ...idempotencyErrors('optional')],
+    errors: ['resource_not_found', 'uri_too_long', 'agreement_already_accepted'],
   })
-  @Answer('Agreement link issued')
   issueAgreementLink(
-    @CurrentMerchant() merchant: MerchantPrincipal,
+    @MerchantId() merchantId: string,
     @Param('poboUserId') poboUserId: string,
     @IdempotencyContext() claim: IdempotencyClaim | undefined,
   ): Promise<PoboBusinessDto> {
-    return this.agreement.issueLink(merchant.merchantId, poboUserId, claim);
+    return this.agreement.issueLink(merchantId, poboUserId, claim);
   }
 }

@@ -5,7 +5,6 @@ import { IdempotencyModule } from '../idempotency';
 import { WalletsModule } from '../wallets';
 import { PoboBusinessAgreementService } from './pobo-business-agreement.service';
 import { PoboBusinessStates } from './pobo-business-states.service';
-import { PoboBusinessesDashboardController } from './pobo-businesses.dashboard.controller';
 import { PoboBusinessesController } from './pobo-businesses.controller';
 import { PoboBusinessesRepository } from './pobo-businesses.repository';
 import { PoboBusinessesService } from './pobo-businesses.service';
@@ -13,7 +12,7 @@ import { PoboBusinessesService } from './pobo-businesses.service';
 /** Owns `pobo_businesses` and `business_status_history`. */
 @Module({
   imports: [AgreementsModule, AuditModule, WalletsModule, IdempotencyModule],
-  controllers: [PoboBusinessesController, PoboBusinessesDashboardController],
+  controllers: [PoboBusinessesController],
   providers: [PoboBusinessesService, PoboBusinessesRepository, PoboBusinessStates, PoboBusinessAgreementService],
   exports: [PoboBusinessesService, PoboBusinessStates, PoboBusinessAgreementService],
 })

@@ -1,13 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { POBO_USERS_PATH } from './pobo-businesses.routes';
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { isId, newId } from '../../common/ids/ids';
-import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { AgreementsService } from '../agreements';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { WalletAddressPool } from '../wallets';
 import { CreatePoboBusinessDto } from './dto/create-pobo-business.dto';
-import { listPage, listUrl, Page } from '../../common/paging';
+import { listPage, Page } from '../../common/paging';
 import { PoboBusinessDto } from './dto/pobo-business.response';
 import { PoboBusinessEntity } from './pobo-business.entity';
 import { mapPoboBusiness } from './pobo-business.mapper';
@@ -18,7 +16,6 @@ import { BusinessListQuery } from './dto/business-list.query';
 @Injectable()
 export class PoboBusinessesService {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: PoboBusinessesRepository,
     private readonly agreements: AgreementsService,
     private readonly wallets: WalletAddressPool,
@@ -95,7 +92,7 @@ export class PoboBusinessesService {
    * does not already have, where the internal insertion order would tell how many businesses
    * every merchant together has created. It only resolves among the merchant's own businesses.
    */
-  list(merchantId: string, query: BusinessListQuery, path = POBO_USERS_PATH): Promise<Page<PoboBusinessDto>> {
+  list(merchantId: string, query: BusinessListQuery): Promise<Page<PoboBusinessDto>> {
     const filter = { kybStatus: query.kybStatus };
     return listPage(
       query,
@@ -103,7 +100,6 @@ export class PoboBusinessesService {
       (limit, after) => this.repository.list(merchantId, filter, limit, after),
       (row) => mapPoboBusiness(row),
       (item) => item.poboUserId,
-      listUrl(`${this.config.publicBaseUrl}${path}`, filter),
     );
   }
 }

@@ -6,7 +6,6 @@ import { IdempotencyModule } from '../idempotency';
 import { LedgerModule } from '../ledger';
 import { WithdrawalPayoutsService } from './withdrawal-payouts.service';
 import { WithdrawalStates } from './withdrawal-states.service';
-import { WithdrawalsDashboardController } from './withdrawals.dashboard.controller';
 import { WithdrawalsController } from './withdrawals.controller';
 import { WITHDRAWALS_JOBS, WITHDRAWALS_QUEUE } from './withdrawals.jobs';
 import { WithdrawalsRepository } from './withdrawals.repository';
@@ -15,7 +14,7 @@ import { WithdrawalsService } from './withdrawals.service';
 /** Owns `withdrawals` and `withdrawal_status_history`. */
 @Module({
   imports: [AuditModule, BankRailModule, IdempotencyModule, LedgerModule, JobsModule.forFeature(WITHDRAWALS_QUEUE, Object.values(WITHDRAWALS_JOBS))],
-  controllers: [WithdrawalsController, WithdrawalsDashboardController],
+  controllers: [WithdrawalsController],
   providers: [WithdrawalsService, WithdrawalPayoutsService, WithdrawalStates, WithdrawalsRepository],
   exports: [WithdrawalPayoutsService],
 })

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { WITHDRAWALS_PATH } from './withdrawals.routes';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
 import { isValidNuban } from '../../common/banking/nuban';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
-import { listPage, listUrl, Page } from '../../common/paging';
+import { listPage, Page } from '../../common/paging';
 import { isId, newId } from '../../common/ids/ids';
 import { toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -60,7 +59,7 @@ export class WithdrawalsService {
     return mapWithdrawal(row);
   }
 
-  list(merchantId: string, query: WithdrawalListQuery, path = WITHDRAWALS_PATH): Promise<Page<WithdrawalDto>> {
+  list(merchantId: string, query: WithdrawalListQuery): Promise<Page<WithdrawalDto>> {
     const filter = { status: query.status };
     return listPage(
       query,
@@ -68,7 +67,6 @@ export class WithdrawalsService {
       (limit, after) => this.repository.list(merchantId, filter, limit, after),
       mapWithdrawal,
       (item) => item.withdrawalId,
-      listUrl(`${this.config.publicBaseUrl}${path}`, filter),
     );
   }
 
