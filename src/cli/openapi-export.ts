@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createApp } from '../app.factory';
 import { loadConfig } from '../config/app.config';
 import { prepareDatabase } from '../database/migrate';
@@ -23,6 +24,7 @@ async function main(file: string | undefined, which = 'merchant'): Promise<void>
   try {
     const served = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url });
     if (served.statusCode !== 200) throw new Error(`GET ${url} answered ${served.statusCode}`);
+    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(served.json(), null, 2)}\n`);
   } finally {
     await app.get(JobQueues).ready();

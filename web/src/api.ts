@@ -1,3 +1,47 @@
+/**
+ * The dashboard's calls to its API, typed by the service's own OpenAPI document: `npm run web:api`
+ * generates `generated/dashboard-api.d.ts` from the document the service serves (before every
+ * build and type-check), and every call names its operation's path, so a response schema that
+ * changes under a page fails `npm run typecheck`.
+ */
+import createClient from 'openapi-fetch';
+import type { components, paths } from './generated/dashboard-api';
+
+type Schemas = components['schemas'];
+/** A request body, by its schema's name. */
+export type Body<N extends keyof Schemas> = Schemas[N];
+
+/**
+ * A form's values as the body of its operation: the form's fields are named as the body's
+ * properties, and the service validates them (a wrong one is a 400 naming the field).
+ */
+export function formBody<N extends keyof Schemas>(values: Record<string, string>): Schemas[N] {
+  return values as unknown as Schemas[N];
+}
+export type Role = Schemas['InviteMemberDto']['role'];
+export type Account = Schemas['AccountDto'];
+export type ApiKey = Schemas['ApiKeyDto'];
+export type ApiKeyPermission = ApiKey['permissions'][number];
+export type IssuedApiKey = Schemas['IssuedApiKeyDto'];
+export type Member = Schemas['MemberDto'];
+export type Invitation = Schemas['InvitationDto'];
+export type Session = Schemas['SessionDto'];
+export type AuditEntry = Schemas['AuditEntryDto'];
+export type Balance = Schemas['BalanceDto'];
+export type BalanceTransaction = Schemas['BalanceTransactionDto'];
+export type Business = Schemas['PoboBusinessDto'];
+export type PaymentIntent = Schemas['PaymentIntentDto'];
+export type Withdrawal = Schemas['WithdrawalDto'];
+export type InternationalIntent = Schemas['InternationalIntentDto'];
+/** One move of an international payment intent through the pipeline. */
+export type TimelineEntry = Schemas['TimelineEntryDto'];
+export type Quote = Schemas['QuoteDto'];
+export type TestTransfer = Schemas['FundPaymentIntentResultDto'];
+export type TestDeposit = Schemas['TestDepositSentDto'];
+export type Vault = Schemas['VaultDto'];
+export type VaultTransaction = Schemas['VaultTransactionDto'];
+export type VaultTransfer = Schemas['VaultTransferDto'];
+
 /** What the service answers when it refuses: its message, its stable code, and the request id to quote. */
 export class ApiError extends Error {
   constructor(
@@ -24,268 +68,55 @@ export function setCsrfToken(token: string): void {
   csrfToken = token;
 }
 
-async function call<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<{ data: T; headers: Headers }> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
-  const text = await response.text();
-  const parsed = text
-    ? (JSON.parse(text) as { response?: T; message?: string; error?: { code: string; details?: { field: string; message: string }[] }; requestId?: string })
-    : {};
-  if (!response.ok) {
-    throw new ApiError(
-      response.status,
-      parsed.error?.code ?? 'unknown',
-      parsed.message ?? `The service answered ${response.status}`,
-      parsed.requestId ?? response.headers.get('x-request-id') ?? undefined,
-      parsed.error?.details ?? [],
-    );
-  }
-  return { data: parsed.response as T, headers: response.headers };
-}
-
-/** The dashboard's own endpoints: the session cookie goes with every call, and the CSRF token with every change. */
-export const api = {
-  get: async <T>(path: string): Promise<T> => (await call<T>('GET', `/api/dashboard${path}`)).data,
-  post: async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('POST', `/api/dashboard${path}`, body)).data,
-  /**
-   * A money-moving change, with the Idempotency-Key of this one operation: sent twice (a double
-   * click, a retry after a lost answer), it happens once and answers the same.
-   */
-  postOnce: async <T>(path: string, body: unknown, idempotencyKey: string): Promise<T> =>
-    (await call<T>('POST', `/api/dashboard${path}`, body, idempotencyKey)).data,
-  put: async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('PUT', `/api/dashboard${path}`, body)).data,
-  patch: async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('PATCH', `/api/dashboard${path}`, body)).data,
-  delete: async <T>(path: string, body?: unknown): Promise<T> => (await call<T>('DELETE', `/api/dashboard${path}`, body)).data,
-  /** A page of a list, `query` carrying the filters and the cursor; the next cursor comes from the `Link` header. */
-  page: async <T>(path: string, query: URLSearchParams): Promise<Page<T>> => {
-    const search = query.toString();
-    const { data, headers } = await call<T[]>('GET', `/api/dashboard${path}${search ? `?${search}` : ''}`);
-    const next = /<([^>]+)>;\s*rel="next"/.exec(headers.get('link') ?? '')?.[1];
-    return { items: data, nextCursor: next ? (new URL(next).searchParams.get('cursor') ?? undefined) : undefined };
+/** The session cookie goes with every call, and the CSRF token with every change. */
+export const dashboard = createClient<paths>({ credentials: 'same-origin', headers: { accept: 'application/json' } });
+dashboard.use({
+  onRequest({ request }) {
+    if (request.method !== 'GET') request.headers.set('x-csrf-token', csrfToken);
+    return request;
   },
-};
+});
 
-export interface Account {
-  user: { userId: string; email: string; role: 'owner' | 'developer' | 'viewer'; emailVerified: boolean; twoFactorEnabled: boolean };
-  /** `mode`: the service's keys are test keys (sandbox money only): the test helpers are offered. */
-  merchant: { merchantId: string; name: string; mode: 'test' | 'live' };
-  csrfToken: string;
+interface ErrorBody {
+  message?: string;
+  error?: { code: string; details?: { field: string; message: string }[] };
+  requestId?: string;
 }
 
-export type ApiKeyPermission = 'read' | 'write' | 'move_money';
-
-export interface ApiKey {
-  apiKeyId: string;
-  name: string;
-  prefix: string;
-  lastFour: string;
-  permissions: ApiKeyPermission[];
-  status: 'active' | 'expiring' | 'expired' | 'revoked';
-  createdBy: { userId: string; email: string } | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
+/**
+ * The `response` of an answer's envelope, or the refusal as an `ApiError`. A money-moving change
+ * carries the Idempotency-Key of its one operation (`params.header`): sent twice (a double click,
+ * a retry after a lost answer), it happens once and answers the same.
+ */
+export async function answer<T>(call: Promise<{ data?: { response: T }; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (data !== undefined && response.ok) return data.response;
+  const body = (typeof error === 'object' && error !== null ? error : {}) as ErrorBody;
+  throw new ApiError(
+    response.status,
+    body.error?.code ?? 'unknown',
+    body.message ?? `The service answered ${response.status}`,
+    body.requestId ?? response.headers.get('x-request-id') ?? undefined,
+    body.error?.details ?? [],
+  );
 }
 
-export interface IssuedApiKey extends ApiKey {
-  apiKey: string;
-}
+/** The dashboard's lists: GET operations answering a page, with its `Link` header. */
+export type ListPath = {
+  [P in keyof paths]: paths[P] extends { get: { responses: { 200: { headers: { Link?: string } } } } } ? P : never;
+}[keyof paths];
+type ListItem<P extends ListPath> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': { response: (infer T)[] } } } } } }
+  ? T
+  : never;
 
-export interface Member {
-  userId: string;
-  email: string;
-  role: string;
-  emailVerified: boolean;
-  twoFactorEnabled: boolean;
-  createdAt: string;
-}
-
-export interface Invitation {
-  invitationId: string;
-  email: string;
-  role: string;
-  invitedBy: string;
-  status: 'pending' | 'accepted' | 'revoked' | 'expired';
-  createdAt: string;
-  expiresAt: string;
-}
-
-export interface Session {
-  sessionId: string;
-  current: boolean;
-  ip: string;
-  userAgent: string;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-}
-
-export interface AuditEntry {
-  auditEntryId: string;
-  action: string;
-  objectId: string | null;
-  user: { userId: string | null; email: string | null } | null;
-  ip: string;
-  details: Record<string, unknown>;
-  createdAt: string;
-}
-
-export interface Balance {
-  currency: string;
-  available: number;
-  reserved: number;
-}
-
-export interface BalanceTransaction {
-  balanceTransactionId: string;
-  type: string;
-  amount: number;
-  currency: string;
-  sourceId: string;
-  poboUserId: string | null;
-  createdAt: string;
-}
-
-export interface Business {
-  poboUserId: string;
-  businessName: string;
-  country: string;
-  allowNairaCollection: boolean;
-  nairaCollectionStatus: string;
-  nairaAccount: { accountNumber: string; accountName: string; bankName: string; bankCode: string } | null;
-  wallets: { evm: { address: string }; svm: { address: string } };
-  agreement: { status: string; url?: string };
-  kyb: { status: string; pendingRequirements: { code: string; field: string; message: string }[]; lastSyncedAt: string | null };
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface PaymentIntent {
-  paymentIntentId: string;
-  merchantReference: string;
-  amount: number;
-  currency: string;
-  status: string;
-  amountReceived: number;
-  virtualAccount: { accountNumber: string; accountName: string; bankName: string; bankCode: string };
-  payments: {
-    paymentId: string;
-    amount: number;
-    senderBankName: string;
-    senderAccountNumber: string;
-    status: string;
-    returnReason: string | null;
-    receivedAt: string;
-  }[];
-  expiresAt: string;
-  fundedAt: string | null;
-  confirmedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Withdrawal {
-  withdrawalId: string;
-  merchantReference: string;
-  amount: number;
-  fee: number;
-  currency: string;
-  status: string;
-  bankCode: string;
-  accountNumber: string;
-  accountName: string;
-  failureMessage: string | null;
-  createdAt: string;
-  completedAt: string | null;
-}
-
-export interface InternationalIntent {
-  intentId: string;
-  status: string;
-  quoteId: string;
-  quoteOptionId: string;
-  poboUserId: string;
-  paymentReference?: string;
-  amount: number;
-  currency: string;
-  sourceAmount: number;
-  sourceCurrency: string;
-  recipientFullName: string;
-  recipientEmail?: string;
-  destinationCountry: string;
-  bankCode: string;
-  bankCodeType: string;
-  accountNumber?: string;
-  purposeOfTransfer: string;
-  routeType: string;
-  adminNote?: string;
-  processedAt: string | null;
-  settledAt: string | null;
-  receiptUrl?: string;
-  telexUrl?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** One move of an international payment intent through the pipeline. */
-export interface TimelineEntry {
-  status: string;
-  previousStatus: string;
-  cause: string;
-  at: string;
-}
-
-export interface Quote {
-  quoteId: string;
-  poboUserId: string;
-  destinationCountry: string;
-  currency: string;
-  amount: number;
-  expiresAt: string;
-  options: { quoteOptionId: string; routeType: string; sourceCurrency: string; sourceAmount: number; exchangeRate: string; fee: number }[];
-  createdAt: string;
-}
-
-export interface TestTransfer {
-  transferId: string;
-  paymentIntentId: string;
-  amount: number;
-}
-
-export interface Vault {
-  poboUserId: string;
-  wallets: { chain: string; address: string }[];
-  balances: { chain: string; asset: string; available: number; pending: number }[];
-}
-
-export interface VaultTransaction {
-  vaultTransactionId: string;
-  direction: 'deposit' | 'transfer';
-  chain: string;
-  asset: string;
-  amount: number;
-  networkFee: number;
-  fromAddress: string | null;
-  toAddress: string;
-  txHash: string | null;
-  confirmations: number;
-  status: string;
-  merchantReference: string | null;
-  createdAt: string;
-  confirmedAt: string | null;
-}
-
-export interface VaultTransfer {
-  vaultTransferId: string;
-  chain: string;
-  amount: number;
-  networkFee: number;
-  toAddress: string;
-  merchantReference: string;
-  status: string;
-  failureReason: string | null;
+/**
+ * A page of a list, `query` carrying the filters and the cursor (the page's URL is the list's: a
+ * filtered page is a link to share); the next cursor comes from the `Link` header. `pathParams`
+ * fills the list's own path parameters.
+ */
+export async function page<P extends ListPath>(path: P, query: URLSearchParams, pathParams: Record<string, string> = {}): Promise<Page<ListItem<P>>> {
+  const { data, error, response } = await dashboard.GET(path as never, { params: { path: pathParams, query: Object.fromEntries(query) } } as never);
+  const items = await answer<ListItem<P>[]>(Promise.resolve({ data, error, response }));
+  const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+  return { items, nextCursor: next ? (new URL(next).searchParams.get('cursor') ?? undefined) : undefined };
 }

@@ -1,12 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
-import { Account, api } from './api';
+import { Account, answer, dashboard } from './api';
 
 /** Every signed-in page: a skip link, the navigation, who is signed in, and the page in `main`. */
 export function Layout({ account, children }: { account: Account; children: ReactNode }) {
   const logout = useMutation({
-    mutationFn: () => api.post('/logout'),
+    mutationFn: () => answer(dashboard.POST('/api/dashboard/logout')),
     // A fresh page: nothing of the session (its CSRF token, its data) stays in memory.
     onSettled: () => window.location.replace('/dashboard/login'),
   });

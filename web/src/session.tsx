@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { Account, api, ApiError, setCsrfToken } from './api';
+import { Account, answer, ApiError, dashboard, setCsrfToken } from './api';
 
 export const ME = ['me'] as const;
 
@@ -11,7 +11,7 @@ export function useAccount() {
     queryKey: ME,
     queryFn: async (): Promise<Account | null> => {
       try {
-        const account = await api.get<Account>('/me');
+        const account = await answer(dashboard.GET('/api/dashboard/me'));
         setCsrfToken(account.csrfToken);
         return account;
       } catch (err) {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { api } from '../api';
+import { ListPath, page, Page } from '../api';
 import { EmptyState, ErrorNotice, Pager } from './ui';
 
 /** One column of a table: its header and what each row shows in it. */
@@ -46,8 +46,9 @@ export function DataTable<T>({ caption, rows, rowKey, columns }: { caption: stri
  * is a link to share): its error, its empty state, its table and its pager.
  */
 export function PagedTable<T>(props: {
-  /** The endpoint under `/api/dashboard`, e.g. `/withdrawals`; also the list's cache key. */
-  path: string;
+  /** The list's operation, e.g. `/api/dashboard/withdrawals`, and its path parameters; also the list's cache key. */
+  path: ListPath;
+  pathParams?: Record<string, string>;
   caption: string;
   rowKey: (row: T) => string;
   columns: Column<T>[];
@@ -62,8 +63,8 @@ export function PagedTable<T>(props: {
   const [params] = useSearchParams();
   const { follow } = props;
   const list = useQuery({
-    queryKey: [props.path, params.toString()],
-    queryFn: () => api.page<T>(props.path, params),
+    queryKey: [props.path, props.pathParams, params.toString()],
+    queryFn: () => page(props.path, params, props.pathParams) as Promise<Page<T>>,
     refetchInterval: (query) => (follow && (follow.expecting || query.state.data?.items.some(follow.following)) ? follow.everyMs : false),
   });
   const filtered = [...params.keys()].some((name) => name !== 'cursor');

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Account, api, ApiKey, ApiKeyPermission, IssuedApiKey } from '../api';
+import { Account, answer, ApiKey, ApiKeyPermission, Body, dashboard, IssuedApiKey } from '../api';
 import { Column, PagedTable } from '../components/table';
 import { CopyButton, EmptyState, ErrorNotice, Field, PageHeader, Status, Time } from '../components/ui';
 import { canWrite } from '../session';
@@ -22,22 +22,26 @@ export function ApiKeys({ account }: { account: Account }) {
   // A developer may make, roll and revoke only keys that cannot move money.
   const grantable = PERMISSIONS.filter((permission) => account.user.role === 'owner' || permission.value !== 'move_money');
   const mayHandle = (key: ApiKey) => key.permissions.every((permission) => grantable.some((g) => g.value === permission));
-  const refresh = () => void client.invalidateQueries({ queryKey: ['/api-keys'] });
+  const refresh = () => void client.invalidateQueries({ queryKey: ['/api/dashboard/api-keys'] });
   const create = useMutation({
-    mutationFn: (body: { name: string; permissions: string[] }) => api.post<IssuedApiKey>('/api-keys', body),
+    mutationFn: (body: Body<'CreateApiKeyDto'>) => answer(dashboard.POST('/api/dashboard/api-keys', { body })),
     onSuccess: (key) => {
       setIssued(key);
       refresh();
     },
   });
   const roll = useMutation({
-    mutationFn: ({ apiKeyId, hours }: { apiKeyId: string; hours: number }) => api.post<IssuedApiKey>(`/api-keys/${apiKeyId}/roll`, { expiresInHours: hours }),
+    mutationFn: ({ apiKeyId, hours }: { apiKeyId: string; hours: number }) =>
+      answer(dashboard.POST('/api/dashboard/api-keys/{apiKeyId}/roll', { params: { path: { apiKeyId } }, body: { expiresInHours: hours } })),
     onSuccess: (key) => {
       setIssued(key);
       refresh();
     },
   });
-  const revoke = useMutation({ mutationFn: (apiKeyId: string) => api.delete<ApiKey>(`/api-keys/${apiKeyId}`), onSuccess: refresh });
+  const revoke = useMutation({
+    mutationFn: (apiKeyId: string) => answer(dashboard.DELETE('/api/dashboard/api-keys/{apiKeyId}', { params: { path: { apiKeyId } } })),
+    onSuccess: refresh,
+  });
   const columns: Column<ApiKey>[] = [
     { header: 'Name', cell: (key) => key.name },
     {
@@ -127,7 +131,10 @@ export function ApiKeys({ account }: { account: Account }) {
             event.preventDefault();
             const form = new FormData(event.currentTarget);
             const name = form.get('name');
-            create.mutate({ name: typeof name === 'string' ? name : '', permissions: form.getAll('permissions').filter((p) => typeof p === 'string') });
+            create.mutate({
+              name: typeof name === 'string' ? name : '',
+              permissions: form.getAll('permissions').filter((p): p is ApiKeyPermission => typeof p === 'string'),
+            });
             event.currentTarget.reset();
           }}
         >
@@ -148,7 +155,7 @@ export function ApiKeys({ account }: { account: Account }) {
       )}
       <ErrorNotice error={create.error ?? roll.error ?? revoke.error} />
       <PagedTable<ApiKey>
-        path="/api-keys"
+        path="/api/dashboard/api-keys"
         caption="API keys"
         rowKey={(key) => key.apiKeyId}
         columns={columns}

@@ -32,7 +32,7 @@ export function AuditLog() {
         </div>
       </form>
       <PagedTable<AuditEntry>
-        path="/audit-log"
+        path="/api/dashboard/audit-log"
         caption="Audit log"
         rowKey={(entry) => entry.auditEntryId}
         empty={<EmptyState title="Nothing recorded yet">Changes made from the dashboard, and sign-ins, appear here.</EmptyState>}

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Account, api, ApiError } from '../api';
+import { answer, ApiError, dashboard, formBody } from '../api';
 import { ErrorNotice, Field, formValues } from '../components/ui';
 import { ME, useSignedIn } from '../session';
 
@@ -28,7 +28,7 @@ export function LogIn() {
   const signedIn = useSignedIn();
   const [needsCode, setNeedsCode] = useState(false);
   const login = useMutation({
-    mutationFn: (body: Record<string, string>) => api.post<Account>('/login', body),
+    mutationFn: (body: Record<string, string>) => answer(dashboard.POST('/api/dashboard/login', { body: formBody<'LoginDto'>(body) })),
     onSuccess: (account) => {
       signedIn(account);
       const next = params.get('next');
@@ -75,7 +75,7 @@ export function SignUp() {
   const navigate = useNavigate();
   const signedIn = useSignedIn();
   const signUp = useMutation({
-    mutationFn: (body: Record<string, string>) => api.post<Account>('/signup', body),
+    mutationFn: (body: Record<string, string>) => answer(dashboard.POST('/api/dashboard/signup', { body: formBody<'SignUpDto'>(body) })),
     onSuccess: (account) => {
       signedIn(account);
       void navigate('/', { replace: true });
@@ -107,9 +107,12 @@ export function SignUp() {
 export function ResetPassword() {
   const token = linkToken();
   const navigate = useNavigate();
-  const request = useMutation({ mutationFn: (body: Record<string, string>) => api.post('/password-reset', body) });
+  const request = useMutation({
+    mutationFn: (body: Record<string, string>) => answer(dashboard.POST('/api/dashboard/password-reset', { body: formBody<'PasswordResetRequestDto'>(body) })),
+  });
   const reset = useMutation({
-    mutationFn: (body: Record<string, string>) => api.post('/password-reset/confirm', { ...body, token }),
+    mutationFn: (body: Record<string, string>) =>
+      answer(dashboard.POST('/api/dashboard/password-reset/confirm', { body: { ...formBody<'PasswordResetDto'>(body), token } })),
     onSuccess: () => void navigate('/login?reset=1', { replace: true }),
   });
   if (!token) {
@@ -159,7 +162,7 @@ export function ResetPassword() {
 export function VerifyEmail() {
   const client = useQueryClient();
   const verify = useMutation({
-    mutationFn: () => api.post('/verify-email', { token: linkToken() }),
+    mutationFn: () => answer(dashboard.POST('/api/dashboard/verify-email', { body: { token: linkToken() } })),
     onSuccess: () => void client.invalidateQueries({ queryKey: ME }),
   });
   const { mutate } = verify;
@@ -180,7 +183,8 @@ export function AcceptInvitation() {
   const navigate = useNavigate();
   const signedIn = useSignedIn();
   const accept = useMutation({
-    mutationFn: (body: Record<string, string>) => api.post<Account>('/invitations/accept', { ...body, token: linkToken() }),
+    mutationFn: (body: Record<string, string>) =>
+      answer(dashboard.POST('/api/dashboard/invitations/accept', { body: { ...formBody<'AcceptInvitationDto'>(body), token: linkToken() } })),
     onSuccess: (account) => {
       signedIn(account);
       void navigate('/', { replace: true });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { Account, api, ApiError, Business } from '../api';
+import { Account, answer, ApiError, Business, dashboard } from '../api';
 import { toneOf } from '../components/status';
 import { PagedTable } from '../components/table';
 import { CopyButton, EmptyState, ErrorNotice, FilterSelect, PageHeader, Status, Time } from '../components/ui';
@@ -16,7 +16,7 @@ export function Businesses() {
       <PageHeader title="Businesses" />
       <FilterSelect label="KYB status" name="kybStatus" options={KYB_STATUSES} />
       <PagedTable<Business>
-        path="/businesses"
+        path="/api/dashboard/businesses"
         caption="Businesses"
         rowKey={(row) => row.poboUserId}
         empty={<EmptyState title="No businesses yet">Your server onboards them through the Merchant API.</EmptyState>}
@@ -36,7 +36,7 @@ export function BusinessPage({ account }: { account: Account }) {
   const { poboUserId = '' } = useParams();
   const business = useQuery({
     queryKey: ['business', poboUserId],
-    queryFn: () => api.get<Business>(`/businesses/${poboUserId}`),
+    queryFn: () => answer(dashboard.GET('/api/dashboard/businesses/{poboUserId}', { params: { path: { poboUserId } } })),
     retry: false,
     // While the provider reviews the application, the page follows it to its verdict.
     refetchInterval: (query) => (query.state.data?.kyb.status === 'processing' ? 2000 : false),
@@ -110,7 +110,8 @@ function FreshAgreementLink({ poboUserId }: { poboUserId: string }) {
   const [key, nextKey] = useOperationKey();
   const once = useOnce();
   const issue = useMutation({
-    mutationFn: () => api.postOnce<Business>(`/businesses/${poboUserId}/agreement-link`, undefined, key),
+    mutationFn: () =>
+      answer(dashboard.POST('/api/dashboard/businesses/{poboUserId}/agreement-link', { params: { path: { poboUserId }, header: { 'Idempotency-Key': key } } })),
     onSuccess: (business) => {
       nextKey();
       client.setQueryData(['business', poboUserId], business);

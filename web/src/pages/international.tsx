@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { api, ApiError, InternationalIntent, Quote, TimelineEntry } from '../api';
+import { answer, ApiError, dashboard, InternationalIntent, Quote } from '../api';
 import { toneOf } from '../components/status';
 import { PagedTable } from '../components/table';
 import { EmptyState, ErrorNotice, FilterSelect, PageHeader, Status, Time } from '../components/ui';
@@ -46,7 +46,7 @@ export function InternationalIntents() {
       </PageHeader>
       <FilterSelect label="Status" name="status" options={INTERNATIONAL_STATUSES} />
       <PagedTable<InternationalIntent>
-        path="/international-payment-intents"
+        path="/api/dashboard/international-payment-intents"
         caption="International payment intents"
         rowKey={(row) => row.intentId}
         empty={<EmptyState title="No international payments yet">Your server pays abroad with a quote and an international payment intent.</EmptyState>}
@@ -89,16 +89,20 @@ export function InternationalIntentPage() {
   const { intentId = '' } = useParams();
   const intent = useQuery({
     queryKey: ['international-intent', intentId],
-    queryFn: () => api.get<InternationalIntent>(`/international-payment-intents/${intentId}`),
+    queryFn: () => answer(dashboard.GET('/api/dashboard/international-payment-intents/{intentId}', { params: { path: { intentId } } })),
     retry: false,
   });
   const timeline = useQuery({
     queryKey: ['international-intent', intentId, 'timeline'],
-    queryFn: () => api.get<TimelineEntry[]>(`/international-payment-intents/${intentId}/timeline`),
+    queryFn: () => answer(dashboard.GET('/api/dashboard/international-payment-intents/{intentId}/timeline', { params: { path: { intentId } } })),
     retry: false,
   });
   const quoteId = intent.data?.quoteId;
-  const quote = useQuery({ queryKey: ['quote', quoteId], queryFn: () => api.get<Quote>(`/quotes/${quoteId}`), enabled: quoteId !== undefined });
+  const quote = useQuery({
+    queryKey: ['quote', quoteId],
+    queryFn: () => answer(dashboard.GET('/api/dashboard/quotes/{quoteId}', { params: { path: { quoteId: quoteId! } } })),
+    enabled: quoteId !== undefined,
+  });
   if (intent.error instanceof ApiError && intent.error.status === 404) return <NotFound />;
   const data = intent.data;
   const option = quote.data?.options.find((candidate) => candidate.quoteOptionId === data?.quoteOptionId);
@@ -171,7 +175,7 @@ export function Quotes() {
       <PageHeader title="Quotes" />
       <p>Prices your server asked for, each route of a corridor at the rate of the moment; a quote holds 15 minutes and pays one intent.</p>
       <PagedTable<Quote>
-        path="/quotes"
+        path="/api/dashboard/quotes"
         caption="Quotes"
         rowKey={(row) => row.quoteId}
         empty={<EmptyState title="No quotes yet">Your server asks for a quote before it pays abroad.</EmptyState>}

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Account, api, Balance, BalanceTransaction, Withdrawal } from '../api';
+import { Account, answer, BalanceTransaction, dashboard, formBody, Withdrawal } from '../api';
 import { toneOf } from '../components/status';
 import { Column, PagedTable } from '../components/table';
 import { EmptyState, ErrorNotice, Field, FilterSelect, formValues, PageHeader, Status, Time } from '../components/ui';
@@ -9,7 +9,7 @@ import { canWrite } from '../session';
 
 /** The balance, available and reserved (held for withdrawals and international payments under way). */
 export function BalanceFigures() {
-  const balance = useQuery({ queryKey: ['/balance'], queryFn: () => api.get<Balance[]>('/balance') });
+  const balance = useQuery({ queryKey: ['/balance'], queryFn: () => answer(dashboard.GET('/api/dashboard/balance')) });
   return (
     <>
       <ErrorNotice error={balance.error} />
@@ -47,7 +47,7 @@ export function BalancePage() {
       <BalanceFigures />
       <h2>Balance transactions</h2>
       <PagedTable<BalanceTransaction>
-        path="/balance-transactions"
+        path="/api/dashboard/balance-transactions"
         caption="Balance transactions"
         rowKey={(row) => row.balanceTransactionId}
         empty={NO_MONEY_MOVED}
@@ -64,10 +64,18 @@ export function Withdrawals({ account }: { account: Account }) {
   const [key, nextKey] = useOperationKey();
   const once = useOnce();
   const create = useMutation({
-    mutationFn: (body: Record<string, string>) => api.postOnce<Withdrawal>('/withdrawals', { ...body, amount: Number(body.amount) }, key),
+    mutationFn: (body: Record<string, string>) =>
+      answer(
+        dashboard.POST('/api/dashboard/withdrawals', {
+          params: { header: { 'Idempotency-Key': key } },
+          body: { ...formBody<'CreateWithdrawalDto'>(body), amount: Number(body.amount) },
+        }),
+      ),
     onSuccess: () => {
       nextKey();
-      void client.invalidateQueries({ predicate: (query) => ['/withdrawals', '/balance', '/balance-transactions'].includes(String(query.queryKey[0])) });
+      void client.invalidateQueries({
+        predicate: (query) => ['/api/dashboard/withdrawals', '/balance', '/api/dashboard/balance-transactions'].includes(String(query.queryKey[0])),
+      });
     },
   });
   return (
@@ -99,7 +107,7 @@ export function Withdrawals({ account }: { account: Account }) {
       <ErrorNotice error={create.error} />
       <FilterSelect label="Status" name="status" options={WITHDRAWAL_STATUSES} />
       <PagedTable<Withdrawal>
-        path="/withdrawals"
+        path="/api/dashboard/withdrawals"
         caption="Withdrawals"
         rowKey={(row) => row.withdrawalId}
         empty={<EmptyState title="No withdrawals yet">Withdrawals pay your available balance out to a Nigerian bank account.</EmptyState>}

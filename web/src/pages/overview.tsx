@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { Account, api, BalanceTransaction } from '../api';
+import { Account, answer, dashboard, page } from '../api';
 import { DataTable } from '../components/table';
 import { ErrorNotice, PageHeader, Status } from '../components/ui';
 import { BALANCE_TRANSACTION_COLUMNS, BalanceFigures, NO_MONEY_MOVED } from './money';
@@ -9,8 +9,8 @@ const RECENT = new URLSearchParams({ limit: '5' });
 
 /** Where a signed-in user lands: the account's state, and what to do next. */
 export function Overview({ account }: { account: Account }) {
-  const resend = useMutation({ mutationFn: () => api.post('/verify-email/resend') });
-  const recent = useQuery({ queryKey: ['/balance-transactions', 'recent'], queryFn: () => api.page<BalanceTransaction>('/balance-transactions', RECENT) });
+  const resend = useMutation({ mutationFn: () => answer(dashboard.POST('/api/dashboard/verify-email/resend')) });
+  const recent = useQuery({ queryKey: ['/balance-transactions', 'recent'], queryFn: () => page('/api/dashboard/balance-transactions', RECENT) });
   return (
     <>
       <PageHeader title={account.merchant.name} />

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { Account, api, ApiError, PaymentIntent, TestTransfer } from '../api';
+import { Account, answer, ApiError, dashboard, PaymentIntent } from '../api';
 import { toneOf } from '../components/status';
 import { PagedTable } from '../components/table';
 import { EmptyState, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
@@ -67,7 +67,7 @@ export function PaymentIntents() {
         </button>
       </form>
       <PagedTable<PaymentIntent>
-        path="/payment-intents"
+        path="/api/dashboard/payment-intents"
         caption="Payment intents"
         rowKey={(row) => row.paymentIntentId}
         empty={<EmptyState title="No payment intents yet">Your server creates them through the Merchant API.</EmptyState>}
@@ -92,12 +92,18 @@ export function PaymentIntentPage({ account }: { account: Account }) {
   const [watchFrom, setWatchFrom] = useState<number | null>(null);
   const intent = useQuery({
     queryKey: ['payment-intent', paymentIntentId],
-    queryFn: () => api.get<PaymentIntent>(`/payment-intents/${paymentIntentId}`),
+    queryFn: () => answer(dashboard.GET('/api/dashboard/payment-intents/{paymentIntentId}', { params: { path: { paymentIntentId } } })),
     retry: false,
     refetchInterval: (query) => (watchFrom !== null && (query.state.data?.payments.length ?? 0) <= watchFrom ? 1000 : false),
   });
   const confirm = useMutation({
-    mutationFn: () => api.postOnce<PaymentIntent>(`/payment-intents/${paymentIntentId}/confirm`, {}, confirmKey),
+    mutationFn: () =>
+      answer(
+        dashboard.POST('/api/dashboard/payment-intents/{paymentIntentId}/confirm', {
+          params: { path: { paymentIntentId }, header: { 'Idempotency-Key': confirmKey } },
+          body: {},
+        }),
+      ),
     onSuccess: (confirmed) => client.setQueryData(['payment-intent', paymentIntentId], confirmed),
   });
   if (intent.error instanceof ApiError && intent.error.status === 404) return <NotFound />;
@@ -168,7 +174,13 @@ function TestHelpersPanel({ intent, onSent }: { intent: PaymentIntent; onSent: (
   const [key, nextKey] = useOperationKey();
   const once = useOnce();
   const fund = useMutation({
-    mutationFn: (amount: number) => api.postOnce<TestTransfer>(`/test-helpers/payment-intents/${intent.paymentIntentId}/fund`, { amount }, key),
+    mutationFn: (amount: number) =>
+      answer(
+        dashboard.POST('/api/dashboard/test-helpers/payment-intents/{paymentIntentId}/fund', {
+          params: { path: { paymentIntentId: intent.paymentIntentId }, header: { 'Idempotency-Key': key } },
+          body: { amount },
+        }),
+      ),
     onSuccess: () => {
       nextKey();
       onSent();

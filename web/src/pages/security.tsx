@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Account, api, Session } from '../api';
+import { Account, answer, dashboard, formBody, Session } from '../api';
 import { DataTable } from '../components/table';
 import { CopyButton, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
 import { useSignedIn } from '../session';
@@ -11,18 +11,18 @@ export function Security({ account }: { account: Account }) {
   const signedIn = useSignedIn();
   const [enrolment, setEnrolment] = useState<{ secret: string; otpauthUri: string } | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
-  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => api.get<Session[]>('/sessions') });
+  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => answer(dashboard.GET('/api/dashboard/sessions')) });
   const refreshSessions = () => void client.invalidateQueries({ queryKey: ['sessions'] });
   const password = useMutation({
-    mutationFn: (body: Record<string, string>) => api.post<Account>('/password', body),
+    mutationFn: (body: Record<string, string>) => answer(dashboard.POST('/api/dashboard/password', { body: formBody<'ChangePasswordDto'>(body) })),
     onSuccess: (next) => {
       signedIn(next);
       refreshSessions();
     },
   });
-  const enrol = useMutation({ mutationFn: () => api.post<{ secret: string; otpauthUri: string }>('/two-factor'), onSuccess: setEnrolment });
+  const enrol = useMutation({ mutationFn: () => answer(dashboard.POST('/api/dashboard/two-factor')), onSuccess: setEnrolment });
   const confirm = useMutation({
-    mutationFn: (body: Record<string, string>) => api.post<Account & { recoveryCodes: string[] }>('/two-factor/confirm', body),
+    mutationFn: (body: Record<string, string>) => answer(dashboard.POST('/api/dashboard/two-factor/confirm', { body: formBody<'TwoFactorCodeDto'>(body) })),
     onSuccess: (next) => {
       signedIn(next);
       setEnrolment(null);
@@ -31,13 +31,16 @@ export function Security({ account }: { account: Account }) {
     },
   });
   const disable = useMutation({
-    mutationFn: (body: Record<string, string>) => api.delete<Account>('/two-factor', body),
+    mutationFn: (body: Record<string, string>) => answer(dashboard.DELETE('/api/dashboard/two-factor', { body: formBody<'TwoFactorCodeDto'>(body) })),
     onSuccess: (next) => {
       signedIn(next);
       refreshSessions();
     },
   });
-  const end = useMutation({ mutationFn: (sessionId: string) => api.delete(`/sessions/${sessionId}`), onSuccess: refreshSessions });
+  const end = useMutation({
+    mutationFn: (sessionId: string) => answer(dashboard.DELETE('/api/dashboard/sessions/{sessionId}', { params: { path: { sessionId } } })),
+    onSuccess: refreshSessions,
+  });
 
   return (
     <>

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Account, api, Invitation, Member } from '../api';
+import { Account, answer, dashboard, Invitation, Member, page, Role, Body, formBody } from '../api';
 import { Column, DataTable } from '../components/table';
 import { EmptyState, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
 import { canWrite } from '../session';
@@ -11,19 +11,29 @@ const INVITATION_TONE = { pending: 'warn', accepted: 'good', revoked: 'bad', exp
 export function Team({ account }: { account: Account }) {
   const client = useQueryClient();
   const owner = canWrite(account, 'owner');
-  const members = useQuery({ queryKey: ['members'], queryFn: () => api.page<Member>('/members', new URLSearchParams()) });
-  const invitations = useQuery({ queryKey: ['invitations'], queryFn: () => api.page<Invitation>('/invitations', new URLSearchParams()) });
-  const settings = useQuery({ queryKey: ['team-settings'], queryFn: () => api.get<{ requireTwoFactor: boolean }>('/team-settings') });
+  const members = useQuery({ queryKey: ['members'], queryFn: () => page('/api/dashboard/members', new URLSearchParams()) });
+  const invitations = useQuery({ queryKey: ['invitations'], queryFn: () => page('/api/dashboard/invitations', new URLSearchParams()) });
+  const settings = useQuery({ queryKey: ['team-settings'], queryFn: () => answer(dashboard.GET('/api/dashboard/team-settings')) });
   const refresh = () =>
     void client.invalidateQueries({ predicate: (query) => ['members', 'invitations', 'team-settings'].includes(String(query.queryKey[0])) });
-  const invite = useMutation({ mutationFn: (body: Record<string, string>) => api.post<Invitation>('/members', body), onSuccess: refresh });
+  const invite = useMutation({ mutationFn: (body: Body<'InviteMemberDto'>) => answer(dashboard.POST('/api/dashboard/members', { body })), onSuccess: refresh });
   const changeRole = useMutation({
-    mutationFn: ({ userId, role }: { userId: string; role: string }) => api.patch(`/members/${userId}`, { role }),
+    mutationFn: ({ userId, role }: { userId: string; role: Role }) =>
+      answer(dashboard.PATCH('/api/dashboard/members/{userId}', { params: { path: { userId } }, body: { role } })),
     onSuccess: refresh,
   });
-  const remove = useMutation({ mutationFn: (userId: string) => api.delete(`/members/${userId}`), onSuccess: refresh });
-  const revoke = useMutation({ mutationFn: (invitationId: string) => api.delete(`/invitations/${invitationId}`), onSuccess: refresh });
-  const requireTwoFactor = useMutation({ mutationFn: (value: boolean) => api.put('/team-settings', { requireTwoFactor: value }), onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: (userId: string) => answer(dashboard.DELETE('/api/dashboard/members/{userId}', { params: { path: { userId } } })),
+    onSuccess: refresh,
+  });
+  const revoke = useMutation({
+    mutationFn: (invitationId: string) => answer(dashboard.DELETE('/api/dashboard/invitations/{invitationId}', { params: { path: { invitationId } } })),
+    onSuccess: refresh,
+  });
+  const requireTwoFactor = useMutation({
+    mutationFn: (value: boolean) => answer(dashboard.PUT('/api/dashboard/team-settings', { body: { requireTwoFactor: value } })),
+    onSuccess: refresh,
+  });
   const memberColumns: Column<Member>[] = [
     {
       header: 'E-mail',
@@ -40,7 +50,7 @@ export function Team({ account }: { account: Account }) {
           <select
             aria-label={`Role of ${member.email}`}
             value={member.role}
-            onChange={(event) => changeRole.mutate({ userId: member.userId, role: event.target.value })}
+            onChange={(event) => changeRole.mutate({ userId: member.userId, role: event.target.value as Role })}
           >
             {ROLES.map((role) => (
               <option key={role}>{role}</option>
@@ -99,7 +109,7 @@ export function Team({ account }: { account: Account }) {
           aria-label="Invite a member"
           onSubmit={(event) => {
             event.preventDefault();
-            invite.mutate(formValues(event.currentTarget));
+            invite.mutate(formBody<'InviteMemberDto'>(formValues(event.currentTarget)));
             event.currentTarget.reset();
           }}
         >

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Account, api, ApiError, Vault, VaultTransaction, VaultTransfer } from '../api';
+import { Account, answer, ApiError, Body, dashboard, formBody, Vault, VaultTransaction } from '../api';
 import { toneOf } from '../components/status';
 import { DataTable, PagedTable } from '../components/table';
 import { CopyButton, EmptyState, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
@@ -34,7 +34,7 @@ export function VaultPage({ account }: { account: Account }) {
   const [expecting, expect] = useExpecting();
   const vault = useQuery({
     queryKey: [path],
-    queryFn: () => api.get<Vault>(path),
+    queryFn: () => answer(dashboard.GET('/api/dashboard/businesses/{poboUserId}/vault', { params: { path: { poboUserId } } })),
     retry: false,
     // While a deposit or transfer is on its way, or a deposit waits for its confirmations, the balances follow it.
     refetchInterval: (query) => (expecting || query.state.data?.balances.some((balance) => balance.pending > 0) ? 2000 : false),
@@ -42,7 +42,9 @@ export function VaultPage({ account }: { account: Account }) {
   if (vault.error instanceof ApiError && vault.error.status === 404) return <NotFound />;
   const refresh = () => {
     expect();
-    void client.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith(path) });
+    void client.invalidateQueries({
+      predicate: (query) => [path, '/api/dashboard/businesses/{poboUserId}/vault/transactions'].includes(String(query.queryKey[0])),
+    });
   };
   return (
     <>
@@ -74,7 +76,8 @@ export function VaultPage({ account }: { account: Account }) {
       {vault.data && account.merchant.mode === 'test' && canWrite(account, 'owner', 'developer') && <TestDepositPanel vault={vault.data} onSent={refresh} />}
       <h2>Transactions</h2>
       <PagedTable<VaultTransaction>
-        path={`${path}/transactions`}
+        path="/api/dashboard/businesses/{poboUserId}/vault/transactions"
+        pathParams={{ poboUserId }}
         caption="Vault transactions"
         rowKey={(row) => row.vaultTransactionId}
         follow={{ everyMs: 2000, following: (row) => UNDER_WAY.has(row.status), expecting }}
@@ -124,7 +127,12 @@ function TransferForm({ vault, onCreated }: { vault: Vault; onCreated: () => voi
   const once = useOnce();
   const create = useMutation({
     mutationFn: (values: Record<string, string>) =>
-      api.postOnce<VaultTransfer>('/vault-transfers', { ...values, poboUserId: vault.poboUserId, asset: 'USDC', amount: Number(values.amount) }, key),
+      answer(
+        dashboard.POST('/api/dashboard/vault-transfers', {
+          params: { header: { 'Idempotency-Key': key } },
+          body: { ...formBody<'CreateVaultTransferDto'>(values), poboUserId: vault.poboUserId, asset: 'USDC', amount: Number(values.amount) },
+        }),
+      ),
     onSuccess: () => {
       nextKey();
       onCreated();
@@ -164,10 +172,11 @@ function TestDepositPanel({ vault, onSent }: { vault: Vault; onSent: () => void 
   const once = useOnce();
   const send = useMutation({
     mutationFn: (values: Record<string, string>) =>
-      api.postOnce<{ txHash: string; amount: number; chain: string }>(
-        '/test-helpers/vault/deposits',
-        { poboUserId: vault.poboUserId, chain: values.chain, amount: Number(values.depositAmount) },
-        key,
+      answer(
+        dashboard.POST('/api/dashboard/test-helpers/vault/deposits', {
+          params: { header: { 'Idempotency-Key': key } },
+          body: { poboUserId: vault.poboUserId, chain: values.chain as Body<'SendTestDepositDto'>['chain'], amount: Number(values.depositAmount) },
+        }),
       ),
     onSuccess: () => {
       nextKey();
