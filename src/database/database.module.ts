@@ -4,21 +4,16 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { dependencyOutages } from '../common/errors/dependency-outages';
+import { PG_POOL } from '../common/persistence/pg-pool';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { dataSourceOptions } from './database.options';
-
-/**
- * The pg pool behind TypeORM, for the named prepared statements of repositories' hot paths
- * (see docs/architecture.md, Data access). Everything else goes through TypeORM on the same pool.
- */
-export const PG_POOL = Symbol('PG_POOL');
 
 @Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), retryAttempts: 3, retryDelay: 1000 }),
+      useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config, []), autoLoadEntities: true, retryAttempts: 3, retryDelay: 1000 }),
     }),
   ],
   providers: [

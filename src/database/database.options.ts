@@ -1,14 +1,24 @@
 import { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app.config';
 import { DatabaseLogger } from './database.logger';
-import { ENTITIES } from './entities';
+import { join } from 'node:path';
 import { MIGRATIONS } from './migrations';
 
-export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'dbPoolSize' | 'dbStatementTimeoutMs'>): DataSourceOptions {
+/**
+ * Every entity file of the service, for the tools that see the whole schema (the migration
+ * generator and check, the migration runner). The application registers none here: each module
+ * registers its own tables (`TypeOrmModule.forFeature`), loaded as the modules it imports.
+ */
+export const ALL_ENTITY_FILES = [join(__dirname, '..', '**', '*.entity.{ts,js}')];
+
+export function dataSourceOptions(
+  config: Pick<AppConfig, 'databaseUrl' | 'dbPoolSize' | 'dbStatementTimeoutMs'>,
+  entities: NonNullable<DataSourceOptions['entities']> = ALL_ENTITY_FILES,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url: config.databaseUrl,
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',

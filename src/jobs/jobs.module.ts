@@ -1,3 +1,5 @@
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OutboxEntity } from './outbox.entity';
 import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { Queue } from 'bullmq';
@@ -25,6 +27,7 @@ export class JobsModule {
       global: true,
       imports: [
         DiscoveryModule,
+        TypeOrmModule.forFeature([OutboxEntity]),
         BullModule.forRootAsync({
           inject: [APP_CONFIG],
           useFactory: (config: AppConfig) => ({

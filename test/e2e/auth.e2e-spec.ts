@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Pool } from 'pg';
-import { PG_POOL } from '../../src/database/database.module';
+import { PG_POOL } from '../../src/common/persistence/pg-pool';
 import { REDACTION_MARKER } from '../../src/common/logging/logger.options';
 import { MerchantsService } from '../../src/modules/auth/merchants.service';
 import { expectErrorBody } from '../support/contract';

@@ -1,3 +1,10 @@
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountTokenEntity } from './account-token.entity';
+import { DashboardSessionEntity } from './dashboard-session.entity';
+import { InvitationEntity } from './invitation.entity';
+import { RecoveryCodeEntity } from './recovery-code.entity';
+import { TeamSettingsEntity } from './team-settings.entity';
+import { UserEntity } from './user.entity';
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../../jobs';
 import { AuditModule } from '../audit';
@@ -22,7 +29,14 @@ import { TwoFactor } from './two-factor.service';
  * setup endpoints (API keys are the auth module's; this module manages them through it).
  */
 @Module({
-  imports: [AuthModule, MerchantAuthModule, AuditModule, MailModule, JobsModule.forFeature(ACCOUNTS_QUEUE, Object.values(ACCOUNTS_JOBS))],
+  imports: [
+    TypeOrmModule.forFeature([AccountTokenEntity, DashboardSessionEntity, InvitationEntity, RecoveryCodeEntity, TeamSettingsEntity, UserEntity]),
+    AuthModule,
+    MerchantAuthModule,
+    AuditModule,
+    MailModule,
+    JobsModule.forFeature(ACCOUNTS_QUEUE, Object.values(ACCOUNTS_JOBS)),
+  ],
   controllers: [AccountsController, TeamController, TwoFactorController, ApiKeysController],
   providers: [AccountsRepository, AccountsService, DashboardSessions, AccountLinks, TeamService, TwoFactor, ApiKeysSetup],
   exports: [DashboardSessions],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import type { StatementPart } from '../../database/statement-part';
+import type { StatementPart } from '../../common/persistence/statement-part';
 import { AgreementAcceptanceEntity } from './agreement-acceptance.entity';
 import { AgreementLinkEntity } from './agreement-link.entity';
 

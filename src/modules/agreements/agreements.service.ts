@@ -6,7 +6,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { AgreementLinkEntity } from './agreement-link.entity';
 import { AGREEMENT_PAGE_PATH, MAX_USER_AGENT_LENGTH, TOKEN_PATTERN } from './agreement.constants';
 import { TERMS_VERSION } from './agreement.terms';
-import type { StatementPart } from '../../database/statement-part';
+import type { StatementPart } from '../../common/persistence/statement-part';
 import { AgreementsRepository, NewAgreementLink } from './agreements.repository';
 
 /** Why a link can no longer be used; each gets its own wording on the 410 page. */

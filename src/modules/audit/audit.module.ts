@@ -1,3 +1,6 @@
+import { AuthModule } from '../auth';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditEntryEntity } from './audit-entry.entity';
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '../idempotency';
 import { AuditController } from './audit.controller';
@@ -6,7 +9,7 @@ import { AuditRepository } from './audit.repository';
 
 /** Owns `audit_log`: what changed from the dashboard, by whom, from where. */
 @Module({
-  imports: [IdempotencyModule],
+  imports: [AuthModule, TypeOrmModule.forFeature([AuditEntryEntity]), IdempotencyModule],
   controllers: [AuditController],
   providers: [AuditRepository, AuditLog],
   exports: [AuditLog],

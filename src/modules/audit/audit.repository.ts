@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import type { EntityManager } from 'typeorm';
-import { PG_POOL } from '../../database/database.module';
+import { PG_POOL } from '../../common/persistence/pg-pool';
 import { AuditEntryEntity } from './audit-entry.entity';
 
 export type NewAuditEntry = Pick<AuditEntryEntity, 'id' | 'merchantId' | 'userId' | 'userEmail' | 'action' | 'objectId' | 'ip' | 'details'>;

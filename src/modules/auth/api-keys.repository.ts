@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { PG_POOL } from '../../database/database.module';
+import { PG_POOL } from '../../common/persistence/pg-pool';
 import type { ApiKeyPermission } from './api-key-permissions';
 
 export interface ActiveApiKey {

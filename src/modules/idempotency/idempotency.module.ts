@@ -1,3 +1,6 @@
+import { AuthModule } from '../auth';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../../jobs';
 import { IDEMPOTENCY_JOBS, IDEMPOTENCY_QUEUE } from './idempotency.jobs';
@@ -6,7 +9,7 @@ import { IdempotencyService } from './idempotency.service';
 
 /** Owns `idempotency_keys`. */
 @Module({
-  imports: [JobsModule.forFeature(IDEMPOTENCY_QUEUE, Object.values(IDEMPOTENCY_JOBS))],
+  imports: [AuthModule, TypeOrmModule.forFeature([IdempotencyKeyEntity]), JobsModule.forFeature(IDEMPOTENCY_QUEUE, Object.values(IDEMPOTENCY_JOBS))],
   providers: [IdempotencyService, IdempotencyRepository],
   exports: [IdempotencyService],
 })

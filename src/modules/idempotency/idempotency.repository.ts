@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
-import { PG_POOL } from '../../database/database.module';
+import { PG_POOL } from '../../common/persistence/pg-pool';
 
 export interface KeyRow {
   fingerprint: string;

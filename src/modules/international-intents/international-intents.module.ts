@@ -1,3 +1,8 @@
+import { AuthModule } from '../auth';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { InternationalIntentStatusHistoryEntity } from './international-intent-status-history.entity';
+import { InternationalIntentEntity } from './international-intent.entity';
+import { QuoteEntity } from './quote.entity';
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../../jobs';
 import { CrossBorderRailsModule } from '../cross-border-rails';
@@ -18,6 +23,8 @@ import { ReceiptsService } from './receipts.service';
 /** Owns `quotes`, `international_payment_intents` and their status history: quotes, endpoint 6, the settlement pipeline and receipts. */
 @Module({
   imports: [
+    AuthModule,
+    TypeOrmModule.forFeature([InternationalIntentStatusHistoryEntity, InternationalIntentEntity, QuoteEntity]),
     CrossBorderRailsModule,
     IdempotencyModule,
     LedgerModule,

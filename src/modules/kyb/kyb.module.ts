@@ -1,3 +1,7 @@
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { KybApplicationEntity } from './kyb-application.entity';
+import { KybDocumentChunkEntity } from './kyb-document-chunk.entity';
+import { KybDocumentEntity } from './kyb-document.entity';
 import { Module } from '@nestjs/common';
 import { ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
@@ -17,7 +21,13 @@ import { VERIFICATION_PROVIDER } from './verification-provider';
 
 /** Owns `kyb_applications`, `kyb_documents` and `kyb_document_chunks`. */
 @Module({
-  imports: [PoboBusinessesModule, NairaModule, IdempotencyModule, JobsModule.forFeature(KYB_QUEUE, Object.values(KYB_JOBS))],
+  imports: [
+    TypeOrmModule.forFeature([KybApplicationEntity, KybDocumentChunkEntity, KybDocumentEntity]),
+    PoboBusinessesModule,
+    NairaModule,
+    IdempotencyModule,
+    JobsModule.forFeature(KYB_QUEUE, Object.values(KYB_JOBS)),
+  ],
   controllers: [KybController],
   providers: [
     KybService,

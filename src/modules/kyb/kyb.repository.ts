@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager, In } from 'typeorm';
-import { PG_POOL } from '../../database/database.module';
+import { PG_POOL } from '../../common/persistence/pg-pool';
 import { KybApplicationEntity } from './kyb-application.entity';
 import { KybDocumentChunkEntity } from './kyb-document-chunk.entity';
 import { KybDocumentEntity } from './kyb-document.entity';

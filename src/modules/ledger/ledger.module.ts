@@ -1,3 +1,9 @@
+import { AuthModule } from '../auth';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BalanceTransactionEntity } from './balance-transaction.entity';
+import { LedgerAccountEntity } from './ledger-account.entity';
+import { LedgerEntryEntity } from './ledger-entry.entity';
+import { LedgerTransactionEntity } from './ledger-transaction.entity';
 import { Module } from '@nestjs/common';
 import { BalanceController } from './balance.controller';
 import { BalanceService } from './balance.service';
@@ -6,6 +12,7 @@ import { LedgerService } from './ledger.service';
 
 /** Owns `ledger_accounts`, `ledger_transactions`, `ledger_entries` and `balance_transactions`. */
 @Module({
+  imports: [AuthModule, TypeOrmModule.forFeature([BalanceTransactionEntity, LedgerAccountEntity, LedgerEntryEntity, LedgerTransactionEntity])],
   controllers: [BalanceController],
   providers: [LedgerService, LedgerRepository, BalanceService],
   exports: [LedgerService],

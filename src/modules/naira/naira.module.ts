@@ -1,3 +1,7 @@
+import { AuthModule } from '../auth';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CollectionEntity } from './collection.entity';
+import { NairaAccountEntity } from './naira-account.entity';
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../../jobs';
 import { BankRailModule } from '../bank-rail';
@@ -13,7 +17,15 @@ import { NairaService } from './naira.service';
 
 /** Owns `naira_accounts` and `collections`: businesses' own Naira accounts, and every transfer into them. */
 @Module({
-  imports: [PoboBusinessesModule, BankRailModule, LedgerModule, IdempotencyModule, JobsModule.forFeature(NAIRA_QUEUE, Object.values(NAIRA_JOBS))],
+  imports: [
+    AuthModule,
+    TypeOrmModule.forFeature([CollectionEntity, NairaAccountEntity]),
+    PoboBusinessesModule,
+    BankRailModule,
+    LedgerModule,
+    IdempotencyModule,
+    JobsModule.forFeature(NAIRA_QUEUE, Object.values(NAIRA_JOBS)),
+  ],
   controllers: [CollectionsController, NairaTestHelpersController],
   providers: [NairaService, NairaRepository, NairaCollectionsService, CollectionsRepository],
   exports: [NairaService, NairaCollectionsService],

@@ -1,3 +1,8 @@
+import { AuthModule } from '../auth';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { InboundPaymentEntity } from './inbound-payment.entity';
+import { PaymentIntentStatusHistoryEntity } from './payment-intent-status-history.entity';
+import { PaymentIntentEntity } from './payment-intent.entity';
 import { AuditModule } from '../audit';
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../../jobs';
@@ -14,7 +19,15 @@ import { TestHelpersController } from './test-helpers.controller';
 
 /** Owns `payment_intents`, `inbound_payments` and `payment_intent_status_history`. */
 @Module({
-  imports: [AuditModule, BankRailModule, IdempotencyModule, LedgerModule, JobsModule.forFeature(PAYMENT_INTENTS_QUEUE, Object.values(PAYMENT_INTENTS_JOBS))],
+  imports: [
+    AuthModule,
+    TypeOrmModule.forFeature([InboundPaymentEntity, PaymentIntentStatusHistoryEntity, PaymentIntentEntity]),
+    AuditModule,
+    BankRailModule,
+    IdempotencyModule,
+    LedgerModule,
+    JobsModule.forFeature(PAYMENT_INTENTS_QUEUE, Object.values(PAYMENT_INTENTS_JOBS)),
+  ],
   controllers: [PaymentIntentsController, TestHelpersController],
   providers: [PaymentIntentsService, PaymentIntentCollectionsService, PaymentIntentStates, PaymentIntentsRepository],
   exports: [PaymentIntentCollectionsService],

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
-import { PG_POOL } from '../../database/database.module';
-import { KeysetList } from '../../database/keyset-list';
+import { PG_POOL } from '../../common/persistence/pg-pool';
+import { KeysetList } from '../../common/persistence/keyset-list';
 import type { ReturnReason } from './inbound-payment.entity';
 import type { NewPaymentIntent, PaymentIntentRecord } from './payment-intent.mapper';
 

@@ -1,3 +1,7 @@
+import { AuthModule } from '../auth';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BusinessStatusHistoryEntity } from './business-status-history.entity';
+import { PoboBusinessEntity } from './pobo-business.entity';
 import { Module } from '@nestjs/common';
 import { AgreementsModule } from '../agreements';
 import { AuditModule } from '../audit';
@@ -11,7 +15,14 @@ import { PoboBusinessesService } from './pobo-businesses.service';
 
 /** Owns `pobo_businesses` and `business_status_history`. */
 @Module({
-  imports: [AgreementsModule, AuditModule, WalletsModule, IdempotencyModule],
+  imports: [
+    AuthModule,
+    TypeOrmModule.forFeature([BusinessStatusHistoryEntity, PoboBusinessEntity]),
+    AgreementsModule,
+    AuditModule,
+    WalletsModule,
+    IdempotencyModule,
+  ],
   controllers: [PoboBusinessesController],
   providers: [PoboBusinessesService, PoboBusinessesRepository, PoboBusinessStates, PoboBusinessAgreementService],
   exports: [PoboBusinessesService, PoboBusinessStates, PoboBusinessAgreementService],

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PG_POOL } from '../../database/database.module';
-import { KeysetList } from '../../database/keyset-list';
-import { placeAfter, StatementPart } from '../../database/statement-part';
+import { PG_POOL } from '../../common/persistence/pg-pool';
+import { KeysetList } from '../../common/persistence/keyset-list';
+import { placeAfter, StatementPart } from '../../common/persistence/statement-part';
 import type { PoboBusinessRecord } from './pobo-business.mapper';
 import { PoboBusinessEntity } from './pobo-business.entity';
 

@@ -1,3 +1,6 @@
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { RailEventCursorEntity } from './rail-event-cursor.entity';
+import { RailEventEntity } from './rail-event.entity';
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../../jobs';
 import { BankRailModule } from '../bank-rail';
@@ -14,6 +17,7 @@ import { RailEventsService } from './rail-events.service';
 /** Owns `rail_events` and `rail_event_cursors`: every rail's callbacks, and the bank rail's reconciliation. */
 @Module({
   imports: [
+    TypeOrmModule.forFeature([RailEventCursorEntity, RailEventEntity]),
     BankRailModule,
     CrossBorderRailsModule,
     PaymentIntentsModule,

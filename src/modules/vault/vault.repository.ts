@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
 import type { ChainName } from '../../config/vault-chains.config';
-import { PG_POOL } from '../../database/database.module';
-import { KeysetList } from '../../database/keyset-list';
+import { PG_POOL } from '../../common/persistence/pg-pool';
+import { KeysetList } from '../../common/persistence/keyset-list';
 import type { VaultTransactionEntity } from './vault-transaction.entity';
 import { VAULT_TRANSACTION_STATES } from './vault.states';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { PG_POOL } from '../../database/database.module';
+import { PG_POOL } from '../../common/persistence/pg-pool';
 
 /**
  * HD derivation indices from `pobo_wallet_index_seq`. The sequence never gives a value twice,

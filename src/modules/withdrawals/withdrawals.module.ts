@@ -1,3 +1,7 @@
+import { AuthModule } from '../auth';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { WithdrawalStatusHistoryEntity } from './withdrawal-status-history.entity';
+import { WithdrawalEntity } from './withdrawal.entity';
 import { AuditModule } from '../audit';
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../../jobs';
@@ -13,7 +17,15 @@ import { WithdrawalsService } from './withdrawals.service';
 
 /** Owns `withdrawals` and `withdrawal_status_history`. */
 @Module({
-  imports: [AuditModule, BankRailModule, IdempotencyModule, LedgerModule, JobsModule.forFeature(WITHDRAWALS_QUEUE, Object.values(WITHDRAWALS_JOBS))],
+  imports: [
+    AuthModule,
+    TypeOrmModule.forFeature([WithdrawalStatusHistoryEntity, WithdrawalEntity]),
+    AuditModule,
+    BankRailModule,
+    IdempotencyModule,
+    LedgerModule,
+    JobsModule.forFeature(WITHDRAWALS_QUEUE, Object.values(WITHDRAWALS_JOBS)),
+  ],
   controllers: [WithdrawalsController],
   providers: [WithdrawalsService, WithdrawalPayoutsService, WithdrawalStates, WithdrawalsRepository],
   exports: [WithdrawalPayoutsService],

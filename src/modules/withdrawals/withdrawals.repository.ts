@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
-import { PG_POOL } from '../../database/database.module';
-import { KeysetList } from '../../database/keyset-list';
+import { PG_POOL } from '../../common/persistence/pg-pool';
+import { KeysetList } from '../../common/persistence/keyset-list';
 import type { WithdrawalRecord } from './withdrawal.mapper';
 import { WithdrawalEntity } from './withdrawal.entity';
 
