@@ -1,17 +1,20 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsIP, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+
+/** A whole number from the environment, at least `min` (and at most `max` when given); unset or empty takes the default. */
+function IntegerVariable(min: number, max?: number): PropertyDecorator {
+  return applyDecorators(Transform(toInt), IsInt(), Min(min), ...(max === undefined ? [] : [Max(max)]));
+}
 
 /** Raw environment, validated once at boot. Names match the variables in `.env.example`. */
 export class EnvironmentVariables {
   @IsIn(['development', 'test', 'production'])
   NODE_ENV: 'development' | 'test' | 'production' = 'development';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntegerVariable(0, 65535)
   PORT = 3000;
 
   /** Where the API listens: loopback unless set (production's default is every interface, as a container needs). */
@@ -45,30 +48,20 @@ export class EnvironmentVariables {
   @IsIn(['mk_test', 'mk_live'])
   API_KEY_PREFIX?: 'mk_test' | 'mk_live';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(300_000)
+  @IntegerVariable(0, 300_000)
   API_KEY_CACHE_TTL_MS = 5_000;
 
   /** How long an API process trusts a dashboard session it looked up; changes elsewhere reach it sooner, through Redis. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(60_000)
+  @IntegerVariable(0, 60_000)
   DASHBOARD_SESSION_CACHE_TTL_MS = 5_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(60)
+  @IntegerVariable(60)
   AGREEMENT_LINK_TTL_SECONDS = 7 * 24 * 3600;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerVariable(1)
   DB_POOL_SIZE = 10;
 
   /** Hop count or comma-separated addresses/CIDRs of the load balancers whose X-Forwarded-For is believed. */
@@ -114,85 +107,50 @@ export class EnvironmentVariables {
   @MinLength(16, { message: 'PAYOUT_RAIL_WEBHOOK_SECRET must be at least 16 characters' })
   PAYOUT_RAIL_WEBHOOK_SECRET?: string;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @IntegerVariable(100)
   PROVIDER_TIMEOUT_MS = 10_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @IntegerVariable(100)
   KYB_REFRESH_TIMEOUT_MS = 1_500;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(200)
+  @IntegerVariable(200)
   PERIODIC_JOB_INTERVAL_MS = 5_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntegerVariable(0)
   DOCUMENT_RETENTION_HOURS = 72;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerVariable(1)
   MAX_CONCURRENT_KYB_UPLOADS = 2;
 
   @IsString()
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'QUEUE_PREFIX may contain letters, digits, _ and - only' })
   QUEUE_PREFIX = 'merchant-api';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
+  @IntegerVariable(1000)
   JOB_LOCK_MS = 30_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntegerVariable(0)
   SANDBOX_REVIEW_DELAY_MS = 2_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntegerVariable(0, 65535)
   SANDBOX_VERIFICATION_PORT = 4010;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntegerVariable(0, 65535)
   SANDBOX_BANK_RAIL_PORT = 4020;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntegerVariable(0, 65535)
   SANDBOX_BRIDGE_RAIL_PORT = 4030;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntegerVariable(0, 65535)
   SANDBOX_PAYOUT_RAIL_PORT = 4040;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(3_600_000)
+  @IntegerVariable(0, 3_600_000)
   SANDBOX_SETTLEMENT_STEP_MS = 1_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntegerVariable(0, 65535)
   SANDBOX_SMTP_PORT = 1025;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntegerVariable(0, 65535)
   SANDBOX_INBOX_PORT = 1080;
 
   // The vault's chains (see docs/operations.md): each one's JSON-RPC URL (required in production),
@@ -204,9 +162,7 @@ export class EnvironmentVariables {
   ETHEREUM_RPC_URL?: string;
 
   @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerVariable(1)
   ETHEREUM_CHAIN_ID?: number;
 
   @IsOptional()
@@ -214,10 +170,7 @@ export class EnvironmentVariables {
   ETHEREUM_USDC_ADDRESS?: string;
 
   @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
+  @IntegerVariable(1, 10_000)
   ETHEREUM_CONFIRMATIONS?: number;
 
   @IsOptional()
@@ -229,9 +182,7 @@ export class EnvironmentVariables {
   POLYGON_RPC_URL?: string;
 
   @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerVariable(1)
   POLYGON_CHAIN_ID?: number;
 
   @IsOptional()
@@ -239,10 +190,7 @@ export class EnvironmentVariables {
   POLYGON_USDC_ADDRESS?: string;
 
   @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
+  @IntegerVariable(1, 10_000)
   POLYGON_CONFIRMATIONS?: number;
 
   @IsOptional()
@@ -254,9 +202,7 @@ export class EnvironmentVariables {
   BASE_RPC_URL?: string;
 
   @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerVariable(1)
   BASE_CHAIN_ID?: number;
 
   @IsOptional()
@@ -264,10 +210,7 @@ export class EnvironmentVariables {
   BASE_USDC_ADDRESS?: string;
 
   @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
+  @IntegerVariable(1, 10_000)
   BASE_CONFIRMATIONS?: number;
 
   @IsOptional()
@@ -283,10 +226,7 @@ export class EnvironmentVariables {
   SOLANA_USDC_MINT?: string;
 
   @IsOptional()
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
+  @IntegerVariable(1, 10_000)
   SOLANA_CONFIRMATIONS?: number;
 
   @IsOptional()
@@ -294,10 +234,7 @@ export class EnvironmentVariables {
   SOLANA_NETWORK_FEE_USDC?: string;
 
   /** How often the worker reads the chains for new blocks (deposits, confirmations, reorganisations). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(600_000)
+  @IntegerVariable(100, 600_000)
   VAULT_POLL_INTERVAL_MS = 2_000;
 
   /** The local chains' faucet, behind the vault's test helpers; never in production. */
@@ -317,65 +254,40 @@ export class EnvironmentVariables {
   @MinLength(3)
   MAIL_FROM = 'Merchant Payments <no-reply@merchant-payments.localhost>';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @IntegerVariable(100)
   DB_STATEMENT_TIMEOUT_MS = 10_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerVariable(1)
   RATE_LIMIT_PER_SECOND = 100;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerVariable(1)
   RATE_LIMIT_BURST = 200;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerVariable(1)
   AUTH_FAILURE_LIMIT_PER_SECOND = 20;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerVariable(1)
   LOGIN_FAILURE_LIMIT_PER_ACCOUNT = 10;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerVariable(1)
   LOGIN_FAILURE_LIMIT_PER_IP = 100;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerVariable(1)
   PUBLIC_RATE_LIMIT_PER_SECOND = 20;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntegerVariable(1)
   PUBLIC_RATE_LIMIT_BURST = 40;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
-  @Max(5_000)
+  @IntegerVariable(10, 5_000)
   RATE_LIMIT_REDIS_TIMEOUT_MS = 100;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @IntegerVariable(100)
   BODY_IDLE_TIMEOUT_MS = 10_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntegerVariable(0)
   BODY_MIN_BYTES_PER_SECOND = 10_240;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @IntegerVariable(100)
   SHUTDOWN_TIMEOUT_MS = 20_000;
 
   @IsOptional()
@@ -383,42 +295,27 @@ export class EnvironmentVariables {
   @MinLength(16, { message: 'BANK_RAIL_WEBHOOK_SECRET must be at least 16 characters' })
   BANK_RAIL_WEBHOOK_SECRET?: string;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
-  @Max(600_000)
+  @IntegerVariable(1000, 600_000)
   IDEMPOTENCY_LOCK_MS = 30_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(24)
+  @IntegerVariable(24)
   IDEMPOTENCY_RETENTION_HOURS = 24;
 
   /** `ledger:verify` fails once a receivable (money a rail owes back) has been open this long. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntegerVariable(0)
   LEDGER_RECEIVABLE_MAX_AGE_HOURS = 72;
 
   /**
    * `ledger:verify` leaves out of its reconciliation with the rails a payment that it or a rail
    * changed this recently: a callback on its way is not a difference.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(86_400)
+  @IntegerVariable(0, 86_400)
   LEDGER_RECONCILE_GRACE_SECONDS = 300;
 
   /** Flat fee per withdrawal, in kobo. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(100_000_000)
+  @IntegerVariable(0, 100_000_000)
   WITHDRAWAL_FEE_KOBO = 0;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntegerVariable(0)
   SANDBOX_PAYOUT_DELAY_MS = 200;
 }
