@@ -12,7 +12,7 @@ import {
   VaultTransferEnvelopeDto,
   VaultTransferListEnvelopeDto,
   VaultTransferListQuery,
-} from './dto/vault.dto';
+} from './dto/vault-transfer.dto';
 import { DASHBOARD_VAULT_TRANSFERS_PATH, VAULT_TRANSFERS_PATH } from './vault.routes';
 import { VaultTransfersService } from './vault-transfers.service';
 

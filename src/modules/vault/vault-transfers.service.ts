@@ -14,7 +14,7 @@ import { LedgerService, Posting } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { WalletSigner } from '../wallets';
 import { isChainAddress, isKeylessAddress, sameAddress, vaultAddressOn } from './chain-address';
-import { CreateVaultTransferDto, VaultTransferDto, VaultTransferListQuery } from './dto/vault.dto';
+import { CreateVaultTransferDto, VaultTransferDto, VaultTransferListQuery } from './dto/vault-transfer.dto';
 import { mapVaultTransfer, VAULT_ASSET } from './vault.mapper';
 import { AddressCannotReceiveError, AddressInvalidError, VaultKybNotVerifiedError, VaultTransferNotFoundError } from './vault.errors';
 import { VAULT_JOBS } from './vault.jobs';

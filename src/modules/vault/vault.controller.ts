@@ -6,6 +6,7 @@ import { MerchantId, TestModeOnly } from '../auth';
 import { Operation } from '../operations';
 import { IdempotencyClaim, IdempotencyContext, REPLAYED_HEADER } from '../idempotency';
 import { POBO_USERS_PATH } from '../pobo-businesses';
+import { VaultDto, VaultEnvelopeDto, VaultTransactionDto, VaultTransactionListEnvelopeDto, VaultTransactionListQuery } from './dto/vault.dto';
 import {
   AddressBlacklistedDto,
   AddressBlacklistedEnvelopeDto,
@@ -14,12 +15,7 @@ import {
   TEST_DEPOSIT_EXAMPLE,
   TestDepositSentDto,
   TestDepositSentEnvelopeDto,
-  VaultDto,
-  VaultEnvelopeDto,
-  VaultTransactionDto,
-  VaultTransactionListEnvelopeDto,
-  VaultTransactionListQuery,
-} from './dto/vault.dto';
+} from './dto/vault-test-helpers.dto';
 import { DASHBOARD_VAULT_BUSINESSES_PATH, DASHBOARD_VAULT_TEST_HELPERS_PATH, VAULT_TEST_HELPERS_PATH } from './vault.routes';
 import { VaultService } from './vault.service';
 

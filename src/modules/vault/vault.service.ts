@@ -11,15 +11,8 @@ import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { isChainAddress, vaultAddressOn } from './chain-address';
-import {
-  AddressBlacklistedDto,
-  BlacklistAddressDto,
-  SendTestDepositDto,
-  TestDepositSentDto,
-  VaultDto,
-  VaultTransactionDto,
-  VaultTransactionListQuery,
-} from './dto/vault.dto';
+import { VaultDto, VaultTransactionDto, VaultTransactionListQuery } from './dto/vault.dto';
+import { AddressBlacklistedDto, BlacklistAddressDto, SendTestDepositDto, TestDepositSentDto } from './dto/vault-test-helpers.dto';
 import { mapVault, mapVaultTransaction, VAULT_ASSET } from './vault.mapper';
 import { AddressInvalidError } from './vault.errors';
 import { VaultRepository } from './vault.repository';
