@@ -495,7 +495,16 @@ describe('International payment intents', () => {
         await kyb.query(`UPDATE pobo_businesses SET kyb_status = 'declined' WHERE id = $1`, [business]);
         let answered = false;
         const creating = post(stack.t, apiKey, INTENTS, intentBody(quote)).finally(() => (answered = true));
-        await sleep(300);
+        // The request waits on the business's row lock, whatever the machine's speed.
+        await eventually(
+          async () =>
+            (
+              await stack.pg.query<{ waiting: number }>(
+                `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+              )
+            ).rows[0].waiting,
+          (waiting) => waiting > 0,
+        );
         expect(answered).toBe(false);
         await kyb.query('COMMIT');
         expectErrorBody(await creating, 409, 'kyb_not_verified');

@@ -156,8 +156,10 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
       () => onboarding(id),
       (r) => r.body.response.kyb.lastSyncedAt !== null,
     );
-    await sleep(800);
-    const later = await onboarding(id);
+    const later = await eventually(
+      () => onboarding(id),
+      (r) => Date.parse(r.body.response.kyb.lastSyncedAt) > Date.parse(first.body.response.kyb.lastSyncedAt),
+    );
     expect(later.body.response.kyb.status).toBe('processing');
     expect(Date.parse(later.body.response.kyb.lastSyncedAt)).toBeGreaterThan(Date.parse(first.body.response.kyb.lastSyncedAt));
   });
@@ -417,8 +419,11 @@ describe('KYB onboarding (endpoints 4–5) with the worker and the sandbox provi
     await verification.faults({ down: true });
     const id = await acceptedBusiness();
     expect((await submit(id, kybApplication('RC-600'))).status).toBe(202);
-    await sleep(1_500);
-    const [queued] = await applicationsFor(id);
+    // The worker tried the provider, found it down, and kept the application queued.
+    const [queued] = await eventually(
+      () => applicationsFor(id),
+      ([application]) => application?.last_error != null,
+    );
     expect(queued.status).toBe('queued');
     expect(queued.last_error).toMatch(/503|circuit/);
     const started = Date.now();
