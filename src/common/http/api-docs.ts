@@ -51,7 +51,7 @@ const MERCHANT_ROUTE_ERRORS: ErrorCode[] = ['unauthorized', 'conflicting_credent
 const DASHBOARD_ROUTE_ERRORS: ErrorCode[] = ['session_required', 'rate_limited', 'service_unavailable'];
 
 /** Who calls an operation: a merchant's key, a dashboard session (`unsafe`: with its CSRF token), or anyone. */
-export type Audience = 'merchant' | 'dashboard' | 'dashboard-unsafe' | 'public';
+type Audience = 'merchant' | 'dashboard' | 'dashboard-unsafe' | 'public';
 const AUDIENCE_ERRORS: Record<Audience, ErrorCode[]> = {
   merchant: MERCHANT_ROUTE_ERRORS,
   dashboard: DASHBOARD_ROUTE_ERRORS,
@@ -134,7 +134,7 @@ export function ApiPublicOperation(spec: ApiOperationSpec): MethodDecorator {
   return applyDecorators(...documentOperation(spec, 'public'));
 }
 
-export function documentOperation(spec: ApiOperationSpec, audience: Audience): MethodDecorator[] {
+function documentOperation(spec: ApiOperationSpec, audience: Audience): MethodDecorator[] {
   const limited = audience !== 'public';
   const codes = [...AUDIENCE_ERRORS[audience], ...(spec.body ? JSON_BODY_ERRORS : []), ...(spec.errors ?? [])];
   return [

@@ -26,8 +26,8 @@ function changeAuditOf(config: unknown): ChangeAudit | undefined {
  * The audit entry of every change a dashboard user makes through an operation that describes one
  * (`Operation({ dashboard: { audit } })`): registered on the request's Idempotency-Key claim, so
  * it is written in the transaction that commits the change, and only if it commits (a refusal, a
- * replay or a validation failure writes none), described from the body then, once validated. A `preHandler` of those routes alone, after the
- * claim's; installed after `installIdempotency`.
+ * replay or a validation failure writes none), described from the body then, once validated. A
+ * `preHandler` of those routes alone, after the claim's; installed after `installIdempotency`.
  */
 export function installChangeAudit(app: INestApplication, fastify: FastifyInstance): void {
   const audit = app.get(AuditLog);

@@ -15,7 +15,7 @@ export {
   RailCallbackRoute,
   SAFE_METHODS,
 } from './caller.decorator';
-export type { DashboardAccess, DashboardPrincipal, SessionAuthenticator, SignedRail } from './caller.decorator';
+export type { DashboardPrincipal, SessionAuthenticator, SignedRail } from './caller.decorator';
 export { CsrfFailedError, SessionRequiredError } from './auth.errors';
 export { RateLimitsService } from './rate-limits.service';
 export { rateLimitHeaders } from './rate-limit-state';

@@ -3,11 +3,11 @@ import { ApiTags } from '@nestjs/swagger';
 import { DASHBOARD_ROLES, DashboardRole } from '../../common/dashboard-roles';
 import type { ErrorCode } from '../../common/errors/error-codes';
 import { Answer } from '../../common/http/answer';
-import { ApiOperationSpec, Audience, documentOperation } from '../../common/http/api-docs';
+import { ApiMerchantOperation, ApiOperationSpec } from '../../common/http/api-docs';
 import { WithRouteConfig } from '../../common/http/route-config';
 import type { IdPrefix } from '../../common/ids/ids';
 import { CHANGE_AUDIT, ChangeAudit } from '../audit';
-import { DashboardRoute, MerchantRoute } from '../auth';
+import { DashboardOperation, MerchantRoute } from '../auth';
 import { Idempotent, idempotencyErrors } from '../idempotency';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -91,7 +91,7 @@ function merchantRoute<B extends object>(spec: OperationSpec<B>, merchant: NonNu
     ...route(spec, merchant.path, spec.idempotent?.mode),
     MerchantRoute(merchant.permission),
     ApiTags(merchant.tag),
-    ...documentOperation({ ...docs(spec, spec.idempotent?.mode), operationId: spec.operationId, summary: spec.summary }, 'merchant'),
+    ApiMerchantOperation(docs(spec, spec.idempotent?.mode)),
   ];
 }
 
@@ -103,22 +103,18 @@ function dashboardRoute<B extends object>(
   const roles = dashboard.roles ?? DASHBOARD_ROLES;
   const restricted = roles.length < DASHBOARD_ROLES.length;
   const mode = dashboard.idempotency ?? spec.idempotent?.mode;
-  const unsafe = spec.method !== 'GET';
-  const audience: Audience = unsafe ? 'dashboard-unsafe' : 'dashboard';
-  const documented = docs(spec, mode);
   return [
     ...route(spec, dashboard.path, mode),
-    DashboardRoute({ roles }),
     ...(dashboard.audit ? [WithRouteConfig({ [CHANGE_AUDIT]: dashboard.audit })] : []),
     ApiTags(dashboard.tag),
-    ...documentOperation(
+    DashboardOperation(
+      { roles },
       {
-        ...documented,
+        ...docs(spec, mode),
         operationId,
         summary: restricted ? `${spec.summary} (${roles.map((role) => `${role}s`).join(', ')})` : spec.summary,
-        errors: [...(documented.errors ?? []), ...(restricted ? (['role_forbidden'] as const) : []), 'two_factor_enrolment_required'],
+        unsafe: spec.method !== 'GET',
       },
-      audience,
     ),
   ];
 }
