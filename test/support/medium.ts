@@ -71,6 +71,10 @@ export interface BusinessColumns {
   agreement_status?: string;
   kyb_status?: string;
   naira_collection_status?: string;
+  /** A real wallet's index and addresses (`WalletAddressPool.next()`), where chains must see the vault. */
+  wallet_index?: number;
+  evm_address?: string;
+  svm_address?: string;
 }
 
 export interface BusinessRow {
