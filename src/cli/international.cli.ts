@@ -6,7 +6,7 @@ import { loadConfig } from '../config/app.config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { JobQueues, JobsModule } from '../jobs';
-import { InternationalIntentsModule, InternationalSettlementService, ReceivableOutcome } from '../modules/international-intents';
+import { InternationalIntentsModule, InternationalRecovery, InternationalSettlementService, ReceivableOutcome } from '../modules/international-intents';
 import { RedisModule } from '../redis/redis.module';
 import { assertDependenciesReachable } from '../startup/preflight';
 import { runCli, UsageError } from './run-cli';
@@ -59,12 +59,11 @@ async function main(argv: string[]): Promise<void> {
     { logger: false },
   );
   try {
-    const settlement = app.get(InternationalSettlementService);
     if (command.name === 'reject') {
-      const from = await settlement.rejectByOperator(command.intent, command.note);
+      const from = await app.get(InternationalSettlementService).rejectByOperator(command.intent, command.note);
       process.stdout.write(`${JSON.stringify({ intentId: command.intent, from, status: 'rejected', adminNote: command.note })}\n`);
     } else {
-      const { owedBy, owed } = await settlement.clearReceivable(command.intent, command.outcome, command.note);
+      const { owedBy, owed } = await app.get(InternationalRecovery).clearReceivable(command.intent, command.outcome, command.note);
       const recovered = command.outcome.kind === 'recovered' ? command.outcome.amount : 0;
       process.stdout.write(
         `${JSON.stringify({

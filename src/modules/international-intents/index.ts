@@ -1,6 +1,7 @@
 /** What other modules may use of the international payment intents module. */
 export { InternationalIntentsModule } from './international-intents.module';
 export { InternationalSettlementService } from './international-settlement.service';
+export { InternationalRecovery } from './international-recovery.service';
 export { installReceiptPageErrors } from './receipts.controller';
 export { RECEIPTS_PATH } from './international-intents.routes';
 export type { ReceivableOutcome } from './international-postings';

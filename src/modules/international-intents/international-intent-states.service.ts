@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Outbox } from '../../jobs';
 import { StatusStates } from '../../common/state-machine/status-transitions.repository';
 import { LedgerService } from '../ledger';
 import { InternationalIntentStatusHistoryEntity } from './international-intent-status-history.entity';
 import { InternationalIntentEntity } from './international-intent.entity';
 import { INTERNATIONAL_INTENT_STATES, InternationalIntentStatus } from './international-intent.states';
 import { InternationalIntentStateConflictError } from './international-intents.errors';
-import { transitionPosting } from './international-postings';
+import { INTERNATIONAL_JOBS } from './international-intents.jobs';
+import { railHolding, transitionPosting } from './international-postings';
 
 type IntentExtra = Partial<Pick<InternationalIntentEntity, 'adminNote' | 'bridgeTransferId' | 'payoutId' | 'payoutConfirmation' | 'processedAt' | 'settledAt'>>;
 
@@ -17,7 +20,11 @@ type IntentExtra = Partial<Pick<InternationalIntentEntity, 'adminNote' | 'bridge
  */
 @Injectable()
 export class InternationalIntentStates extends StatusStates<InternationalIntentEntity, InternationalIntentStatus, IntentExtra> {
-  constructor(private readonly ledger: LedgerService) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly ledger: LedgerService,
+    private readonly outbox: Outbox,
+  ) {
     super({
       entity: InternationalIntentEntity,
       history: InternationalIntentStatusHistoryEntity,
@@ -39,5 +46,31 @@ export class InternationalIntentStates extends StatusStates<InternationalIntentE
     const posting = transitionPosting(moved, from, status);
     if (posting) await this.ledger.post(manager, posting);
     return moved;
+  }
+
+  /** Locks the intent and runs `change` only while it is still `expected`, in a transaction of its own. */
+  moveFrom(
+    id: string,
+    expected: InternationalIntentStatus,
+    change: (manager: EntityManager, intent: InternationalIntentEntity) => Promise<unknown>,
+  ): Promise<void> {
+    return this.dataSource.transaction(async (manager) => {
+      const intent = await this.lock(manager, id);
+      if (intent?.status === expected) await change(manager, intent);
+    });
+  }
+
+  /**
+   * To `rejected` with the note; the move gives the merchant its whole `sourceAmount` back
+   * (`transitionPosting`), and money that had reached a rail is asked back from it
+   * (`InternationalRecovery`). `processedAt` is set when it leaves `processing`.
+   */
+  async reject(manager: EntityManager, intent: InternationalIntentEntity, cause: string, note: string): Promise<void> {
+    const from = intent.status;
+    await this.apply(manager, intent, 'rejected', cause, { adminNote: note, ...(from === 'processing' && { processedAt: new Date() }) });
+    // Money that had reached a rail is asked back, in the transaction that decided it; so is a
+    // bridge transfer the rail may hold in review while the intent is still `processing`.
+    const rail = railHolding(from) ?? (from === 'processing' ? 'bridge_rail' : undefined);
+    if (rail) await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.recover, { intentId: intent.id, rail });
   }
 }

@@ -15,6 +15,9 @@ import { INTERNATIONAL_JOBS, INTERNATIONAL_QUEUE } from './international-intents
 import { InternationalIntentsRepository } from './international-intents.repository';
 import { InternationalIntentsService } from './international-intents.service';
 import { InternationalSettlementService } from './international-settlement.service';
+import { InternationalBridgeLeg } from './international-bridge-leg.service';
+import { InternationalPayoutLeg } from './international-payout-leg.service';
+import { InternationalRecovery } from './international-recovery.service';
 import { QuotesController } from './quotes.controller';
 import { QuotesService } from './quotes.service';
 import { ReceiptsController } from './receipts.controller';
@@ -36,10 +39,13 @@ import { ReceiptsService } from './receipts.service';
     QuotesService,
     InternationalIntentsService,
     InternationalSettlementService,
+    InternationalBridgeLeg,
+    InternationalPayoutLeg,
+    InternationalRecovery,
     InternationalIntentStates,
     InternationalIntentsRepository,
     ReceiptsService,
   ],
-  exports: [InternationalSettlementService],
+  exports: [InternationalSettlementService, InternationalRecovery],
 })
 export class InternationalIntentsModule {}

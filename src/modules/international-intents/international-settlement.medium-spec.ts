@@ -9,6 +9,7 @@ import { InternationalIntentsModule } from './international-intents.module';
 import { INTERNATIONAL_JOBS } from './international-intents.jobs';
 import { InternationalIntentsService } from './international-intents.service';
 import { InternationalSettlementService } from './international-settlement.service';
+import { InternationalRecovery } from './international-recovery.service';
 import { QuotesService } from './quotes.service';
 
 /**
@@ -122,7 +123,11 @@ describe('International settlement (medium)', () => {
     // What the job does: the payout rail gives it back to the bridge side, then the bridge rail in NGN.
     await eventually(
       async () => {
-        for (const rail of ['payout_rail', 'bridge_rail'] as const) await settlement.recover({ intentId: intent.intentId, rail }).catch(() => undefined);
+        for (const rail of ['payout_rail', 'bridge_rail'] as const)
+          await m.app
+            .get(InternationalRecovery)
+            .recover({ intentId: intent.intentId, rail })
+            .catch(() => undefined);
         return positions();
       },
       (now) => !Object.keys(now).some((kind) => /receivable_|rail_in_transit|at_bridge_rail/.test(kind)),
