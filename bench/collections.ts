@@ -18,6 +18,9 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { apiClient, Target } from './money';
 import { PAYMENT_INTENTS_PATH } from '../src/modules/payment-intents/payment-intents.routes';
+import type { BenchPart } from './deployment';
+import { CLK_TCK, processTicks } from './measure';
+import { checkAborted, log } from './processes';
 
 const COLLECTION_BUSINESSES = 100;
 const TRANSFERS = 1_000;
@@ -209,3 +212,26 @@ export async function inBatches<T, R>(items: T[], concurrency: number, run: (ite
   );
   return results;
 }
+
+/** A burst of transfers onto businesses' own Naira accounts, beside the payment-intent funding path. */
+export const runCollectionsPart: BenchPart = async (d) => {
+  log('');
+  const collections = await runCollectionsBench({
+    apiUrl: d.servers.api.url,
+    apiKey: d.apiKey,
+    merchantId: d.merchantId,
+    databaseUrl: d.databaseUrl,
+    railUrl: d.rail.url,
+    railApiKey: d.rail.apiKey,
+    // Businesses the other parts leave alone (KYB uses the first 202).
+    businessIds: d.businessIds.slice(-100),
+    pids: { api: d.servers.api.pid, rail: d.rail.pid },
+    processCpuS: (pid) => processTicks(pid) / CLK_TCK,
+    verifyLedger: d.verifyLedger,
+    checkAborted,
+    log,
+  });
+  // As after the money part: the KYB worker must not reconcile these runs' events.
+  await d.resetRail();
+  return { targets: collections.targets, results: { collections } };
+};

@@ -6,6 +6,9 @@
 import autocannon from 'autocannon';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 import type { MeasuredRun, RunOptions, Target } from './money';
+import type { BenchPart } from './deployment';
+import { log } from './processes';
+import { CONNECTIONS, DURATION_S, WARMUP_S } from './settings';
 
 export const DASHBOARD_TARGETS = {
   /** CPU µs per `GET /api/dashboard/api-keys` ÷ CPU µs per GET one business, same run. */
@@ -124,3 +127,22 @@ export async function runDashboardBench(input: DashboardBenchInput): Promise<Das
     ],
   };
 }
+
+/** A login's CPU, and a setup read with a session against GET one with a key. */
+export const runDashboardPart: BenchPart = async (d) => {
+  log('');
+  // Each request carries its own credential (a key, a session cookie): none from the server's headers.
+  const own = { headers: {} };
+  const dashboard = await runDashboardBench({
+    apiUrl: d.servers.api.url,
+    apiKey: d.apiKey,
+    businessIds: d.businessIds,
+    warmUpS: WARMUP_S,
+    durationS: DURATION_S,
+    connections: CONNECTIONS,
+    measure: (scenario, requests, options) => d.measure(scenario, 'api', 1, requests, { ...options, ...own }),
+    warm: (label, requests, options) => d.warm(label, 'api', requests, { ...options, ...own }),
+    log,
+  });
+  return { targets: dashboard.targets, results: { dashboard } };
+};

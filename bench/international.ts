@@ -26,6 +26,10 @@ import { apiClient, fundBalance, MeasuredRun, Target } from './money';
 import { intentFindOwnedQuery, statementSent } from './reference-server';
 import { INTERNATIONAL_INTENTS_PATH, QUOTES_PATH } from '../src/modules/international-intents/international-intents.routes';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
+import type { BenchPart } from './deployment';
+import { CLK_TCK, machineTicks, mean, processTicks, sum } from './measure';
+import { checkAborted, log, pidOf, stopChild, Started } from './processes';
+import { INTL_CALLBACKS, INTL_CREATION_CONCURRENCY, INTL_INTENTS, INTL_WORKERS, ROUNDS, SETTLEMENT_STEP_MS, WARMUP_S, WORKER_DB_POOL_SIZE } from './settings';
 
 export const INTERNATIONAL_TARGETS = {
   /** API req/s ÷ reference req/s for GET one international payment intent. */
@@ -80,7 +84,7 @@ export interface InternationalBenchInput {
   /** Starts `count` worker processes; resolves once each has logged `worker started`. */
   startWorkers: (count: number) => Promise<PipelineWorker[]>;
   stopWorkers: () => Promise<void>;
-  /** A measured GET one run against `server` (recorded with the others by run.ts). */
+  /** A measured GET one run against `server` (recorded with the others by the deployment). */
   measure: (server: 'reference' | 'api', round: number, requests: autocannon.Request[]) => Promise<MeasuredRun>;
   warm: (server: 'reference' | 'api', requests: autocannon.Request[], seconds: number) => Promise<autocannon.Result>;
   verifyLedger: () => Promise<{ code: number | null; report: unknown }>;
@@ -787,14 +791,6 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
-function sum(values: number[]): number {
-  return values.reduce((a, b) => a + b, 0);
-}
-
-function mean(values: number[]): number {
-  return sum(values) / values.length;
-}
-
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -804,3 +800,59 @@ function median(values: number[]): number {
 function round(value: number): number {
   return Math.round(value);
 }
+
+/** The settlement pipeline with one then two workers, then GET one against the reference. */
+export const runInternationalPart: BenchPart = async (d) => {
+  log('');
+  log(
+    `international: ${INTL_INTENTS} intents per pipeline run, worker processes per run ${INTL_WORKERS.join(', ')}; ` +
+      `worker node flags ${d.workerNodeArgs.length > 0 ? d.workerNodeArgs.join(' ') : 'none'}, worker DB pool ${WORKER_DB_POOL_SIZE}; sandbox settlement step ${SETTLEMENT_STEP_MS} ms`,
+  );
+  let workers: Started[] = [];
+  const international = await runInternationalBench({
+    apiUrl: d.servers.api.url,
+    refUrl: d.servers.reference.url,
+    apiKey: d.apiKey,
+    merchantId: d.merchantId,
+    databaseUrl: d.databaseUrl,
+    pids: { api: d.servers.api.pid, bridgeRail: d.bridgeRail.pid, payoutRail: d.payoutRail.pid },
+    bridgeRailUrl: d.bridgeRail.url,
+    payoutRailUrl: d.payoutRail.url,
+    intents: INTL_INTENTS,
+    workerCounts: INTL_WORKERS,
+    creationConcurrency: INTL_CREATION_CONCURRENCY,
+    callbacks: INTL_CALLBACKS,
+    rounds: ROUNDS,
+    warmUpS: WARMUP_S,
+    startWorkers: async (count) => {
+      const spawned = await Promise.all(
+        Array.from({ length: count }, (_, i) => d.startWorker(`worker ${i + 1}`, { countStdout: Object.values(WORKER_LOG_COUNTS), exitIsMeasured: true })),
+      );
+      workers.push(...spawned);
+      return spawned.map((w) => ({
+        pid: pidOf(w),
+        exited: w.exited,
+        outputTail: () => `${w.stdoutTail()}${w.stderrTail()}`,
+        count: w.count,
+        lastCounted: w.lastCounted,
+      }));
+    },
+    stopWorkers: async () => {
+      await Promise.all(workers.map((w) => stopChild(w.child)));
+      workers = [];
+    },
+    measure: (server, round, requests) => d.measure('intl-get-one', server, round, requests),
+    warm: (server, requests, seconds) => d.warm(`warm-up ${server} GET one international intent`, server, requests, { durationS: seconds }),
+    verifyLedger: d.verifyLedger,
+    processCpuS: (pid) => processTicks(pid) / CLK_TCK,
+    machineBusyS: () => machineTicks().busy / CLK_TCK,
+    clockTicks: CLK_TCK,
+    checkAborted,
+    log,
+  });
+  log(
+    `(international targets: GET one ≥ ${INTERNATIONAL_TARGETS.getOneRatio}× the reference's req/s; every intent settled and ledger:verify ok after each run; ` +
+      `two workers ≥ ${INTERNATIONAL_TARGETS.twoWorkersSpeedup}× one worker's intents/s)`,
+  );
+  return { targets: international.targets, results: { international } };
+};

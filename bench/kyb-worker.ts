@@ -14,8 +14,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { applicationBody, MiB, post, rssMb } from './kyb';
+import { applicationBody, MiB, post } from './kyb';
+import { rssMb } from './measure';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
+import type { BenchPart } from './deployment';
+import { checkAborted, log, pidOf, stopChild, Started } from './processes';
 
 /** Growth allowed, in largest documents; time allowed for an application to reach `submitted`. */
 export const KYB_WORKER_TARGETS = { growthPerLargestDocument: 2, forwardTimeoutS: 60 };
@@ -286,3 +289,31 @@ export async function runKybWorkerBench(input: KybWorkerBenchInput): Promise<Kyb
     await pg.end();
   }
 }
+
+/** Memory while the worker forwards one 45 MB application, its only work. */
+export const runKybWorkerPart: BenchPart = async (d) => {
+  log('');
+  log(`worker node flags: ${d.workerNodeArgs.length > 0 ? d.workerNodeArgs.join(' ') : 'none'}`);
+  const [warmUpBusinessId, measuredBusinessId] = d.businessIds.slice(200, 202);
+  if (measuredBusinessId === undefined) throw new Error('the KYB worker part needs at least 202 seeded businesses');
+  let worker: Started | undefined;
+  const kybWorker = await runKybWorkerBench({
+    apiUrl: d.servers.api.url,
+    apiKey: d.apiKey,
+    databaseUrl: d.databaseUrl,
+    providerUrl: d.provider.url,
+    businessIds: [warmUpBusinessId, measuredBusinessId],
+    startWorker: async () => {
+      const started = await d.startWorker('worker', { exitIsMeasured: true });
+      worker = started;
+      return { pid: pidOf(started), exited: started.exited, outputTail: () => `${started.stdoutTail()}${started.stderrTail()}` };
+    },
+    checkAborted,
+    log,
+  });
+  if (worker) await stopChild(worker.child);
+  log(
+    `(KYB worker target: RSS growth < ${KYB_WORKER_TARGETS.growthPerLargestDocument}× the largest document, forwarded within ${KYB_WORKER_TARGETS.forwardTimeoutS} s)`,
+  );
+  return { targets: kybWorker.targets, results: { kybWorker } };
+};

@@ -2,15 +2,17 @@
  * KYB part of `npm run bench` (issue 3): one 45 MB application (time to 202, memory growth of
  * the API process), ten concurrent 45 MB applications (each 202 or shed with 503 + Retry-After;
  * the process stays under 1.5 GB and alive), and GET …/onboarding while the provider answers in
- * 50 ms. Uses the API already started by run.ts and a sandbox verification provider it started.
+ * 50 ms. Uses the API and the sandbox verification provider the deployment started.
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { REQUIRED_COMPANY_FILE_TYPES } from '../src/modules/kyb/kyb.constants';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
+import type { BenchPart } from './deployment';
+import { rssMb } from './measure';
+import { log as print } from './processes';
 
 export const MiB = 1024 * 1024;
 const DOCUMENT_BYTES = 45 * MiB;
@@ -77,11 +79,6 @@ export function applicationBody(registrationNumber: string, totalBytes = DOCUMEN
       company_files: REQUIRED_COMPANY_FILE_TYPES.map((file_type) => ({ file_type, files: [file] })),
     }),
   );
-}
-
-export function rssMb(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : 0;
 }
 
 /** Samples the process's RSS every 5 ms until stopped; returns the highest value seen. */
@@ -237,3 +234,20 @@ export async function runKybBench(input: KybBenchInput): Promise<KybBenchResult>
     await pg.end();
   }
 }
+
+/** Large submissions and GET onboarding. */
+export const runKybPart: BenchPart = async (d) => {
+  print('');
+  const kyb = await runKybBench({
+    apiUrl: d.servers.api.url,
+    apiPid: d.servers.api.pid,
+    apiKey: d.apiKey,
+    databaseUrl: d.databaseUrl,
+    businessIds: d.businessIds.slice(0, 200),
+    providerUrl: d.provider.url,
+    providerApiKey: d.provider.apiKey,
+    log: print,
+  });
+  print(`(KYB targets: RSS growth < ${KYB_TARGETS.rssGrowthFactor}× the body; concurrent peak < ${KYB_TARGETS.concurrentPeakMb} MB)`);
+  return { targets: kyb.targets, results: { kyb } };
+};

@@ -2,7 +2,7 @@
  * Money-movement part of `npm run bench`: payment intents created with a fresh Idempotency-Key
  * each (50 and 10 connections), the replay of a completed key (its CPU cost against GET one
  * business), withdrawals racing over one merchant's balance (then `ledger:verify`), and a mixed
- * run of 60 s watching the API's memory. Uses the API run.ts started and the sandbox bank rail it
+ * run of 60 s watching the API's memory. Uses the API the deployment started and the sandbox bank rail it
  * started as a child process, whose payout callbacks come back to the API.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,10 +10,13 @@ import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
 import { Client } from 'pg';
 import { nubanFor } from '../src/common/banking/nuban';
-import { rssMb } from './kyb';
+import { rssMb, sum } from './measure';
 import { PAYMENT_INTENTS_PATH } from '../src/modules/payment-intents/payment-intents.routes';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 import { WITHDRAWALS_PATH } from '../src/modules/withdrawals/withdrawals.routes';
+import type { BenchPart } from './deployment';
+import { checkAborted, log } from './processes';
+import { CONNECTIONS, DURATION_S, MIXED_S, WARMUP_S } from './settings';
 
 export const MONEY_TARGETS = {
   createP99Ms: 50,
@@ -25,7 +28,7 @@ export const MONEY_TARGETS = {
 
 export type MoneyScenario = 'pi-create' | 'pi-create-10c' | 'get-one-by-replay' | 'pi-replay' | 'withdrawal-race' | 'mixed';
 
-/** The part of run.ts's Measurement this module reads. */
+/** The part of a Measurement (measure.ts) this module reads. */
 export interface MeasuredRun {
   requests: number;
   rps: number;
@@ -59,7 +62,7 @@ export interface MoneyBenchInput {
   warmUpS: number;
   durationS: number;
   mixedS: number;
-  /** A measured run against the API (recorded with the others by run.ts). */
+  /** A measured run against the API (recorded with the others by the deployment). */
   measure: (scenario: MoneyScenario, requests: autocannon.Request[], options: RunOptions) => Promise<MeasuredRun>;
   /** An unmeasured run (warm-up). */
   warm: (label: string, requests: autocannon.Request[], options: RunOptions) => Promise<autocannon.Result>;
@@ -550,3 +553,38 @@ function sampleRss(pid: number): { stop(): { peakMb: number; timeline: [number, 
     },
   };
 }
+
+/** Payment intents, replays, withdrawals racing over one balance, a mixed run. */
+export const runMoneyPart: BenchPart = async (d) => {
+  log('');
+  const apiGetOneRuns = d.runs.filter((r) => r.scenario === 'get-one' && r.server === 'api');
+  const apiGetOneCpuUs =
+    apiGetOneRuns.length > 0 ? sum(apiGetOneRuns.map((r) => r.cpuUsPerRequest * r.requests)) / sum(apiGetOneRuns.map((r) => r.requests)) : NaN;
+  const money = await runMoneyBench({
+    apiUrl: d.servers.api.url,
+    apiPid: d.servers.api.pid,
+    apiKey: d.apiKey,
+    merchantId: d.merchantId,
+    databaseUrl: d.databaseUrl,
+    railUrl: d.rail.url,
+    businessIds: d.businessIds,
+    getOneCpuUsPerRequest: apiGetOneCpuUs,
+    connections: CONNECTIONS,
+    warmUpS: WARMUP_S,
+    durationS: DURATION_S,
+    mixedS: MIXED_S,
+    measure: (scenario, requests, options) => d.measure(scenario, 'api', 1, requests, options),
+    warm: (label, requests, options) => d.warm(label, 'api', requests, options),
+    verifyLedger: d.verifyLedger,
+    checkAborted,
+    log,
+  });
+  // The rail's records go: the KYB worker, started later, would otherwise reconcile every event of
+  // these runs (its periodic job reads the rail's event list), and its memory is measured.
+  await d.resetRail();
+  log(
+    `(money targets: create payment intent p99 < ${MONEY_TARGETS.createP99Ms} ms at 50 connections, < ${MONEY_TARGETS.createP99MsAt10} ms at 10; ` +
+      `replay ≤ ${MONEY_TARGETS.replayCpuRatio}× GET one's CPU; withdrawals: ledger sound, no 5xx; mixed RSS growth < ${MONEY_TARGETS.mixedRssGrowthMb} MB)`,
+  );
+  return { targets: money.targets, results: { money } };
+};

@@ -24,6 +24,10 @@ import { apiClient, Target } from './money';
 import { inBatches } from './collections';
 import { CHAIN_NAMES, type ChainName } from '../src/config/vault-chains.config';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
+import type { BenchPart } from './deployment';
+import { CLK_TCK, processTicks } from './measure';
+import { checkAborted, log, pidOf, stopChild, Started } from './processes';
+import { VAULT_CONFIRMATIONS } from './settings';
 
 const VAULTS = 100;
 const DEPOSITS_PER_VAULT = 10;
@@ -286,3 +290,34 @@ async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
+
+/** A burst of deposits credited by the worker, then transfers out from racing clients, on the local chains. */
+export const runVaultPart: BenchPart = async (d) => {
+  if (!d.chains) throw new Error("the vault part runs on the deployment's local chains");
+  log('');
+  let worker: Started | undefined;
+  const vault = await runVaultBench({
+    apiUrl: d.servers.api.url,
+    apiKey: d.apiKey,
+    merchantId: d.merchantId,
+    databaseUrl: d.databaseUrl,
+    faucetUrl: d.chains.faucetUrl,
+    faucetApiKey: d.chains.faucetApiKey,
+    rpcUrls: d.chains.rpcUrls,
+    confirmations: VAULT_CONFIRMATIONS,
+    apiPid: d.servers.api.pid,
+    startWorker: async () => {
+      worker = await d.startWorker('worker', { chains: true });
+      return pidOf(worker);
+    },
+    stopWorker: async () => {
+      if (worker) await stopChild(worker.child);
+      worker = undefined;
+    },
+    processCpuS: (pid) => processTicks(pid) / CLK_TCK,
+    verifyLedger: d.verifyLedger,
+    checkAborted,
+    log,
+  });
+  return { targets: vault.targets, results: { vault } };
+};
