@@ -1,8 +1,10 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import { loadConfig } from '../../src/config/app.config';
 import type { ChainName } from '../../src/config/vault-chains.config';
+import { ChainClients, createChainClients } from '../../src/modules/chains';
 import { expectErrorBody } from '../support/contract';
 import { ledgerVerify, post } from '../support/money-stack';
-import { eventually, sleep } from '../support/poll';
+import { eventually } from '../support/poll';
 import { startStack, Stack } from '../support/stack';
 import { createBusiness, http } from '../support/test-app';
 import { startTestWorker } from '../support/test-worker';
@@ -21,10 +23,12 @@ describe('Vault deposits', () => {
   let apiKey: string;
   /** The worker started after the suite's own was stopped (the stack closes only the one it started). */
   let restarted: INestApplicationContext | undefined;
+  let chainClients: ChainClients;
 
   beforeAll(async () => {
     stack = await startStack({ name: 'vault-deposits', chains: { confirmations: CONFIRMATIONS }, worker: true, merchants: ['vault'] });
     apiKey = stack.merchants[0].apiKey;
+    chainClients = createChainClients(loadConfig({ NODE_ENV: 'test', DATABASE_URL: stack.db.url, ...stack.env }));
   }, 120_000);
 
   afterAll(async () => {
@@ -58,8 +62,21 @@ describe('Vault deposits', () => {
     ))!;
   const ledgerTransactionsOf = async (vaultTransactionId: string) =>
     (await stack.pg.query(`SELECT id FROM ledger_transactions WHERE source_id = $1`, [vaultTransactionId])).rows;
-  /** A few of the worker's runs (every 150 ms). */
-  const workerRuns = () => sleep(800);
+  /**
+   * Until a whole run of the worker's follower has passed on `chain` since now: a block is mined
+   * and waited for in the chain's cursor, which the next run moves only after the run before it
+   * settled what it had read.
+   */
+  const workerRuns = async (chain: ChainName) => {
+    await stack.chains!.mine(chain, 1);
+    const head = await chainClients.get(chain)!.head();
+    await eventually(
+      async () => (await stack.pg.query(`SELECT block FROM vault_chain_cursors WHERE chain = $1`, [chain])).rows[0]?.block,
+      (block) => block !== undefined && BigInt(block) >= head,
+      20_000,
+      50,
+    );
+  };
 
   it.each(CHAINS)('a deposit on %s is pending, then credited once at the confirmation count', async (chain) => {
     const business = await createBusiness(stack.t, apiKey);
@@ -87,7 +104,8 @@ describe('Vault deposits', () => {
 
     // More blocks, more runs: still one deposit, credited once.
     await stack.chains!.mine(chain, 5);
-    await workerRuns();
+    await workerRuns(chain);
+    await workerRuns(chain);
     expect(await transactionsOf(business.poboUserId)).toHaveLength(1);
     expect(await ledgerTransactionsOf(credited.vaultTransactionId)).toHaveLength(1);
     expect((await balanceOn(business.poboUserId, chain)).available).toBe(12.345678);
@@ -129,7 +147,7 @@ describe('Vault deposits', () => {
         20_000,
         100,
       );
-      await workerRuns();
+      await workerRuns('ethereum');
       const txs = await transactionsOf(business.poboUserId);
       expect(txs.map((tx) => tx.txHash).sort()).toEqual([first.txHash, second.txHash].sort());
       for (const tx of txs) expect(await ledgerTransactionsOf(tx.vaultTransactionId)).toHaveLength(1);
