@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { SandboxUnderTest } from '../../../sandbox/common/sandbox-under-test';
+import { listeningSandbox } from '../../../test/support/sandbox-spec';
 import { createBridgeRailServer } from '../../../sandbox/bridge-rail/bridge-rail.server';
 import { ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import type { BridgeTransferRequest, Recipient } from './bridge-rail';
@@ -32,17 +33,10 @@ const transferRequest = (overrides: Partial<BridgeTransferRequest> = {}): Bridge
 /** The bridge rail adapter against the sandbox bridge rail over a real socket. */
 describe('HttpBridgeRail', () => {
   const sandbox = new SandboxUnderTest(() => createBridgeRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS }), API_KEY);
-  let baseUrl: string;
-
-  beforeAll(async () => {
-    await sandbox.start();
-    baseUrl = await sandbox.listen();
-  });
-  afterAll(() => sandbox.stop());
-  afterEach(() => sandbox.reset());
+  const baseUrl = listeningSandbox(sandbox);
 
   const rail = (apiKey = API_KEY) =>
-    new HttpBridgeRail(new ProviderHttpClient({ name: 'bridge rail', baseUrl, apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
+    new HttpBridgeRail(new ProviderHttpClient({ name: 'bridge rail', baseUrl: baseUrl(), apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
   const { faults, events: railEvents } = sandbox;
   const calls = (reference = 'iin_1') => sandbox.state(`/_sandbox/calls?reference=${reference}`);
   const stored = async () => (await sandbox.state('/_sandbox/transfers')).transfers;

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import 'reflect-metadata';
 import { SandboxUnderTest } from '../../../sandbox/common/sandbox-under-test';
+import { listeningSandbox } from '../../../test/support/sandbox-spec';
 import { createPayoutRailServer } from '../../../sandbox/payout-rail/payout-rail.server';
 import { ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import type { Recipient } from './bridge-rail';
@@ -35,17 +36,10 @@ const payoutRequest = (overrides: Partial<ForeignPayoutRequest> = {}): ForeignPa
 /** The payout rail adapter against the sandbox payout rail over a real socket. */
 describe('HttpPayoutRail', () => {
   const sandbox = new SandboxUnderTest(() => createPayoutRailServer({ apiKey: API_KEY, settlementStepMs: STEP_MS }), API_KEY);
-  let baseUrl: string;
-
-  beforeAll(async () => {
-    await sandbox.start();
-    baseUrl = await sandbox.listen();
-  });
-  afterAll(() => sandbox.stop());
-  afterEach(() => sandbox.reset());
+  const baseUrl = listeningSandbox(sandbox);
 
   const rail = (apiKey = API_KEY) =>
-    new HttpPayoutRail(new ProviderHttpClient({ name: 'payout rail', baseUrl, apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
+    new HttpPayoutRail(new ProviderHttpClient({ name: 'payout rail', baseUrl: baseUrl(), apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
   const { faults, events: railEvents } = sandbox;
   const calls = (reference = 'iin_1') => sandbox.state(`/_sandbox/calls?reference=${reference}`);
   const stored = async () => (await sandbox.state('/_sandbox/payouts')).payouts;

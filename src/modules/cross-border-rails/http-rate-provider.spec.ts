@@ -3,6 +3,7 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BRIDGE_RAIL_RATES, createBridgeRailServer } from '../../../sandbox/bridge-rail/bridge-rail.server';
 import { SandboxUnderTest } from '../../../sandbox/common/sandbox-under-test';
+import { listeningSandbox } from '../../../test/support/sandbox-spec';
 import { ProviderError, ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { HttpRateProvider } from './http-rate-provider';
 
@@ -12,16 +13,9 @@ const OPTIONS = { timeoutMs: 2_000, retries: 0 };
 /** The rate provider against the sandbox bridge rail over a real socket. */
 describe('HttpRateProvider', () => {
   const sandbox = new SandboxUnderTest(() => createBridgeRailServer({ apiKey: API_KEY }), API_KEY);
-  let baseUrl: string;
+  const baseUrl = listeningSandbox(sandbox);
 
-  beforeAll(async () => {
-    await sandbox.start();
-    baseUrl = await sandbox.listen();
-  });
-  afterAll(() => sandbox.stop());
-  afterEach(() => sandbox.reset());
-
-  const provider = (apiKey = API_KEY, url = baseUrl) =>
+  const provider = (apiKey = API_KEY, url = baseUrl()) =>
     new HttpRateProvider(new ProviderHttpClient({ name: 'bridge rail', baseUrl: url, apiKey, backoffMs: 10, resetTimeoutMs: 60_000 }));
   const { faults } = sandbox;
 

@@ -1,6 +1,7 @@
 import { escapeHtml } from '../../common/html/html';
 import { toMajorUnits } from '../../common/money/money';
 import type { PayoutConfirmation } from '../cross-border-rails';
+import { USD_1500_INTENT } from '../../../test/support/receipt-fixtures';
 import { countryName, field32A, formatMoney, ReceiptIntent, renderReceiptMessagePage, renderReceiptPage, renderTelexPage } from './receipt.html';
 
 const HOSTILE = `<img src=x onerror="alert(1)">&'`;
@@ -25,15 +26,7 @@ const intent = (overrides: Partial<ReceiptIntent> = {}): ReceiptIntent => ({
   id: 'ipi_5c4b3a29181706f5e4d3c2b1',
   status: 'settled',
   quoteId: 'qt_0a1b2c3d4e5f60718293a4b5',
-  destinationCountry: 'US',
-  amount: '150000',
-  currency: 'USD',
-  // 1500 × 1650.25 = 2,475,375.00 NGN; fee 12,376.88 NGN.
-  sourceAmount: '248775188',
-  sourceCurrency: 'NGN',
-  convertedAmount: '247537500',
-  fee: '1237688',
-  exchangeRate: '1650.25',
+  ...USD_1500_INTENT,
   recipientFullName: 'Jane Doe',
   recipientEmail: 'jane@example.com',
   bankCodeType: 'swift',

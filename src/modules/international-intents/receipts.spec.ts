@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { USD_1500_INTENT } from '../../../test/support/receipt-fixtures';
 import { AppError } from '../../common/errors/app-error';
 import { PAGE_CSP } from '../../common/html/pages';
 import { PoboBusinessesService } from '../pobo-businesses';
@@ -20,14 +21,7 @@ const record = (status: InternationalIntentStatus, overrides: Partial<ReceiptRec
   quoteId: 'qt_1',
   quoteOptionId: 'qo_1',
   routeType: 'ngn',
-  destinationCountry: 'US',
-  amount: '150000',
-  currency: 'USD',
-  sourceAmount: '248775188',
-  sourceCurrency: 'NGN',
-  convertedAmount: '247537500',
-  fee: '1237688',
-  exchangeRate: '1650.25',
+  ...USD_1500_INTENT,
   quoteExpiresAt: new Date('2026-11-20T10:06:58Z'),
   recipientFullName: 'Jane Doe',
   recipientEmail: null,

@@ -37,12 +37,7 @@ export function mapVaultTransaction(row: VaultTransactionRecord): VaultTransacti
     vaultTransactionId: row.id,
     poboUserId: row.poboUserId,
     direction: row.direction,
-    chain: row.chain,
-    asset: row.asset,
-    amount: usdc(minorFromColumn(row.amount)),
-    networkFee: usdc(minorFromColumn(row.networkFee)),
-    fromAddress: row.fromAddress,
-    toAddress: row.toAddress,
+    ...movement(row),
     txHash: row.txHash,
     confirmations: row.confirmations,
     status: row.status,
@@ -57,12 +52,7 @@ export function mapVaultTransfer(row: VaultTransferRecord): VaultTransferDto {
     vaultTransferId: row.id,
     vaultTransactionId: row.vaultTransactionId,
     poboUserId: row.poboUserId,
-    chain: row.chain,
-    asset: row.asset,
-    amount: usdc(minorFromColumn(row.amount)),
-    networkFee: usdc(minorFromColumn(row.networkFee)),
-    fromAddress: row.fromAddress,
-    toAddress: row.toAddress,
+    ...movement(row),
     merchantReference: row.merchantReference,
     status: row.status,
     failureReason: row.failureReason,
@@ -71,5 +61,19 @@ export function mapVaultTransfer(row: VaultTransferRecord): VaultTransferDto {
     createdAt: row.createdAt.toISOString(),
     submittedAt: row.submittedAt?.toISOString() ?? null,
     completedAt: row.completedAt?.toISOString() ?? null,
+  };
+}
+
+/** What moved on which chain, from where to where: a vault transaction's and a transfer's alike. */
+function movement<From extends string | null>(
+  row: Pick<VaultTransferRecord, 'chain' | 'asset' | 'amount' | 'networkFee' | 'toAddress'> & { fromAddress: From },
+) {
+  return {
+    chain: row.chain,
+    asset: row.asset,
+    amount: usdc(minorFromColumn(row.amount)),
+    networkFee: usdc(minorFromColumn(row.networkFee)),
+    fromAddress: row.fromAddress,
+    toAddress: row.toAddress,
   };
 }
