@@ -4,6 +4,7 @@ import { PG_POOL } from '../../src/common/persistence/pg-pool';
 import { REDACTION_MARKER } from '../../src/common/logging/logger.options';
 import { MerchantsService } from '../../src/modules/auth/merchants.service';
 import { expectErrorBody } from '../support/contract';
+import { eventually } from '../support/poll';
 import { http, TestApp } from '../support/test-app';
 import { startStack, Stack } from '../support/stack';
 
@@ -144,8 +145,13 @@ describe('Merchant authentication', () => {
     } finally {
       queries.stop();
     }
-    await sleep(100);
-    const { rows } = await pg.query('SELECT last_used_at FROM api_keys WHERE id = $1', [apiKeyId]);
+    // The write is not in the request's path: it lands just after.
+    const rows = await eventually(
+      async () => (await pg.query('SELECT last_used_at FROM api_keys WHERE id = $1', [apiKeyId])).rows,
+      ([row]) => row.last_used_at !== null,
+      5_000,
+      20,
+    );
     expect(rows[0].last_used_at).toBeInstanceOf(Date);
     expect(Date.now() - rows[0].last_used_at.getTime()).toBeLessThan(10_000);
   });
@@ -162,8 +168,15 @@ describe('Merchant authentication', () => {
     await list({ 'x-api-key': `${apiKey}x` });
     await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', { apiKey, body: '{bad json' });
     await http(t.baseUrl, 'POST', '/api/merchant/pobo/users', { apiKey, body: { businessName: '' } });
-    await http(t.baseUrl, 'GET', '/api/merchant/pobo/users/pobo_000000000000000000000000', { apiKey });
-    await sleep(50);
+    const last = await http(t.baseUrl, 'GET', '/api/merchant/pobo/users/pobo_000000000000000000000000', { apiKey });
+    // Every request's lines are in once the last one's completion is.
+    const lastId = last.headers.get('x-request-id')!;
+    await eventually(
+      () => Promise.resolve(t.logs.some((l) => l.includes(lastId) && l.includes('request completed'))),
+      (logged) => logged,
+      5_000,
+      10,
+    );
     const lines = t.logs.slice(mark).join('\n');
     expect(lines.length).toBeGreaterThan(0);
     for (const secret of [apiKey, revoked.apiKey, apiKey.slice(8)]) expect(lines).not.toContain(secret);

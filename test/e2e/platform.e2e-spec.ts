@@ -42,9 +42,13 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
 
   it('logs the same request id that the response carries', async () => {
     const result = await http(t.baseUrl, 'GET', '/api/merchant/pobo/users', { apiKey });
-    await sleep(20);
     const id = result.headers.get('x-request-id')!;
-    const line = t.logs.find((l) => l.includes(id) && l.includes('request completed'));
+    const line = await eventually(
+      () => Promise.resolve(t.logs.find((l) => l.includes(id) && l.includes('request completed'))),
+      (found) => found !== undefined,
+      5_000,
+      10,
+    );
     expect(line).toBeDefined();
     expect(JSON.parse(line!).request.id).toBe(id);
   });
