@@ -20,6 +20,7 @@ import { PaymentIntentsModule } from './modules/payment-intents';
 import { RailEventsModule } from './modules/rail-events';
 import { VaultModule } from './modules/vault';
 import { WithdrawalsModule } from './modules/withdrawals';
+import { EventsModule } from './modules/events';
 import { PoboBusinessesModule } from './modules/pobo-businesses';
 import { RedisModule } from './redis/redis.module';
 
@@ -49,6 +50,7 @@ export class AppModule {
         LedgerModule,
         PaymentIntentsModule,
         WithdrawalsModule,
+        EventsModule,
         VaultModule,
         InternationalIntentsModule,
         RailEventsModule,

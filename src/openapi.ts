@@ -23,6 +23,10 @@ const TAGS = [
     description:
       "A business's USDC wallets on ethereum, polygon, base and solana: balances, deposits credited once at each chain's confirmation count, transfers out",
   },
+  {
+    name: 'Events',
+    description: 'Every change a merchant cares about, recorded with the change itself and kept 30 days: what a webhook sends, and a list to catch up from',
+  },
   { name: 'Test helpers', description: 'Test keys only: make the sandbox third parties act, as real ones would' },
   {
     name: 'Dashboard: account',
@@ -37,6 +41,7 @@ const TAGS = [
     description:
       "The merchant's balance, payment intents, withdrawals, quotes and international payment intents, read with a session; owners confirm payments and withdraw",
   },
+  { name: 'Dashboard: events', description: "The merchant's events and their payloads, read with a session" },
   { name: 'Dashboard: businesses', description: "The merchant's businesses, read with a session; owners issue fresh agreement links" },
   { name: 'Dashboard: test helpers', description: 'Test mode only: sandbox money for trying an integration from the dashboard' },
   { name: 'Dashboard: audit log', description: 'Every change made from the dashboard, and every login, with who, what, when and from where (owners)' },

@@ -14,6 +14,7 @@ import { PaymentIntentsModule } from './modules/payment-intents';
 import { RailEventsModule } from './modules/rail-events';
 import { VaultModule } from './modules/vault';
 import { WithdrawalsModule } from './modules/withdrawals';
+import { EventsModule } from './modules/events';
 import { RedisModule } from './redis/redis.module';
 
 /**
@@ -37,6 +38,7 @@ export class WorkerModule {
         IdempotencyModule,
         PaymentIntentsModule,
         WithdrawalsModule,
+        EventsModule,
         VaultModule,
         InternationalIntentsModule,
         RailEventsModule,

@@ -38,6 +38,7 @@ export type IdPrefix =
   | 'col'
   | 'wd'
   | 'btx'
+  | 'evt'
   | 'ltx'
   | 'qt'
   | 'qo'

@@ -14,6 +14,7 @@ import { VaultTransferHashes1795673626619 } from './1795673626619-VaultTransferH
 import { VaultTransferStalls1795740000000 } from './1795740000000-VaultTransferStalls';
 import { ApiKeyPermissions1795762940394 } from './1795762940394-ApiKeyPermissions';
 import { VaultStatusHistory1795776366828 } from './1795776366828-VaultStatusHistory';
+import { Events1795790976323 } from './1795790976323-Events';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   VaultTransferStalls1795740000000,
   ApiKeyPermissions1795762940394,
   VaultStatusHistory1795776366828,
+  Events1795790976323,
 ];

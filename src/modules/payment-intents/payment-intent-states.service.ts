@@ -1,16 +1,30 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { StatusStates } from '../../common/state-machine/status-transitions.repository';
+import { EventsService, EventType } from '../events';
+import { mapPaymentIntent } from './payment-intent.mapper';
 import { PaymentIntentStatusHistoryEntity } from './payment-intent-status-history.entity';
 import { PaymentIntentEntity } from './payment-intent.entity';
 import { PAYMENT_INTENT_STATES, PaymentIntentStatus } from './payment-intent.states';
 import { PaymentIntentStateConflictError } from './payment-intents.errors';
+import { PaymentIntentsRepository } from './payment-intents.repository';
 
 type IntentExtra = Partial<Pick<PaymentIntentEntity, 'fundedAt' | 'confirmedAt' | 'amountReceived'>>;
 
-/** The only code that changes a payment intent's status. */
+/** The moves a merchant hears of: each records its event with the move. */
+const EVENT_OF: Partial<Record<PaymentIntentStatus, EventType>> = {
+  funds_received: 'payment_intent.funds_received',
+  succeeded: 'payment_intent.succeeded',
+  expired: 'payment_intent.expired',
+};
+
+/** The only code that changes a payment intent's status, and the one that records its events. */
 @Injectable()
 export class PaymentIntentStates extends StatusStates<PaymentIntentEntity, PaymentIntentStatus, IntentExtra> {
-  constructor() {
+  constructor(
+    private readonly repository: PaymentIntentsRepository,
+    private readonly events: EventsService,
+  ) {
     super({
       entity: PaymentIntentEntity,
       history: PaymentIntentStatusHistoryEntity,
@@ -18,5 +32,19 @@ export class PaymentIntentStates extends StatusStates<PaymentIntentEntity, Payme
       machine: PAYMENT_INTENT_STATES,
       refuse: (from, to) => new PaymentIntentStateConflictError(from, to),
     });
+  }
+
+  override async apply(manager: EntityManager, intent: PaymentIntentEntity, status: PaymentIntentStatus, cause: string, extra: IntentExtra = {}) {
+    const from = intent.status;
+    const moved = await super.apply(manager, intent, status, cause, extra);
+    const type = EVENT_OF[status];
+    if (type && from !== status) await this.emit(manager, moved, type);
+    return moved;
+  }
+
+  /** The intent's event, its object read in this transaction as GET reads it. */
+  async emit(manager: EntityManager, intent: Pick<PaymentIntentEntity, 'id' | 'merchantId'>, type: EventType): Promise<void> {
+    const object = mapPaymentIntent(await this.repository.read(manager, intent.id));
+    await this.events.record(manager, { merchantId: intent.merchantId, type, objectId: intent.id, object });
   }
 }

@@ -4,6 +4,7 @@ import { InboundPaymentEntity } from './inbound-payment.entity';
 import { PaymentIntentStatusHistoryEntity } from './payment-intent-status-history.entity';
 import { PaymentIntentEntity } from './payment-intent.entity';
 import { AuditModule } from '../audit';
+import { EventsModule } from '../events';
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../../jobs';
 import { BankRailModule } from '../bank-rail';
@@ -24,6 +25,7 @@ import { TestHelpersController } from './test-helpers.controller';
     TypeOrmModule.forFeature([InboundPaymentEntity, PaymentIntentStatusHistoryEntity, PaymentIntentEntity]),
     AuditModule,
     BankRailModule,
+    EventsModule,
     IdempotencyModule,
     LedgerModule,
     JobsModule.forFeature(PAYMENT_INTENTS_QUEUE, Object.values(PAYMENT_INTENTS_JOBS)),

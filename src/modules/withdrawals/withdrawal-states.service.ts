@@ -1,16 +1,26 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { StatusStates } from '../../common/state-machine/status-transitions.repository';
+import { EventsService, EventType } from '../events';
+import { mapWithdrawal } from './withdrawal.mapper';
 import { WithdrawalStatusHistoryEntity } from './withdrawal-status-history.entity';
 import { WithdrawalEntity } from './withdrawal.entity';
 import { WITHDRAWAL_STATES, WithdrawalStatus } from './withdrawal.states';
 import { WithdrawalStateConflictError } from './withdrawals.errors';
+import { WithdrawalsRepository } from './withdrawals.repository';
 
 type WithdrawalExtra = Partial<Pick<WithdrawalEntity, 'railPayoutId' | 'failureCode' | 'failureMessage' | 'completedAt'>>;
 
-/** The only code that changes a withdrawal's status. */
+/** The moves a merchant hears of: each records its event with the move. */
+const EVENT_OF: Partial<Record<WithdrawalStatus, EventType>> = { succeeded: 'withdrawal.succeeded', failed: 'withdrawal.failed' };
+
+/** The only code that changes a withdrawal's status, and the one that records its events. */
 @Injectable()
 export class WithdrawalStates extends StatusStates<WithdrawalEntity, WithdrawalStatus, WithdrawalExtra> {
-  constructor() {
+  constructor(
+    private readonly repository: WithdrawalsRepository,
+    private readonly events: EventsService,
+  ) {
     super({
       entity: WithdrawalEntity,
       history: WithdrawalStatusHistoryEntity,
@@ -18,5 +28,19 @@ export class WithdrawalStates extends StatusStates<WithdrawalEntity, WithdrawalS
       machine: WITHDRAWAL_STATES,
       refuse: (from, to) => new WithdrawalStateConflictError(from, to),
     });
+  }
+
+  override async apply(manager: EntityManager, withdrawal: WithdrawalEntity, status: WithdrawalStatus, cause: string, extra: WithdrawalExtra = {}) {
+    const from = withdrawal.status;
+    const moved = await super.apply(manager, withdrawal, status, cause, extra);
+    const type = EVENT_OF[status];
+    if (type && from !== status) await this.emit(manager, moved, type);
+    return moved;
+  }
+
+  /** The withdrawal's event, its object read in this transaction as GET reads it. */
+  async emit(manager: EntityManager, withdrawal: Pick<WithdrawalEntity, 'id' | 'merchantId'>, type: EventType): Promise<void> {
+    const object = mapWithdrawal(await this.repository.read(manager, withdrawal.id));
+    await this.events.record(manager, { merchantId: withdrawal.merchantId, type, objectId: withdrawal.id, object });
   }
 }

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { WithdrawalStatusHistoryEntity } from './withdrawal-status-history.entity';
 import { WithdrawalEntity } from './withdrawal.entity';
 import { AuditModule } from '../audit';
+import { EventsModule } from '../events';
 import { Module } from '@nestjs/common';
 import { JobsModule } from '../../jobs';
 import { BankRailModule } from '../bank-rail';
@@ -22,6 +23,7 @@ import { WithdrawalsService } from './withdrawals.service';
     TypeOrmModule.forFeature([WithdrawalStatusHistoryEntity, WithdrawalEntity]),
     AuditModule,
     BankRailModule,
+    EventsModule,
     IdempotencyModule,
     LedgerModule,
     JobsModule.forFeature(WITHDRAWALS_QUEUE, Object.values(WITHDRAWALS_JOBS)),

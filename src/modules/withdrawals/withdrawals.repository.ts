@@ -44,6 +44,12 @@ export class WithdrawalsRepository {
     return manager.findOneBy(WithdrawalEntity, { id });
   }
 
+  /** The withdrawal as GET reads it, in `manager`'s transaction (what an event carries). */
+  async read(manager: EntityManager, id: string): Promise<WithdrawalRecord> {
+    const [row] = await manager.query<WithdrawalRecord[]>(`SELECT ${COLUMNS} FROM withdrawals WHERE id = $1`, [id]);
+    return row;
+  }
+
   async insert(manager: EntityManager, withdrawal: NewWithdrawal): Promise<void> {
     await manager.insert(WithdrawalEntity, withdrawal);
   }

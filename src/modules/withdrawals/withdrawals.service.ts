@@ -14,6 +14,7 @@ import { CreateWithdrawalDto } from './dto/create-withdrawal.dto';
 import { BankDto, WithdrawalDto } from './dto/withdrawal.response';
 import { mapWithdrawal } from './withdrawal.mapper';
 import { WithdrawalPayoutsService } from './withdrawal-payouts.service';
+import { WithdrawalStates } from './withdrawal-states.service';
 import { AccountNumberInvalidError, WithdrawalNotFoundError, WithdrawalReferenceInUseError } from './withdrawals.errors';
 import { WITHDRAWAL_REFERENCE_UNIQUE, WithdrawalsRepository } from './withdrawals.repository';
 import { WithdrawalListQuery } from './dto/withdrawal-list.query';
@@ -30,6 +31,7 @@ export class WithdrawalsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: WithdrawalsRepository,
     private readonly payouts: WithdrawalPayoutsService,
+    private readonly states: WithdrawalStates,
     private readonly idempotency: IdempotencyService,
     private readonly ledger: LedgerService,
   ) {}
@@ -93,6 +95,7 @@ export class WithdrawalsService {
           accountName: dto.accountName,
           narration: dto.narration ?? null,
         });
+        await this.states.emit(manager, { id, merchantId }, 'withdrawal.created');
         // Before the posting, which locks the merchant's balance until the commit: one write less under that lock.
         await this.idempotency.checkpoint(claim, 'funds_reserved', manager);
         await this.ledger.post(manager, {

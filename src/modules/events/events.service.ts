@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { isId, newId } from '../../common/ids/ids';
+import { listPage, Page } from '../../common/paging';
+import { JobHandler } from '../../jobs';
+import type { EventDto, EventListQuery } from './dto/event.dto';
+import { mapEvent } from './event.mapper';
+import { EVENT_RETENTION_DAYS, EventType } from './event.types';
+import { EventNotFoundError } from './events.errors';
+import { EVENTS_JOBS } from './events.jobs';
+import { EventsRepository } from './events.repository';
+
+/** What happened to which object: `object` is the object as its GET answers right after the change. */
+export interface NewEventOf {
+  merchantId: string;
+  type: EventType;
+  objectId: string;
+  object: unknown;
+}
+
+const PRUNE_BATCH = 10_000;
+
+/**
+ * The merchant's events: recorded by the module that owns the object, in the transaction of the
+ * change (a change that rolls back leaves no event; none commits without its event), read through
+ * the API, kept `EVENT_RETENTION_DAYS` days.
+ */
+@Injectable()
+export class EventsService {
+  constructor(private readonly repository: EventsRepository) {}
+
+  async record(manager: EntityManager, event: NewEventOf): Promise<void> {
+    await this.repository.insert(manager, {
+      id: newId('evt'),
+      merchantId: event.merchantId,
+      type: event.type,
+      objectId: event.objectId,
+      data: JSON.stringify(event.object),
+    });
+  }
+
+  async get(merchantId: string, id: string): Promise<EventDto> {
+    const row = isId('evt', id) ? await this.repository.findOwned(merchantId, id) : undefined;
+    if (!row) throw new EventNotFoundError();
+    return mapEvent(row);
+  }
+
+  list(merchantId: string, query: EventListQuery): Promise<Page<EventDto>> {
+    const filter = { types: query.type, createdAfter: query.createdAfter ? new Date(query.createdAfter) : undefined };
+    return listPage(
+      query,
+      'evt',
+      (limit, after) => this.repository.list(merchantId, filter, limit, after),
+      mapEvent,
+      (event) => event.eventId,
+    );
+  }
+
+  /** Removes what is past the retention, a batch at a time until none is left. */
+  @JobHandler(EVENTS_JOBS.prune)
+  async prune(): Promise<void> {
+    while ((await this.repository.deleteOlderThan(EVENT_RETENTION_DAYS, PRUNE_BATCH)) === PRUNE_BATCH);
+  }
+}
