@@ -73,15 +73,23 @@ export class Transitions<E extends StatusResource, F extends string> {
  * The states service of a resource with one `status` field (a payment intent, a withdrawal, an
  * international payment intent): the only code that changes its status, `lock` in the caller's
  * transaction, then `apply`. Each module's service extends it with its entity, machine, history
- * and refusal.
+ * and refusal, and with `events`: the moves a merchant hears of, each recorded by the service's
+ * `emit` after the move, in the same transaction.
  */
 export abstract class StatusStates<E extends StatusResource & { status: S }, S extends string, X extends Partial<E>> {
   private readonly transitions: Transitions<E, 'status'>;
+  private readonly eventOf: Partial<Record<S, string>>;
 
   protected constructor(
-    options: Omit<TransitionsOptions<E, 'status'>, 'fields' | 'refuse'> & { machine: StateMachine<S>; refuse: (from: string, to: string) => AppError },
+    options: Omit<TransitionsOptions<E, 'status'>, 'fields' | 'refuse'> & {
+      machine: StateMachine<S>;
+      refuse: (from: string, to: string) => AppError;
+      /** The event type a move to each status records (none for the others). */
+      events?: Partial<Record<S, string>>;
+    },
   ) {
-    const { machine, refuse, ...rest } = options;
+    const { machine, refuse, events = {}, ...rest } = options;
+    this.eventOf = events;
     this.transitions = new Transitions<E, 'status'>({
       ...rest,
       fields: { status: { property: 'status', machine } },
@@ -93,7 +101,16 @@ export abstract class StatusStates<E extends StatusResource & { status: S }, S e
     return this.transitions.lock(manager, id);
   }
 
-  apply(manager: EntityManager, resource: E, status: S, cause: string, extra: X = {} as X): Promise<E> {
-    return this.transitions.apply(manager, resource, { status }, cause, extra);
+  async apply(manager: EntityManager, resource: E, status: S, cause: string, extra: X = {} as X): Promise<E> {
+    const from = resource.status;
+    const moved = await this.transitions.apply(manager, resource, { status }, cause, extra);
+    const event = this.eventOf[status];
+    if (event !== undefined && from !== status) await this.emit(manager, moved, event);
+    return moved;
+  }
+
+  /** Records the event `type` of `resource`, as it now is, in the transaction; a service whose `events` name any implements it. */
+  protected emit(_manager: EntityManager, resource: E, type: string): Promise<void> {
+    return Promise.reject(new Error(`${type} of ${resource.id}: this states service records no events`));
   }
 }

@@ -30,20 +30,13 @@ export class PaymentIntentStates extends StatusStates<PaymentIntentEntity, Payme
       history: PaymentIntentStatusHistoryEntity,
       historyRow: ({ resourceId, fromStatus, toStatus, cause }) => ({ paymentIntentId: resourceId, fromStatus, toStatus, cause }),
       machine: PAYMENT_INTENT_STATES,
+      events: EVENT_OF,
       refuse: (from, to) => new PaymentIntentStateConflictError(from, to),
     });
   }
 
-  override async apply(manager: EntityManager, intent: PaymentIntentEntity, status: PaymentIntentStatus, cause: string, extra: IntentExtra = {}) {
-    const from = intent.status;
-    const moved = await super.apply(manager, intent, status, cause, extra);
-    const type = EVENT_OF[status];
-    if (type && from !== status) await this.emit(manager, moved, type);
-    return moved;
-  }
-
   /** The intent's event, its object read in this transaction as GET reads it. */
-  async emit(manager: EntityManager, intent: Pick<PaymentIntentEntity, 'id' | 'merchantId'>, type: EventType): Promise<void> {
+  override async emit(manager: EntityManager, intent: Pick<PaymentIntentEntity, 'id' | 'merchantId'>, type: EventType): Promise<void> {
     const object = mapPaymentIntent(await this.repository.read(manager, intent.id));
     await this.events.record(manager, { merchantId: intent.merchantId, type, objectId: intent.id, object });
   }

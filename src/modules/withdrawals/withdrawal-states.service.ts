@@ -26,20 +26,13 @@ export class WithdrawalStates extends StatusStates<WithdrawalEntity, WithdrawalS
       history: WithdrawalStatusHistoryEntity,
       historyRow: ({ resourceId, fromStatus, toStatus, cause }) => ({ withdrawalId: resourceId, fromStatus, toStatus, cause }),
       machine: WITHDRAWAL_STATES,
+      events: EVENT_OF,
       refuse: (from, to) => new WithdrawalStateConflictError(from, to),
     });
   }
 
-  override async apply(manager: EntityManager, withdrawal: WithdrawalEntity, status: WithdrawalStatus, cause: string, extra: WithdrawalExtra = {}) {
-    const from = withdrawal.status;
-    const moved = await super.apply(manager, withdrawal, status, cause, extra);
-    const type = EVENT_OF[status];
-    if (type && from !== status) await this.emit(manager, moved, type);
-    return moved;
-  }
-
   /** The withdrawal's event, its object read in this transaction as GET reads it. */
-  async emit(manager: EntityManager, withdrawal: Pick<WithdrawalEntity, 'id' | 'merchantId'>, type: EventType): Promise<void> {
+  override async emit(manager: EntityManager, withdrawal: Pick<WithdrawalEntity, 'id' | 'merchantId'>, type: EventType): Promise<void> {
     const object = mapWithdrawal(await this.repository.read(manager, withdrawal.id));
     await this.events.record(manager, { merchantId: withdrawal.merchantId, type, objectId: withdrawal.id, object });
   }
