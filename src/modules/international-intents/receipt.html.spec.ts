@@ -1,24 +1,13 @@
 import { escapeHtml } from '../../common/html/html';
 import { toMajorUnits } from '../../common/money/money';
 import type { PayoutConfirmation } from '../cross-border-rails';
-import { USD_1500_INTENT } from '../../../test/support/receipt-fixtures';
+import { USD_1500_CONFIRMATION, USD_1500_INTENT } from '../../../test/support/receipt-fixtures';
 import { countryName, field32A, formatMoney, ReceiptIntent, renderReceiptMessagePage, renderReceiptPage, renderTelexPage } from './receipt.html';
 
 const HOSTILE = `<img src=x onerror="alert(1)">&'`;
 
 const confirmation = (overrides: Partial<PayoutConfirmation> = {}): PayoutConfirmation => ({
-  uetr: '8f0c2a3e-5b7d-4e1f-9a2b-3c4d5e6f7a8b',
-  senderReference: 'SBX0A1B2C3D4E5F6',
-  bankOperationCode: 'CRED',
-  valueDate: '2026-11-20',
-  currency: 'USD',
-  amount: '1500.00',
-  orderingCustomer: 'Adaeze Textiles Ltd, NG',
-  accountWithInstitution: 'CHASUS33',
-  beneficiaryAccount: '000123456789',
-  beneficiaryName: 'Jane Doe',
-  remittanceInformation: 'INV-2026-0042',
-  detailsOfCharges: 'OUR',
+  ...USD_1500_CONFIRMATION,
   ...overrides,
 });
 

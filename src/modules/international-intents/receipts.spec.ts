@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { USD_1500_INTENT } from '../../../test/support/receipt-fixtures';
+import { USD_1500_CONFIRMATION, USD_1500_INTENT } from '../../../test/support/receipt-fixtures';
 import { AppError } from '../../common/errors/app-error';
 import { PAGE_CSP } from '../../common/html/pages';
 import { PoboBusinessesService } from '../pobo-businesses';
@@ -36,20 +36,7 @@ const record = (status: InternationalIntentStatus, overrides: Partial<ReceiptRec
   payoutId: 'po_1',
   payoutConfirmation:
     status === 'withdrawal_confirmed' || status === 'settled'
-      ? {
-          uetr: '8f0c2a3e-5b7d-4e1f-9a2b-3c4d5e6f7a8b',
-          senderReference: 'SBX0A1B2C3D4E5F6',
-          bankOperationCode: 'CRED',
-          valueDate: '2026-11-20',
-          currency: 'USD',
-          amount: '1500.00',
-          orderingCustomer: 'Acme Ltd, NG',
-          accountWithInstitution: 'CHASUS33',
-          beneficiaryAccount: '000123456789',
-          beneficiaryName: 'Jane Doe',
-          remittanceInformation: 'Information Service Charges',
-          detailsOfCharges: 'OUR',
-        }
+      ? { ...USD_1500_CONFIRMATION, orderingCustomer: 'Acme Ltd, NG', remittanceInformation: 'Information Service Charges' }
       : null,
   processedAt: new Date('2026-11-20T09:52:01Z'),
   settledAt: status === 'settled' ? new Date('2026-11-20T09:52:04Z') : null,
