@@ -12,7 +12,7 @@ import { REQUIRED_COMPANY_FILE_TYPES } from '../src/modules/kyb/kyb.constants';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 import type { BenchPart } from './deployment';
 import { rssMb } from './measure';
-import { log as print } from './processes';
+import { log } from './processes';
 
 export const MiB = 1024 * 1024;
 const DOCUMENT_BYTES = 45 * MiB;
@@ -237,7 +237,7 @@ export async function runKybBench(input: KybBenchInput): Promise<KybBenchResult>
 
 /** Large submissions and GET onboarding. */
 export const runKybPart: BenchPart = async (d) => {
-  print('');
+  log('');
   const kyb = await runKybBench({
     apiUrl: d.servers.api.url,
     apiPid: d.servers.api.pid,
@@ -246,8 +246,8 @@ export const runKybPart: BenchPart = async (d) => {
     businessIds: d.businessIds.slice(0, 200),
     providerUrl: d.provider.url,
     providerApiKey: d.provider.apiKey,
-    log: print,
+    log,
   });
-  print(`(KYB targets: RSS growth < ${KYB_TARGETS.rssGrowthFactor}× the body; concurrent peak < ${KYB_TARGETS.concurrentPeakMb} MB)`);
+  log(`(KYB targets: RSS growth < ${KYB_TARGETS.rssGrowthFactor}× the body; concurrent peak < ${KYB_TARGETS.concurrentPeakMb} MB)`);
   return { targets: kyb.targets, results: { kyb } };
 };

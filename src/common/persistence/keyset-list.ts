@@ -43,6 +43,20 @@ export class KeysetList<R extends { id: string }, F extends string = never> {
     const values = [merchantId, ...this.filterNames.map((name) => filter[name] ?? null)];
     if (afterId === undefined) return (await this.pool.query<R>({ name: `${this.name}_list_first`, text: this.first, values: [...values, limit] })).rows;
     const { rows } = await this.pool.query<R>({ name: `${this.name}_list_after`, text: this.after, values: [...values, afterId, limit + 1] });
-    return rows[0]?.id === afterId ? rows.slice(1) : undefined;
+    return afterCursor(rows, afterId);
   }
+}
+
+/**
+ * For a list with its own SQL, paged the same way: the page after a cursor selects the cursor's
+ * own row first (`seq <=`), so it asks for one row more than the page.
+ */
+export function rowsToAsk(limit: number, afterId: string | undefined): number {
+  return afterId === undefined ? limit : limit + 1;
+}
+
+/** The rows after the cursor's, or undefined when the first row is not the cursor's (none of the merchant's). */
+export function afterCursor<R extends { id: string }>(rows: R[], afterId: string | undefined): R[] | undefined {
+  if (afterId === undefined) return rows;
+  return rows[0]?.id === afterId ? rows.slice(1) : undefined;
 }

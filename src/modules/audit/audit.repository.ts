@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import type { EntityManager } from 'typeorm';
+import { afterCursor, rowsToAsk } from '../../common/persistence/keyset-list';
 import { PG_POOL } from '../../common/persistence/pg-pool';
 import { AuditEntryEntity } from './audit-entry.entity';
 
@@ -50,14 +51,13 @@ export class AuditRepository {
       values.push(afterId);
       after = `AND a.seq <= (SELECT seq FROM audit_log WHERE id = $${values.length} AND merchant_id = $1)`;
     }
-    values.push(afterId === undefined ? limit : limit + 1);
+    values.push(rowsToAsk(limit, afterId));
     const { rows } = await this.pool.query<AuditRow>(
       `SELECT ${COLUMNS} FROM audit_log a
         WHERE a.merchant_id = $1 AND ($2::text IS NULL OR a.user_id = $2) AND ($3::text IS NULL OR a.action = $3) ${after}
         ORDER BY a.seq DESC LIMIT $${values.length}`,
       values,
     );
-    if (afterId === undefined) return rows;
-    return rows[0]?.id === afterId ? rows.slice(1) : undefined;
+    return afterCursor(rows, afterId);
   }
 }

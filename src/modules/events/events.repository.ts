@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
+import { afterCursor, rowsToAsk } from '../../common/persistence/keyset-list';
 import { PG_POOL } from '../../common/persistence/pg-pool';
 
-/** An event as read back: `data` is the stored JSON text, sent on as it is. */
+/** An event as read back: `data` is the stored JSON text, its keys in the order they were written. */
 export interface EventRecord {
   id: string;
   seq: string;
@@ -68,10 +69,9 @@ export class EventsRepository {
                 AND (e.id IS NOT DISTINCT FROM $4 OR (
                       ($2::text[] IS NULL OR e.type = ANY($2)) AND ($3::timestamptz IS NULL OR e.created_at >= $3)))
               ORDER BY e.seq DESC LIMIT $5`,
-      values: [merchantId, filter.types ?? null, filter.createdAfter ?? null, afterId ?? null, afterId === undefined ? limit : limit + 1],
+      values: [merchantId, filter.types ?? null, filter.createdAfter ?? null, afterId ?? null, rowsToAsk(limit, afterId)],
     });
-    if (afterId === undefined) return rows;
-    return rows[0]?.id === afterId ? rows.slice(1) : undefined;
+    return afterCursor(rows, afterId);
   }
 
   /** Deletes up to `batch` events older than `days` days; answers how many went. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
+import { afterCursor, rowsToAsk } from '../../common/persistence/keyset-list';
 import { PG_POOL } from '../../common/persistence/pg-pool';
 import type { CollectionEntity } from './collection.entity';
 
@@ -117,10 +118,9 @@ export class CollectionsRepository {
                 AND ($3::timestamptz IS NULL OR received_at >= $3) AND ($4::timestamptz IS NULL OR received_at < $4)
                 AND ($5::text IS NULL OR seq <= (SELECT seq FROM collections WHERE id = $5 AND merchant_id = $1 AND pobo_user_id = $2))
               ORDER BY seq DESC LIMIT $6`,
-      values: [merchantId, poboUserId, range.after ?? null, range.before ?? null, afterId ?? null, afterId === undefined ? limit : limit + 1],
+      values: [merchantId, poboUserId, range.after ?? null, range.before ?? null, afterId ?? null, rowsToAsk(limit, afterId)],
     });
-    if (afterId === undefined) return rows;
-    return rows[0]?.id === afterId ? rows.slice(1) : undefined;
+    return afterCursor(rows, afterId);
   }
 
   async pendingReturn(id: string): Promise<PendingCollectionReturn | undefined> {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
 import { PG_POOL } from '../../common/persistence/pg-pool';
-import { KeysetList } from '../../common/persistence/keyset-list';
+import { afterCursor, KeysetList, rowsToAsk } from '../../common/persistence/keyset-list';
 import type { ReturnReason } from './inbound-payment.entity';
 import type { NewPaymentIntent, PaymentIntentRecord } from './payment-intent.mapper';
 
@@ -119,11 +119,10 @@ export class PaymentIntentsRepository {
         filter.after ?? null,
         filter.before ?? null,
         afterId ?? null,
-        afterId === undefined ? limit : limit + 1,
+        rowsToAsk(limit, afterId),
       ],
     });
-    if (afterId === undefined) return rows;
-    return rows[0]?.id === afterId ? rows.slice(1) : undefined;
+    return afterCursor(rows, afterId);
   }
 
   async idByAccountNumber(manager: EntityManager, accountNumber: string): Promise<string | undefined> {
