@@ -14,7 +14,7 @@ import { PaymentIntentsModule } from './modules/payment-intents';
 import { RailEventsModule } from './modules/rail-events';
 import { VaultModule } from './modules/vault';
 import { WithdrawalsModule } from './modules/withdrawals';
-import { EventsModule } from './modules/events';
+import { EventsModule, WebhookDeliveryModule } from './modules/events';
 import { RedisModule } from './redis/redis.module';
 
 /**
@@ -39,6 +39,7 @@ export class WorkerModule {
         PaymentIntentsModule,
         WithdrawalsModule,
         EventsModule,
+        WebhookDeliveryModule,
         VaultModule,
         InternationalIntentsModule,
         RailEventsModule,

@@ -114,6 +114,22 @@ export interface AppConfig {
    * chains' faucet behind the test helpers (null in production); how often the worker reads the chains.
    */
   vault: { chains: ChainConfig[]; faucet: { url: string; apiKey: string } | null; pollIntervalMs: number };
+  /**
+   * Delivery of events to the merchants' endpoints: the wait after each failed attempt (the last
+   * gives up), the time an attempt may take, how long an endpoint may fail before it is disabled,
+   * the URL policy (`strict` refuses plain HTTP and non-public addresses), the DNS servers that
+   * resolve endpoints' hosts (the system's when empty), and the requests in flight per worker
+   * process, in all and per endpoint.
+   */
+  webhooks: {
+    retryScheduleMs: number[];
+    timeoutMs: number;
+    disableAfterMs: number;
+    urlPolicy: 'strict' | 'open';
+    dnsServers: string[];
+    concurrency: number;
+    endpointConcurrency: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -185,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     return { name, kind: 'evm', chainId, usdc, ...settings };
   };
 
+  if (production && parsed.WEBHOOK_URL_POLICY === 'open') throw new ConfigError('Invalid configuration:\n  WEBHOOK_URL_POLICY: open is refused in production');
   const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://127.0.0.1:${parsed.PORT}`).replace(/\/+$/, '');
   return {
     env: parsed.NODE_ENV,
@@ -266,6 +283,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       chains: CHAIN_NAMES.map(chain),
       pollIntervalMs: parsed.VAULT_POLL_INTERVAL_MS,
       faucet: production ? null : { url: parsed.CHAIN_FAUCET_URL.replace(/\/+$/, ''), apiKey: parsed.CHAIN_FAUCET_API_KEY ?? DEV_CHAIN_FAUCET_API_KEY },
+    },
+    webhooks: {
+      retryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number),
+      timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+      disableAfterMs: parsed.WEBHOOK_DISABLE_AFTER_MS,
+      urlPolicy: parsed.WEBHOOK_URL_POLICY ?? (production ? 'strict' : 'open'),
+      dnsServers: parsed.WEBHOOK_DNS_SERVERS?.split(',') ?? [],
+      concurrency: parsed.WEBHOOK_CONCURRENCY,
+      endpointConcurrency: parsed.WEBHOOK_ENDPOINT_CONCURRENCY,
     },
   };
 }

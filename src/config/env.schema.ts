@@ -129,6 +129,34 @@ export class EnvironmentVariables {
   @IntegerVariable(1000)
   JOB_LOCK_MS = 30_000;
 
+  /** Milliseconds after each failed webhook attempt before the next, comma-separated; after the last, the delivery is given up. */
+  @Matches(/^\d+(,\d+)*$/, { message: 'WEBHOOK_RETRY_SCHEDULE_MS must be comma-separated milliseconds' })
+  WEBHOOK_RETRY_SCHEDULE_MS = '5000,300000,1800000,7200000,18000000,36000000,36000000';
+
+  @IntegerVariable(100)
+  WEBHOOK_TIMEOUT_MS = 15_000;
+
+  /** An endpoint that failed every attempt for this long is disabled (5 days). */
+  @IntegerVariable(1000)
+  WEBHOOK_DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
+
+  /** `strict`: https only, and no private, loopback or reserved addresses. Defaults to strict in production, `open` elsewhere. */
+  @IsOptional()
+  @IsIn(['strict', 'open'])
+  WEBHOOK_URL_POLICY?: 'strict' | 'open';
+
+  /** DNS servers (`host[:port]`, comma-separated) that resolve webhook hosts; the system's resolver when unset. */
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F.:[\]]+(,[0-9a-fA-F.:[\]]+)*$/, { message: 'WEBHOOK_DNS_SERVERS must be comma-separated addresses' })
+  WEBHOOK_DNS_SERVERS?: string;
+
+  /** Webhook requests one worker process has in flight at once, over all endpoints, and per endpoint. */
+  @IntegerVariable(1)
+  WEBHOOK_CONCURRENCY = 64;
+
+  @IntegerVariable(1)
+  WEBHOOK_ENDPOINT_CONCURRENCY = 4;
+
   @IntegerVariable(0)
   SANDBOX_REVIEW_DELAY_MS = 2_000;
 

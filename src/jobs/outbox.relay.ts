@@ -1,16 +1,15 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { PgListener } from '../common/persistence/pg-listener';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { JobQueues } from './job-queues';
 import { JobRegistry } from './job.registry';
-import { OutboxRepository } from './outbox.repository';
+import { OUTBOX_CHANNEL, OutboxRepository } from './outbox.repository';
 
 const BATCH = 100;
 /** Fallback when a notification is missed (the LISTEN connection was down at the time). */
 const POLL_MS = 1_000;
-const RECONNECT_MS = 1_000;
 
 /**
  * Moves outbox rows to their queues, in the worker. Rows are claimed with SKIP LOCKED, added to
@@ -22,7 +21,7 @@ const RECONNECT_MS = 1_000;
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
-  private listener?: Client;
+  private listener?: PgListener;
   private poll?: NodeJS.Timeout;
   private draining?: Promise<void>;
   private again = false;
@@ -38,14 +37,15 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   async onApplicationBootstrap(): Promise<void> {
     this.poll = setInterval(() => this.wake(), POLL_MS);
-    await this.listen();
+    this.listener = new PgListener(this.config.databaseUrl, OUTBOX_CHANNEL, () => this.wake(), this.logger);
+    await this.listener.start();
     this.wake();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.poll);
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.stop();
     await this.draining;
   }
 
@@ -83,31 +83,5 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
         );
       return rows.length;
     });
-  }
-
-  private async listen(): Promise<void> {
-    if (this.stopped) return;
-    const client = new Client({ connectionString: this.config.databaseUrl, connectionTimeoutMillis: 2_000 });
-    const retry = () => {
-      if (this.listener !== client) return;
-      this.listener = undefined;
-      client.removeAllListeners();
-      // A dying connection may still emit 'error' (while ending, or a second time): unheard, that
-      // would end the process.
-      client.on('error', () => undefined);
-      void client.end().catch(() => undefined);
-      if (!this.stopped) setTimeout(() => void this.listen(), RECONNECT_MS).unref();
-    };
-    this.listener = client;
-    client.on('notification', () => this.wake());
-    client.on('error', retry);
-    client.on('end', retry);
-    try {
-      await client.connect();
-      await this.repository.listen(client);
-    } catch (err) {
-      this.logger.warn(`outbox LISTEN unavailable, polling every ${POLL_MS} ms: ${(err as Error).message}`);
-      retry();
-    }
   }
 }

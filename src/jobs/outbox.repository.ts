@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { Client } from 'pg';
 import { EntityManager } from 'typeorm';
 import type { JobPayload } from './job.definition';
 
@@ -25,11 +24,6 @@ export class OutboxRepository {
       jobNames,
       limit,
     ]);
-  }
-
-  /** Subscribes a dedicated connection to the outbox trigger's notifications. */
-  async listen(client: Client): Promise<void> {
-    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
   }
 
   /** One job, in the transaction of the change that starts it. */

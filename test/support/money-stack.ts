@@ -17,6 +17,8 @@ export interface MoneyStackOptions {
   /** Start a worker in this process (default true). */
   worker?: boolean;
   payoutDelayMs?: number;
+  /** How the app is started (at its public URL, for the dashboard's origin checks, say). */
+  startApp?: StackOptions['startApp'];
 }
 
 /** What a money stack asks of `startStack`: the bank rail quick, a worker, short periodic jobs and provider calls. */
@@ -26,6 +28,7 @@ export function moneyStackOptions(options: MoneyStackOptions): StackOptions {
     sandboxes: { payoutDelayMs: options.payoutDelayMs ?? 20 },
     worker: options.worker ?? true,
     env: { PERIODIC_JOB_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '2000', ...options.env },
+    startApp: options.startApp,
   };
 }
 

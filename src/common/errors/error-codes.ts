@@ -27,6 +27,10 @@ export const ERRORS = {
     status: 400,
     when: 'An address that is not one of the chain named: on `ethereum`, `polygon` and `base` 20 bytes of hex with a valid EIP-55 checksum when mixed-case; on `solana` a base58 32-byte key.',
   },
+  webhook_url_not_allowed: {
+    status: 400,
+    when: "A webhook endpoint's `url` the service will not call: in production anything but `https://`, credentials in the URL, or a host that resolves to a private, loopback, link-local, CGNAT, multicast or reserved address.",
+  },
   unsupported_corridor: { status: 400, when: 'A quote for a destination country and currency that no route serves.' },
   bad_request: { status: 400, when: 'A URL or request the server cannot parse. The URL is not echoed back.' },
   unauthorized: {
@@ -89,6 +93,7 @@ export const ERRORS = {
   },
   email_taken: { status: 409, when: 'Dashboard sign-up with an e-mail that already has an account: log in instead.' },
   already_member: { status: 409, when: 'An invitation for an e-mail that already has a dashboard account.' },
+  webhook_endpoint_limit: { status: 409, when: 'The merchant already has 16 webhook endpoints: delete one first.' },
   api_key_inactive: { status: 409, when: 'Rolling an API key that is revoked, expired or already rolled: roll its successor.' },
   last_owner: { status: 409, when: "Removing or demoting the merchant's last owner: make another user owner first." },
   two_factor_state_conflict: {

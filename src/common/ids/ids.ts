@@ -44,7 +44,9 @@ export type IdPrefix =
   | 'qo'
   | 'ipi'
   | 'vtx'
-  | 'vtr';
+  | 'vtr'
+  | 'we'
+  | 'wha';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${secureRandomBytes(12).toString('hex')}`;

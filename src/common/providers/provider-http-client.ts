@@ -244,7 +244,7 @@ class AttemptBody implements AsyncIterable<Uint8Array> {
 }
 
 /** What went wrong: undici's own code (`UND_ERR_…`), or the socket's (`ECONNREFUSED`, …). */
-function errorCode(err: unknown): string | undefined {
+export function errorCode(err: unknown): string | undefined {
   const { code, cause } = err as { code?: unknown; cause?: { code?: unknown } };
   return (typeof code === 'string' ? code : undefined) ?? (typeof cause?.code === 'string' ? cause.code : undefined);
 }

@@ -78,18 +78,18 @@ export class Transitions<E extends StatusResource, F extends string> {
  */
 export abstract class StatusStates<E extends StatusResource & { status: S }, S extends string, X extends Partial<E>> {
   private readonly transitions: Transitions<E, 'status'>;
-  private readonly eventOf: Partial<Record<S, string>>;
+  private readonly eventsOf: (to: S) => readonly string[];
 
   protected constructor(
     options: Omit<TransitionsOptions<E, 'status'>, 'fields' | 'refuse'> & {
       machine: StateMachine<S>;
       refuse: (from: string, to: string) => AppError;
-      /** The event type a move to each status records (none for the others). */
-      events?: Partial<Record<S, string>>;
+      /** The event types a move to `to` records, in order (none unless given). */
+      events?: (to: S) => readonly string[];
     },
   ) {
-    const { machine, refuse, events = {}, ...rest } = options;
-    this.eventOf = events;
+    const { machine, refuse, events = () => [], ...rest } = options;
+    this.eventsOf = events;
     this.transitions = new Transitions<E, 'status'>({
       ...rest,
       fields: { status: { property: 'status', machine } },
@@ -104,13 +104,13 @@ export abstract class StatusStates<E extends StatusResource & { status: S }, S e
   async apply(manager: EntityManager, resource: E, status: S, cause: string, extra: X = {} as X): Promise<E> {
     const from = resource.status;
     const moved = await this.transitions.apply(manager, resource, { status }, cause, extra);
-    const event = this.eventOf[status];
-    if (event !== undefined && from !== status) await this.emit(manager, moved, event);
+    const types = from === status ? [] : this.eventsOf(status);
+    if (types.length > 0) await this.emit(manager, moved, types);
     return moved;
   }
 
-  /** Records the event `type` of `resource`, as it now is, in the transaction; a service whose `events` name any implements it. */
-  protected emit(_manager: EntityManager, resource: E, type: string): Promise<void> {
-    return Promise.reject(new Error(`${type} of ${resource.id}: this states service records no events`));
+  /** Records the events `types` of `resource`, as it now is, in the transaction; a service whose `events` name any implements it. */
+  protected emit(_manager: EntityManager, resource: E, types: readonly string[]): Promise<void> {
+    return Promise.reject(new Error(`${types.join(', ')} of ${resource.id}: this states service records no events`));
   }
 }

@@ -15,6 +15,7 @@ import { VaultTransferStalls1795740000000 } from './1795740000000-VaultTransferS
 import { ApiKeyPermissions1795762940394 } from './1795762940394-ApiKeyPermissions';
 import { VaultStatusHistory1795776366828 } from './1795776366828-VaultStatusHistory';
 import { Events1795790976323 } from './1795790976323-Events';
+import { Webhooks1795800044176 } from './1795800044176-Webhooks';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   ApiKeyPermissions1795762940394,
   VaultStatusHistory1795776366828,
   Events1795790976323,
+  Webhooks1795800044176,
 ];

@@ -39,6 +39,6 @@ import { TwoFactor } from './two-factor.service';
   ],
   controllers: [AccountsController, TeamController, TwoFactorController, ApiKeysController],
   providers: [AccountsRepository, AccountsService, DashboardSessions, AccountLinks, TeamService, TwoFactor, ApiKeysSetup],
-  exports: [DashboardSessions],
+  exports: [DashboardSessions, TeamService],
 })
 export class AccountsModule {}

@@ -88,6 +88,13 @@ export class AccountsRepository {
     return this.members.page(merchantId, limit, afterId);
   }
 
+  async ownerEmails(merchantId: string): Promise<string[]> {
+    const rows = await this.dataSource
+      .getRepository(UserEntity)
+      .find({ select: { email: true }, where: { merchantId, role: 'owner' }, order: { email: 'ASC' } });
+    return rows.map((row) => row.email);
+  }
+
   /**
    * The merchant's owners, their rows locked until the transaction ends: two owners demoting or
    * removing each other at once cannot both pass the last-owner check.

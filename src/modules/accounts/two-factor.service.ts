@@ -1,8 +1,9 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { generateSecret, generateURI, verify } from 'otplib';
 import { DataSource } from 'typeorm';
+import { SecretBox } from '../../common/crypto/secret-box';
 import { newId } from '../../common/ids/ids';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { AuditLog, auditActor } from '../audit';
@@ -32,7 +33,7 @@ export type SecondFactor = 'totp' | 'recovery_code';
  */
 @Injectable()
 export class TwoFactor {
-  private readonly secretKey: Buffer;
+  private readonly secrets: SecretBox;
   private readonly codeKey: Buffer;
 
   constructor(
@@ -44,14 +45,14 @@ export class TwoFactor {
     private readonly audit: AuditLog,
     private readonly limits: RateLimitsService,
   ) {
-    this.secretKey = Buffer.from(hkdfSync('sha256', config.linkSigningSecret, '', 'dashboard-totp-secret', 32));
+    this.secrets = new SecretBox(config.linkSigningSecret, 'dashboard-totp-secret');
     this.codeKey = Buffer.from(hkdfSync('sha256', config.linkSigningSecret, '', 'dashboard-recovery-code', 32));
   }
 
   /** A new secret to add to an authenticator app; the second factor is on once a code confirms it. */
   async enrol(principal: DashboardPrincipal): Promise<TwoFactorEnrolmentDto> {
     const secret = generateSecret();
-    if (!(await this.repository.setPendingTotpSecret(principal.userId, this.encrypt(secret)))) {
+    if (!(await this.repository.setPendingTotpSecret(principal.userId, this.secrets.seal(secret)))) {
       throw new TwoFactorStateError('A second factor is already on: turn it off first to enrol another');
     }
     return { secret, otpauthUri: generateURI({ issuer: ISSUER, label: principal.email, secret }) };
@@ -130,7 +131,7 @@ export class TwoFactor {
   private async totpStep(user: UserEntity, code: string): Promise<number | undefined> {
     if (!user.totpSecret || !/^\d{6}$/.test(code)) return undefined;
     const result = await verify({
-      secret: this.decrypt(user.totpSecret),
+      secret: this.secrets.open(user.totpSecret),
       token: code,
       epochTolerance: TOLERANCE_SECONDS,
       ...(user.totpLastStep === null ? {} : { afterTimeStep: Number(user.totpLastStep) }),
@@ -141,20 +142,6 @@ export class TwoFactor {
 
   private codeHash(code: string): string {
     return createHmac('sha256', this.codeKey).update(code.replace(/-/g, '')).digest('hex');
-  }
-
-  private encrypt(secret: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.secretKey, iv);
-    const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
-  }
-
-  private decrypt(stored: string): string {
-    const bytes = Buffer.from(stored, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', this.secretKey, bytes.subarray(0, 12));
-    decipher.setAuthTag(bytes.subarray(12, 28));
-    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
   }
 }
 

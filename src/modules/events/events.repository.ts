@@ -26,6 +26,17 @@ export interface NewEvent {
 export interface EventFilter {
   types?: string[];
   createdAfter?: Date;
+  /** Only what this endpoint takes and has not acknowledged. */
+  undeliveredTo?: { endpointId: string; enabledEvents: string[] };
+}
+
+/**
+ * An event the endpoint (`$endpoint`, taking the types `$types`) is owed and has not acknowledged:
+ * of a type it takes (test events are no part of catching up) and without a delivered delivery to it.
+ */
+function undelivered(endpoint: string, types: string): string {
+  return `(e.type <> 'webhook_endpoint.test' AND (e.type = ANY(${types}::text[]) OR '*' = ANY(${types}::text[]))
+    AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = ${endpoint} AND d.event_id = e.id AND d.state = 'delivered'))`;
 }
 
 const COLUMNS = `e.id, e.seq, e.type, e.object_id AS "objectId", e.data::text AS data, e.created_at AS "createdAt"`;
@@ -35,15 +46,26 @@ const COLUMNS = `e.id, e.seq, e.type, e.object_id AS "objectId", e.data::text AS
 export class EventsRepository {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
-  /** In the transaction of the change the event describes. */
-  async insert(manager: EntityManager, event: NewEvent): Promise<void> {
-    await manager.query(`INSERT INTO events (id, merchant_id, type, object_id, data) VALUES ($1, $2, $3, $4, $5::json)`, [
-      event.id,
-      event.merchantId,
-      event.type,
-      event.objectId,
-      event.data,
-    ]);
+  /**
+   * In the transaction of the change the events describe, in their order, with in the same
+   * statement a pending delivery to each of the merchant's enabled endpoints that takes the type
+   * (to the endpoint `onlyTo` alone, whatever it takes, when given: a test event): an event
+   * commits with exactly the deliveries it owes, or not at all.
+   */
+  async insert(manager: EntityManager, events: NewEvent[], onlyTo: string | null = null): Promise<void> {
+    await manager.query(
+      `WITH new AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS n(id, merchant_id, type, object_id, data, position)
+       ), inserted AS (
+         INSERT INTO events (id, merchant_id, type, object_id, data) SELECT id, merchant_id, type, object_id, data::json FROM new ORDER BY position
+         RETURNING id, merchant_id, type
+       )
+       INSERT INTO webhook_deliveries (endpoint_id, event_id)
+       SELECT w.id, e.id FROM inserted e
+         JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND CASE WHEN $6::text IS NULL
+           THEN NOT w.disabled AND (e.type = ANY(w.enabled_events) OR '*' = ANY(w.enabled_events)) ELSE w.id = $6 END`,
+      [events.map((e) => e.id), events.map((e) => e.merchantId), events.map((e) => e.type), events.map((e) => e.objectId), events.map((e) => e.data), onlyTo],
+    );
   }
 
   async findOwned(merchantId: string, id: string): Promise<EventRecord | undefined> {
@@ -67,11 +89,29 @@ export class EventsRepository {
               WHERE e.merchant_id = $1
                 AND ($4::text IS NULL OR e.seq <= (SELECT seq FROM events WHERE id = $4 AND merchant_id = $1))
                 AND (e.id IS NOT DISTINCT FROM $4 OR (
-                      ($2::text[] IS NULL OR e.type = ANY($2)) AND ($3::timestamptz IS NULL OR e.created_at >= $3)))
+                      ($2::text[] IS NULL OR e.type = ANY($2)) AND ($3::timestamptz IS NULL OR e.created_at >= $3)
+                      AND ($6::text IS NULL OR ${undelivered('$6', '$7')})))
               ORDER BY e.seq DESC LIMIT $5`,
-      values: [merchantId, filter.types ?? null, filter.createdAfter ?? null, afterId ?? null, rowsToAsk(limit, afterId)],
+      values: [
+        merchantId,
+        filter.types ?? null,
+        filter.createdAfter ?? null,
+        afterId ?? null,
+        rowsToAsk(limit, afterId),
+        filter.undeliveredTo?.endpointId ?? null,
+        filter.undeliveredTo?.enabledEvents ?? null,
+      ],
     });
     return afterCursor(rows, afterId);
+  }
+
+  /** The ids of the merchant's events since `since` the endpoint is owed and has not acknowledged, oldest first. */
+  async undeliveredSince(merchantId: string, endpoint: { endpointId: string; enabledEvents: string[] }, since: Date): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT e.id FROM events e WHERE e.merchant_id = $1 AND e.created_at >= $2 AND ${undelivered('$3', '$4')} ORDER BY e.seq`,
+      [merchantId, since, endpoint.endpointId, endpoint.enabledEvents],
+    );
+    return rows.map((row) => row.id);
   }
 
   /** Deletes up to `batch` events older than `days` days; answers how many went. */

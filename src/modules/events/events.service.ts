@@ -6,9 +6,11 @@ import { JobHandler } from '../../jobs';
 import type { EventDto, EventListQuery } from './dto/event.dto';
 import { mapEvent } from './event.mapper';
 import { EVENT_RETENTION_DAYS, EventType } from './event.types';
-import { EventNotFoundError } from './events.errors';
+import type { WebhookEndpointDto } from './dto/webhook-endpoint.dto';
+import { EventNotFoundError, WebhookEndpointNotFoundError } from './events.errors';
 import { EVENTS_JOBS } from './events.jobs';
 import { EventsRepository } from './events.repository';
+import { WebhooksRepository } from './webhooks.repository';
 
 /** What happened to which object: `object` is the object as its GET answers right after the change. */
 export interface NewEventOf {
@@ -27,16 +29,30 @@ const PRUNE_BATCH = 10_000;
  */
 @Injectable()
 export class EventsService {
-  constructor(private readonly repository: EventsRepository) {}
+  constructor(
+    private readonly repository: EventsRepository,
+    private readonly webhooks: WebhooksRepository,
+  ) {}
 
-  async record(manager: EntityManager, event: NewEventOf): Promise<void> {
-    await this.repository.insert(manager, {
-      id: newId('evt'),
-      merchantId: event.merchantId,
-      type: event.type,
-      objectId: event.objectId,
-      data: JSON.stringify(event.object),
-    });
+  /** Records `events`, in this order, in the transaction of the change they describe. */
+  async record(manager: EntityManager, ...events: NewEventOf[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.repository.insert(
+      manager,
+      events.map((event) => ({
+        id: newId('evt'),
+        merchantId: event.merchantId,
+        type: event.type,
+        objectId: event.objectId,
+        data: JSON.stringify(event.object),
+      })),
+    );
+  }
+
+  /** A `webhook_endpoint.test` event about the endpoint, owed to it alone. */
+  async recordTest(manager: EntityManager, merchantId: string, endpoint: WebhookEndpointDto): Promise<void> {
+    const event = { id: newId('evt'), merchantId, type: 'webhook_endpoint.test', objectId: endpoint.webhookEndpointId, data: JSON.stringify(endpoint) };
+    await this.repository.insert(manager, [event], endpoint.webhookEndpointId);
   }
 
   async get(merchantId: string, id: string): Promise<EventDto> {
@@ -45,8 +61,12 @@ export class EventsService {
     return mapEvent(row);
   }
 
-  list(merchantId: string, query: EventListQuery): Promise<Page<EventDto>> {
-    const filter = { types: query.type, createdAfter: query.createdAfter ? new Date(query.createdAfter) : undefined };
+  async list(merchantId: string, query: EventListQuery): Promise<Page<EventDto>> {
+    const filter = {
+      types: query.type,
+      createdAfter: query.createdAfter ? new Date(query.createdAfter) : undefined,
+      undeliveredTo: query.undeliveredTo === undefined ? undefined : await this.endpointOf(merchantId, query.undeliveredTo),
+    };
     return listPage(
       query,
       'evt',
@@ -54,6 +74,12 @@ export class EventsService {
       mapEvent,
       (event) => event.eventId,
     );
+  }
+
+  private async endpointOf(merchantId: string, id: string): Promise<{ endpointId: string; enabledEvents: string[] }> {
+    const endpoint = isId('we', id) ? await this.webhooks.findOwned(merchantId, id) : undefined;
+    if (!endpoint) throw new WebhookEndpointNotFoundError();
+    return { endpointId: endpoint.id, enabledEvents: endpoint.enabledEvents };
   }
 
   /** Removes what is past the retention, a batch at a time until none is left. */

@@ -1,4 +1,4 @@
-import { applyDecorators, RequestMapping, RequestMethod, Type } from '@nestjs/common';
+import { applyDecorators, HttpCode, RequestMapping, RequestMethod, Type } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { DASHBOARD_ROLES, DashboardRole } from '../../common/dashboard-roles';
 import type { ErrorCode } from '../../common/errors/error-codes';
@@ -124,7 +124,8 @@ function route<B extends object>(spec: OperationSpec<B>, path: string, mode: Ide
   return [
     RequestMapping({ path, method: RequestMethod[spec.method] }),
     ...(spec.answer === undefined ? [] : [Answer(spec.answer)]),
-    ...(spec.idempotent && mode ? [Idempotent(mode, spec.idempotent.status, { creates: spec.idempotent.creates })] : []),
+    // The status the operation documents is the status it answers (an idempotent one's is set with its key).
+    ...(spec.idempotent && mode ? [Idempotent(mode, spec.idempotent.status, { creates: spec.idempotent.creates })] : [HttpCode(spec.success.status)]),
   ];
 }
 

@@ -91,7 +91,7 @@ export class PaymentIntentCollectionsService {
       });
       return;
     }
-    await this.states.emit(manager, intent, 'payment_intent.payment_returned');
+    await this.states.emit(manager, intent, ['payment_intent.payment_returned']);
     await this.ledger.post(manager, transferReturn.held('payment_received_for_return', paymentId, intent.currency, transfer.amount));
     await this.outbox.enqueue(manager, PAYMENT_INTENTS_JOBS.returnPayment, { paymentId });
   }

@@ -30,14 +30,14 @@ export class PaymentIntentStates extends StatusStates<PaymentIntentEntity, Payme
       history: PaymentIntentStatusHistoryEntity,
       historyRow: ({ resourceId, fromStatus, toStatus, cause }) => ({ paymentIntentId: resourceId, fromStatus, toStatus, cause }),
       machine: PAYMENT_INTENT_STATES,
-      events: EVENT_OF,
+      events: (to) => (EVENT_OF[to] ? [EVENT_OF[to]] : []),
       refuse: (from, to) => new PaymentIntentStateConflictError(from, to),
     });
   }
 
   /** The intent's event, its object read in this transaction as GET reads it. */
-  override async emit(manager: EntityManager, intent: Pick<PaymentIntentEntity, 'id' | 'merchantId'>, type: EventType): Promise<void> {
+  override async emit(manager: EntityManager, intent: Pick<PaymentIntentEntity, 'id' | 'merchantId'>, types: readonly EventType[]): Promise<void> {
     const object = mapPaymentIntent(await this.repository.read(manager, intent.id));
-    await this.events.record(manager, { merchantId: intent.merchantId, type, objectId: intent.id, object });
+    await this.events.record(manager, ...types.map((type) => ({ merchantId: intent.merchantId, type, objectId: intent.id, object })));
   }
 }

@@ -70,7 +70,7 @@ export class PaymentIntentsService {
       // The intent and the key's answer commit together.
       return await this.idempotency.commit(claim, async (manager) => {
         await this.repository.insert(manager, intent);
-        await this.states.emit(manager, intent, 'payment_intent.created');
+        await this.states.emit(manager, intent, ['payment_intent.created']);
         return mapNewPaymentIntent(intent);
       });
     } catch (err) {

@@ -26,14 +26,14 @@ export class WithdrawalStates extends StatusStates<WithdrawalEntity, WithdrawalS
       history: WithdrawalStatusHistoryEntity,
       historyRow: ({ resourceId, fromStatus, toStatus, cause }) => ({ withdrawalId: resourceId, fromStatus, toStatus, cause }),
       machine: WITHDRAWAL_STATES,
-      events: EVENT_OF,
+      events: (to) => (EVENT_OF[to] ? [EVENT_OF[to]] : []),
       refuse: (from, to) => new WithdrawalStateConflictError(from, to),
     });
   }
 
   /** The withdrawal's event, its object read in this transaction as GET reads it. */
-  override async emit(manager: EntityManager, withdrawal: Pick<WithdrawalEntity, 'id' | 'merchantId'>, type: EventType): Promise<void> {
+  override async emit(manager: EntityManager, withdrawal: Pick<WithdrawalEntity, 'id' | 'merchantId'>, types: readonly EventType[]): Promise<void> {
     const object = mapWithdrawal(await this.repository.read(manager, withdrawal.id));
-    await this.events.record(manager, { merchantId: withdrawal.merchantId, type, objectId: withdrawal.id, object });
+    await this.events.record(manager, ...types.map((type) => ({ merchantId: withdrawal.merchantId, type, objectId: withdrawal.id, object })));
   }
 }

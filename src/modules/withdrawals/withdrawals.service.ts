@@ -95,7 +95,7 @@ export class WithdrawalsService {
           accountName: dto.accountName,
           narration: dto.narration ?? null,
         });
-        await this.states.emit(manager, { id, merchantId }, 'withdrawal.created');
+        await this.states.emit(manager, { id, merchantId }, ['withdrawal.created']);
         // Before the posting, which locks the merchant's balance until the commit: one write less under that lock.
         await this.idempotency.checkpoint(claim, 'funds_reserved', manager);
         await this.ledger.post(manager, {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsIn, IsOptional } from 'class-validator';
+import { ArrayMaxSize, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ListQuery } from '../../../common/http/list.query';
 import { IsTimestamp } from '../../../common/validation/timestamp.validator';
 import { EVENT_TYPES, EventType } from '../event.types';
@@ -26,6 +26,15 @@ export class EventListQuery extends ListQuery {
   @IsOptional()
   @IsTimestamp()
   createdAfter?: string;
+
+  @ApiPropertyOptional({
+    example: 'we_0a1b2c3d4e5f60718293a4b5',
+    description: 'Only the events of the types this webhook endpoint takes that it has not acknowledged with a 2xx (to catch up after an outage)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  undeliveredTo?: string;
 }
 
 export class EventDataDto {
