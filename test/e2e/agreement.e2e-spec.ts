@@ -1,6 +1,7 @@
 import type { Client } from 'pg';
 import { csrfFieldValue } from '../../src/modules/agreement-page/agreement-page.csrf';
 import { TERMS_VERSION } from '../../src/modules/agreements/agreement.terms';
+import { agreementPage, Page } from '../support/agreement-page';
 import { startAppAtPublicUrl } from '../support/browser';
 import { expectEnvelope, expectErrorBody, expectPoboBusiness } from '../support/contract';
 import { createBusiness, http, TestApp } from '../support/test-app';
@@ -8,18 +9,6 @@ import { startStack, Stack } from '../support/stack';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const UA = 'Mozilla/5.0 (Linux; Android 14) AgreementE2E/1.0';
-
-interface Page {
-  status: number;
-  headers: Headers;
-  html: string;
-  /** `agreement_csrf=…` from Set-Cookie, when the page set one. */
-  cookie?: string;
-  csrf?: string;
-  termsVersion?: string;
-}
-
-const hidden = (html: string, name: string) => new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(html)?.[1];
 
 /** Agreement page over plain HTTP, as a browser without JavaScript would use it. */
 describe('Agreement page and fresh links', () => {
@@ -41,48 +30,10 @@ describe('Agreement page and fresh links', () => {
 
   const createNamedBusiness = (businessName = 'Acme Trading Ltd', apiKey = keyA) => createBusiness(t, apiKey, { businessName });
 
-  const getPage = async (url: string, cookie?: string): Promise<Page> => {
-    const response = await fetch(url, { headers: { ...(cookie ? { cookie } : {}), 'user-agent': UA } });
-    const html = await response.text();
-    const setCookie = response.headers.getSetCookie()[0];
-    return {
-      status: response.status,
-      headers: response.headers,
-      html,
-      cookie: setCookie?.split(';')[0],
-      csrf: hidden(html, 'csrf_token'),
-      termsVersion: hidden(html, 'terms_version'),
-    };
-  };
-
-  /** Posts the form as the page's browser would (Origin and Sec-Fetch-Site included), with overrides. */
-  const postPage = async (
-    url: string,
-    form: Record<string, string | undefined>,
-    options: { cookie?: string; headers?: Record<string, string> } = {},
-  ): Promise<Page> => {
-    const body = new URLSearchParams(Object.entries(form).filter((e): e is [string, string] => e[1] !== undefined));
-    const response = await fetch(url, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: t.baseUrl,
-        'sec-fetch-site': 'same-origin',
-        'user-agent': UA,
-        ...(options.cookie ? { cookie: options.cookie } : {}),
-        ...options.headers,
-      },
-      body: body.toString(),
-    });
-    return { status: response.status, headers: response.headers, html: await response.text() };
-  };
-
-  /** Opens the page and accepts with everything a browser would send. */
-  const openAndAccept = async (url: string) => {
-    const page = await getPage(url);
-    return postPage(url, { csrf_token: page.csrf, terms_version: page.termsVersion }, { cookie: page.cookie });
-  };
+  const getPage = (url: string, cookie?: string) => agreementPage(t.baseUrl, UA).get(url, cookie);
+  const postPage = (url: string, form: Record<string, string | undefined>, options?: { cookie?: string; headers?: Record<string, string> }) =>
+    agreementPage(t.baseUrl, UA).post(url, form, options);
+  const openAndAccept = (url: string) => agreementPage(t.baseUrl, UA).accept(url);
 
   const snapshot = async (businessId: string) => {
     // One client runs one query at a time.

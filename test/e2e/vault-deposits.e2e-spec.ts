@@ -125,6 +125,12 @@ describe('Vault deposits', () => {
     expect(dropped.vaultTransactionId).toBe(pending.vaultTransactionId);
     expect(await balanceOn(business.poboUserId, chain)).toEqual({ chain, asset: 'USDC', available: 0, pending: 0 });
     expect(await ledgerTransactionsOf(pending.vaultTransactionId)).toHaveLength(0);
+    // The merchant heard of both moves, the last with the line as the list answers it now.
+    const events = (await http(stack.t.baseUrl, 'GET', '/api/merchant/events?type=vault.deposit_pending&type=vault.deposit_dropped', { apiKey })).body.response
+      .filter((event: any) => event.data.object.vaultTransactionId === pending.vaultTransactionId)
+      .reverse();
+    expect(events.map((event: any) => event.type)).toEqual(['vault.deposit_pending', 'vault.deposit_dropped']);
+    expect(events[1].data.object).toEqual(dropped);
   });
 
   it('a worker restarted between blocks neither skips nor doubles a deposit', async () => {

@@ -1,6 +1,9 @@
 /**
  * Every event type, by the object it is about. A module records only its own objects' types.
- * The international intents' returns and receivables are their own types besides the steps.
+ * The international intents' returns and receivables are their own types besides the steps: a
+ * rejection that left money at a rail opens a receivable (`receivable_opened`), each rail that
+ * gives it back completes a return (`return_completed`), and the receivable closes when the
+ * bridge rail has returned it or an operator settled it by hand (`receivable_cleared`).
  */
 export const EVENT_TYPES = [
   'pobo_business.agreement_accepted',
@@ -18,6 +21,9 @@ export const EVENT_TYPES = [
   'international_payment_intent.status_changed',
   'international_payment_intent.settled',
   'international_payment_intent.rejected',
+  'international_payment_intent.receivable_opened',
+  'international_payment_intent.return_completed',
+  'international_payment_intent.receivable_cleared',
   'vault.deposit_pending',
   'vault.deposit_confirmed',
   'vault.deposit_dropped',

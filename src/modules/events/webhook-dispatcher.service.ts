@@ -78,6 +78,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   async onApplicationShutdown(): Promise<void> {
+    // A process closed twice (a test restarting its worker) shuts down once.
+    if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.poll);
     await this.listener?.stop();

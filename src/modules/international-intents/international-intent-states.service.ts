@@ -1,35 +1,51 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { Outbox } from '../../jobs';
 import { StatusStates } from '../../common/state-machine/status-transitions.repository';
+import { EventsService, EventType } from '../events';
 import { LedgerService } from '../ledger';
 import { InternationalIntentStatusHistoryEntity } from './international-intent-status-history.entity';
 import { InternationalIntentEntity } from './international-intent.entity';
+import { mapInternationalIntent } from './international-intent.mapper';
 import { INTERNATIONAL_INTENT_STATES, InternationalIntentStatus } from './international-intent.states';
 import { InternationalIntentStateConflictError } from './international-intents.errors';
 import { INTERNATIONAL_JOBS } from './international-intents.jobs';
+import { InternationalIntentsRepository } from './international-intents.repository';
 import { railHolding, transitionPosting } from './international-postings';
 
 type IntentExtra = Partial<Pick<InternationalIntentEntity, 'adminNote' | 'bridgeTransferId' | 'payoutId' | 'payoutConfirmation' | 'processedAt' | 'settledAt'>>;
 
+/** Every step is a `status_changed`; the two ends also have their own type. */
+function eventsOf(to: InternationalIntentStatus): EventType[] {
+  const step: EventType = 'international_payment_intent.status_changed';
+  if (to === 'settled') return [step, 'international_payment_intent.settled'];
+  if (to === 'rejected') return [step, 'international_payment_intent.rejected'];
+  return [step];
+}
+
 /**
- * The only code that changes an international payment intent's status; `apply` also posts the
- * money of the move (`transitionPosting`) in the same transaction, so no move happens without its
- * money and no money moves twice.
+ * The only code that changes an international payment intent's status, and the one that records
+ * its events; `apply` also posts the money of the move (`transitionPosting`) in the same
+ * transaction, so no move happens without its money and no money moves twice.
  */
 @Injectable()
 export class InternationalIntentStates extends StatusStates<InternationalIntentEntity, InternationalIntentStatus, IntentExtra> {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: InternationalIntentsRepository,
     private readonly ledger: LedgerService,
     private readonly outbox: Outbox,
+    private readonly events: EventsService,
   ) {
     super({
       entity: InternationalIntentEntity,
       history: InternationalIntentStatusHistoryEntity,
       historyRow: ({ resourceId, fromStatus, toStatus, cause }) => ({ intentId: resourceId, fromStatus, toStatus, cause }),
       machine: INTERNATIONAL_INTENT_STATES,
+      events: eventsOf,
       refuse: (from, to) => new InternationalIntentStateConflictError(from, to),
     });
   }
@@ -46,6 +62,12 @@ export class InternationalIntentStates extends StatusStates<InternationalIntentE
     const posting = transitionPosting(moved, from, status);
     if (posting) await this.ledger.post(manager, posting);
     return moved;
+  }
+
+  /** The intent's events, its object read in this transaction as GET reads it. */
+  override async emit(manager: EntityManager, intent: Pick<InternationalIntentEntity, 'id' | 'merchantId'>, types: readonly EventType[]): Promise<void> {
+    const object = mapInternationalIntent(await this.repository.read(manager, intent.id), this.config.publicBaseUrl);
+    await this.events.record(manager, ...types.map((type) => ({ merchantId: intent.merchantId, type, objectId: intent.id, object })));
   }
 
   /** Locks the intent and runs `change` only while it is still `expected`, in a transaction of its own. */
@@ -70,7 +92,9 @@ export class InternationalIntentStates extends StatusStates<InternationalIntentE
     await this.apply(manager, intent, 'rejected', cause, { adminNote: note, ...(from === 'processing' && { processedAt: new Date() }) });
     // Money that had reached a rail is asked back, in the transaction that decided it; so is a
     // bridge transfer the rail may hold in review while the intent is still `processing`.
-    const rail = railHolding(from) ?? (from === 'processing' ? 'bridge_rail' : undefined);
+    const held = railHolding(from);
+    const rail = held ?? (from === 'processing' ? 'bridge_rail' : undefined);
     if (rail) await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.recover, { intentId: intent.id, rail });
+    if (held) await this.emit(manager, intent, ['international_payment_intent.receivable_opened']);
   }
 }

@@ -1,3 +1,4 @@
+import { EventsModule } from '../events';
 import { AuthModule } from '../auth';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { InternationalIntentStatusHistoryEntity } from './international-intent-status-history.entity';
@@ -32,6 +33,7 @@ import { ReceiptsService } from './receipts.service';
     IdempotencyModule,
     LedgerModule,
     PoboBusinessesModule,
+    EventsModule,
     JobsModule.forFeature(INTERNATIONAL_QUEUE, Object.values(INTERNATIONAL_JOBS)),
   ],
   controllers: [QuotesController, InternationalIntentsController, ReceiptsController],

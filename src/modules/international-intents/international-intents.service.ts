@@ -20,6 +20,7 @@ import {
   QuoteExpiredError,
   QuoteNotFoundError,
 } from './international-intents.errors';
+import { InternationalIntentStates } from './international-intent-states.service';
 import { InternationalIntentsRepository, NewInternationalIntent } from './international-intents.repository';
 import { reservationPosting } from './international-postings';
 import { InternationalIntentListQuery } from './dto/international-intent-list.query';
@@ -36,6 +37,7 @@ export class InternationalIntentsService {
     private readonly idempotency: IdempotencyService,
     private readonly ledger: LedgerService,
     private readonly outbox: Outbox,
+    private readonly states: InternationalIntentStates,
   ) {}
 
   /**
@@ -52,6 +54,7 @@ export class InternationalIntentsService {
         const intent = await this.insert(manager, id, merchantId, dto);
         await this.ledger.post(manager, reservationPosting(intent));
         await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.advance, { intentId: id, from: 'pending' });
+        await this.states.emit(manager, { id, merchantId }, ['international_payment_intent.created']);
         return mapInternationalIntent(intent, this.config.publicBaseUrl);
       }),
     );

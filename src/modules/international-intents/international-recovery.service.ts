@@ -72,9 +72,11 @@ export class InternationalRecovery {
     if (rail === 'payout_rail') {
       await this.ledger.post(manager, payoutReturnPosting(intent, positions)!);
       await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.recover, { intentId, rail: 'bridge_rail' });
+      await this.states.emit(manager, intent, ['international_payment_intent.return_completed']);
       return;
     }
     await this.ledger.post(manager, receivableClearing(intent, positions, { kind: 'returned', amount: outcome.amount ?? 0 })!.posting);
+    await this.states.emit(manager, intent, ['international_payment_intent.return_completed', 'international_payment_intent.receivable_cleared']);
   }
 
   /**
@@ -104,6 +106,7 @@ export class InternationalRecovery {
       const clearing = receivableClearing(intent, await this.ledger.platformPositions(manager, id, intent.sourceCurrency), outcome, note);
       if (!clearing) throw new NoOpenReceivableError(id);
       await this.ledger.post(manager, clearing.posting);
+      await this.states.emit(manager, intent, ['international_payment_intent.receivable_cleared']);
       return { owedBy: clearing.receivable.replace(/^receivable_/, ''), owed: clearing.owed };
     });
   }

@@ -1,3 +1,4 @@
+import { EventsModule } from '../events';
 import { AuthModule } from '../auth';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BusinessStatusHistoryEntity } from './business-status-history.entity';
@@ -22,6 +23,7 @@ import { PoboBusinessesService } from './pobo-businesses.service';
     AuditModule,
     WalletsModule,
     IdempotencyModule,
+    EventsModule,
   ],
   controllers: [PoboBusinessesController],
   providers: [PoboBusinessesService, PoboBusinessesRepository, PoboBusinessStates, PoboBusinessAgreementService],

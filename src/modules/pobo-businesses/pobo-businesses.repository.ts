@@ -60,6 +60,12 @@ export class PoboBusinessesRepository {
     return rows[0];
   }
 
+  /** A business as its GET reads it, in `manager`'s transaction (an event's object, right after a change). */
+  async read(manager: EntityManager, id: string): Promise<PoboBusinessRow> {
+    const rows = await manager.query<PoboBusinessRow[]>(`SELECT ${POBO_BUSINESS_COLUMNS} FROM pobo_businesses WHERE id = $1`, [id]);
+    return rows[0];
+  }
+
   /** `findOwned` in `manager`'s transaction, the row share-locked until it ends. */
   async findOwnedForShare(manager: EntityManager, merchantId: string, id: string): Promise<PoboBusinessRow | undefined> {
     const rows = await manager.query<PoboBusinessRow[]>(`SELECT ${POBO_BUSINESS_COLUMNS} FROM pobo_businesses WHERE id = $1 AND merchant_id = $2 FOR SHARE`, [

@@ -1,16 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { newId } from '../../common/ids/ids';
 import { minorFromColumn } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import type { ChainConfig } from '../../config/vault-chains.config';
 import { JobHandler } from '../../jobs';
 import { CHAIN_CLIENTS, ChainClient, ChainClients, describeChainError } from '../chains';
+import { EventsService, EventType } from '../events';
 import { LedgerService } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { VAULT_JOBS } from './vault.jobs';
-import { VAULT_ASSET } from './vault.mapper';
+import { mapVaultTransaction, VAULT_ASSET } from './vault.mapper';
 import { ChainCursor, PendingDeposit, VaultRepository } from './vault.repository';
 
 /** At most this many blocks (slots) are read per chain per run: a first run after a long stop catches up over several. */
@@ -49,6 +50,7 @@ export class VaultDepositsService {
     private readonly repository: VaultRepository,
     private readonly businesses: PoboBusinessesService,
     private readonly ledger: LedgerService,
+    private readonly events: EventsService,
   ) {}
 
   /**
@@ -97,7 +99,7 @@ export class VaultDepositsService {
     const transfers = await client.usdcTransfersTo(owners, from, to);
     const next: ChainCursor = { block: to, blockHash: await client.blockHash(to) };
     await this.dataSource.transaction(async (manager) => {
-      await this.repository.recordDeposits(
+      const pending = await this.repository.recordDeposits(
         manager,
         transfers.map((transfer) => {
           const owner = owners.get(transfer.to)!;
@@ -116,6 +118,7 @@ export class VaultDepositsService {
           };
         }),
       );
+      await this.tell(manager, 'vault.deposit_pending', pending);
       // Another worker read these blocks first: what it recorded stands, and this is rolled back.
       if (!(await this.repository.moveCursor(manager, chain.name, cursor, next))) throw new CursorMovedError(chain.name);
     });
@@ -129,7 +132,9 @@ export class VaultDepositsService {
     const due: { deposit: PendingDeposit; confirmations: number }[] = [];
     for (const deposit of pending) {
       if (hashes.get(deposit.block) !== deposit.blockHash) {
-        await this.repository.dropDeposit(deposit.id, deposit.blockHash);
+        await this.dataSource.transaction(async (manager) => {
+          if (await this.repository.dropDeposit(manager, deposit.id, deposit.blockHash)) await this.tell(manager, 'vault.deposit_dropped', [deposit.id]);
+        });
         this.logger.log({ vaultTransactionId: deposit.id, chain: chain.name, block: String(deposit.block) }, 'deposit dropped: its block left the chain');
         continue;
       }
@@ -141,6 +146,13 @@ export class VaultDepositsService {
     for (const [confirmations, ids] of counting) await this.repository.countConfirmations(ids, confirmations);
   }
 
+  /** The event of each deposit's move, its vault transaction as the list answers it, in the move's transaction. */
+  private async tell(manager: EntityManager, type: EventType, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const lines = await this.repository.transactionsOf(manager, ids);
+    await this.events.record(manager, ...lines.map(({ merchantId, ...line }) => ({ merchantId, type, objectId: line.id, object: mapVaultTransaction(line) })));
+  }
+
   /**
    * Each deposit confirmed and credited to the business's vault on the chain in the same
    * transaction: exactly once. Several share a transaction (one commit for a burst's), and a
@@ -150,6 +162,7 @@ export class VaultDepositsService {
     await this.dataSource.transaction(async (manager) => {
       for (const { deposit, confirmations } of due) {
         if (!(await this.repository.confirmDeposit(manager, deposit.id, deposit.blockHash, confirmations))) continue;
+        await this.tell(manager, 'vault.deposit_confirmed', [deposit.id]);
         const amount = minorFromColumn(deposit.amount);
         await this.ledger.post(manager, {
           type: 'vault_deposit',

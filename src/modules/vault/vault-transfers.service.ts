@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
 import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMinorUnits } from '../../common/money/money';
@@ -9,6 +9,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { chainNamed, type ChainConfig } from '../../config/vault-chains.config';
 import { JobHandler, JobQueues, Outbox } from '../../jobs';
 import { CHAIN_CLIENTS, ChainClients, describeChainError, Sender, SignedTransfer, TransferRefusedError } from '../chains';
+import { EventsService, EventType } from '../events';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService, Posting } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
@@ -19,8 +20,16 @@ import { mapVaultTransfer, VAULT_ASSET } from './vault.mapper';
 import { AddressCannotReceiveError, AddressInvalidError, VaultKybNotVerifiedError, VaultTransferNotFoundError } from './vault.errors';
 import { VAULT_JOBS } from './vault.jobs';
 import { VaultTransferRecord, VaultTransfersRepository } from './vault-transfers.repository';
+import type { VaultTransferStatus } from './vault.states';
 
 const BATCH = 200;
+
+/** The moves a merchant hears of. */
+const TRANSFER_EVENTS: Partial<Record<VaultTransferStatus, EventType>> = {
+  submitted: 'vault_transfer.submitted',
+  confirmed: 'vault_transfer.confirmed',
+  failed: 'vault_transfer.failed',
+};
 
 /**
  * Transfers of USDC out of a business's vault. The request reserves `amount + networkFee` (the
@@ -51,6 +60,7 @@ export class VaultTransfersService {
     private readonly queues: JobQueues,
     /** The wallet thread's signatures, as the chains ask for them (`TransferSigning`). */
     private readonly signing: WalletSigner,
+    private readonly events: EventsService,
   ) {}
 
   async create(merchantId: string, dto: CreateVaultTransferDto, claim: IdempotencyClaim | undefined): Promise<VaultTransferDto> {
@@ -126,7 +136,7 @@ export class VaultTransfersService {
       else await this.stalled(transfer, err);
       return;
     }
-    await this.dataSource.transaction((manager) => this.repository.move(manager, transfer.id, 'submitted', 'broadcast'));
+    await this.dataSource.transaction((manager) => this.move(manager, transfer, 'submitted', 'broadcast'));
   }
 
   /**
@@ -175,7 +185,7 @@ export class VaultTransfersService {
         if (confirmations < chain.confirmations) await this.repository.countConfirmations(transfer.id, Math.max(confirmations, 0));
         else
           await this.dataSource.transaction(async (manager) => {
-            if (!(await this.repository.move(manager, transfer.id, 'confirmed', 'confirmations_reached', { confirmations }))) return;
+            if (!(await this.move(manager, transfer, 'confirmed', 'confirmations_reached', { confirmations }))) return;
             await this.ledger.post(manager, this.posting('vault_transfer_confirmed', transfer));
           });
       }
@@ -214,10 +224,30 @@ export class VaultTransfersService {
     }
   }
 
+  /**
+   * The transfer and its line to `to` (`VaultTransfersRepository.move`) and, in the same
+   * transaction, the event a merchant hears of it; false when another run moved it first.
+   */
+  private async move(
+    manager: EntityManager,
+    transfer: Pick<VaultTransferRecord, 'id' | 'merchantId'>,
+    to: VaultTransferStatus,
+    cause: string,
+    fields: { failureReason?: string; confirmations?: number } = {},
+  ): Promise<boolean> {
+    if (!(await this.repository.move(manager, transfer.id, to, cause, fields))) return false;
+    const type = TRANSFER_EVENTS[to];
+    if (type) {
+      const object = mapVaultTransfer((await this.repository.find(transfer.id, manager))!);
+      await this.events.record(manager, { merchantId: transfer.merchantId, type, objectId: transfer.id, object });
+    }
+    return true;
+  }
+
   /** To `failed` (`cause`: `refused` before it left, `reverted` on the chain), and the reservation back to available, once. */
   private async fail(transfer: VaultTransferRecord, cause: 'refused' | 'reverted', reason: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      if (!(await this.repository.move(manager, transfer.id, 'failed', cause, { failureReason: reason }))) return;
+      if (!(await this.move(manager, transfer, 'failed', cause, { failureReason: reason }))) return;
       await this.ledger.post(manager, this.posting('vault_transfer_failed', transfer));
     });
   }

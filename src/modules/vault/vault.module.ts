@@ -1,3 +1,4 @@
+import { EventsModule } from '../events';
 import { AuthModule } from '../auth';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { VaultChainCursorEntity } from './vault-chain-cursor.entity';
@@ -39,6 +40,7 @@ import { VaultTransfersService } from './vault-transfers.service';
     LedgerModule,
     PoboBusinessesModule,
     WalletsModule,
+    EventsModule,
     JobsModule.forFeature(VAULT_QUEUE, [VAULT_JOBS.sendTransfer]),
     JobsModule.forFeature(VAULT_CHAINS_QUEUE, [VAULT_JOBS.followChains, VAULT_JOBS.settleTransfers]),
   ],

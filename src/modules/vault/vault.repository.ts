@@ -120,11 +120,11 @@ export class VaultRepository {
 
   /**
    * Records deposits as `pending`, once per (chain, transaction, index), however often and in
-   * whatever order they come. One seen again in another
+   * whatever order they come; answers the ids of those that became pending now (new, or seen again). One seen again in another
    * block (its transaction re-included after a reorganisation) moves there and, if it had been
    * dropped, is pending again; a confirmed one never changes.
    */
-  async recordDeposits(manager: EntityManager, seen: SeenDeposit[]): Promise<void> {
+  async recordDeposits(manager: EntityManager, seen: SeenDeposit[]): Promise<string[]> {
     // One row per (chain, transaction, index) in the statement, whatever an RPC repeated or
     // reordered: one INSERT … ON CONFLICT cannot touch a row twice. Of repeats, the latest block's stands.
     const unique = new Map<string, SeenDeposit>();
@@ -134,9 +134,9 @@ export class VaultRepository {
       if (!earlier || deposit.block >= earlier.block) unique.set(key, deposit);
     }
     const deposits = [...unique.values()];
-    if (deposits.length === 0) return;
+    if (deposits.length === 0) return [];
     // A dropped deposit seen again is pending again: a move of its status, recorded as such.
-    await manager.query(
+    const rows = await manager.query<{ id: string }[]>(
       `WITH seen AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::int[], $10::bigint[], $11::text[])
            AS d(id, merchant_id, pobo_user_id, chain, amount, from_address, to_address, tx_hash, log_index, block_number, block_hash)
@@ -153,9 +153,11 @@ export class VaultRepository {
          DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, status = 'pending', confirmations = 0, updated_at = now()
           WHERE vault_transactions.status = ANY($12) AND vault_transactions.block_hash IS DISTINCT FROM EXCLUDED.block_hash
          RETURNING id
+       ), history AS (
+         INSERT INTO vault_transaction_status_history (vault_transaction_id, from_status, to_status, cause)
+         SELECT id, 'dropped', 'pending', 'reincluded' FROM reincluded WHERE id IN (SELECT id FROM upserted)
        )
-       INSERT INTO vault_transaction_status_history (vault_transaction_id, from_status, to_status, cause)
-       SELECT id, 'dropped', 'pending', 'reincluded' FROM reincluded WHERE id IN (SELECT id FROM upserted)`,
+       SELECT id FROM upserted`,
       [
         deposits.map((d) => d.id),
         deposits.map((d) => d.merchantId),
@@ -171,6 +173,7 @@ export class VaultRepository {
         ['pending', ...VAULT_TRANSACTION_STATES.sourcesOf('pending')],
       ],
     );
+    return rows.map((row) => row.id);
   }
 
   /** The chain's pending deposits, oldest block first, at most `limit`. */
@@ -190,9 +193,21 @@ export class VaultRepository {
     }));
   }
 
-  /** Drops the deposit if it is still pending in the block of `blockHash`, which left the canonical chain. */
-  async dropDeposit(id: string, blockHash: string): Promise<void> {
-    await this.pool.query(depositMove(), [id, VAULT_TRANSACTION_STATES.sourcesOf('dropped'), blockHash, 'dropped', 'block_replaced']);
+  /** Drops the deposit if it is still pending in the block of `blockHash`, which left the canonical chain; false when it was not. */
+  async dropDeposit(manager: EntityManager, id: string, blockHash: string): Promise<boolean> {
+    const [row] = await manager.query<{ moved: number }[]>(depositMove(), [
+      id,
+      VAULT_TRANSACTION_STATES.sourcesOf('dropped'),
+      blockHash,
+      'dropped',
+      'block_replaced',
+    ]);
+    return row.moved === 1;
+  }
+
+  /** Vault transactions as the API shows them, with their merchant, in `manager`'s transaction (events' objects). */
+  async transactionsOf(manager: EntityManager, ids: string[]): Promise<(VaultTransactionRecord & { merchantId: string })[]> {
+    return manager.query(`SELECT ${COLUMNS}, v.merchant_id AS "merchantId" FROM vault_transactions v WHERE v.id = ANY($1) ORDER BY v.seq`, [ids]);
   }
 
   async countConfirmations(ids: string[], confirmations: number): Promise<void> {

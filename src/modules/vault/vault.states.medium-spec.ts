@@ -118,7 +118,7 @@ describe('vault statuses (medium)', () => {
     });
     await m.dataSource.transaction((manager) => vault.recordDeposits(manager, [deposit(20n)]));
     const [{ id }] = await m.sql<{ id: string }>(`SELECT id FROM vault_transactions WHERE pobo_user_id = $1`, [poboUserId]);
-    await vault.dropDeposit(id, 'hash-20');
+    await m.dataSource.transaction((manager) => vault.dropDeposit(manager, id, 'hash-20'));
     await m.dataSource.transaction((manager) => vault.recordDeposits(manager, [deposit(21n)]));
     // The block that dropped it is no longer its block: confirming it there moves nothing.
     expect(await m.dataSource.transaction((manager) => vault.confirmDeposit(manager, id, 'hash-20', 12))).toBe(false);
