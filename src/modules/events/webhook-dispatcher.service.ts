@@ -18,6 +18,8 @@ import { AttemptOutcome, ClaimedDelivery, WEBHOOK_DELIVERIES_CHANNEL, WebhooksRe
 const POLL_MS = 500;
 /** A lease outlives the attempt's timeout by this much: the time to record its outcome. */
 const LEASE_MARGIN_MS = 5_000;
+/** How long a shutdown waits for attempts under way before cutting them short. */
+const SHUTDOWN_GRACE_MS = 2_000;
 /** The longest `Retry-After` honoured. */
 const MAX_RETRY_AFTER_MS = 10 * 3_600_000;
 
@@ -84,9 +86,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     clearInterval(this.poll);
     await this.listener?.stop();
     await this.claiming;
-    // Attempts under way finish and are recorded; one cut short would be sent again anyway.
+    // Attempts under way get a moment to finish and be recorded; then the rest are cut short (an
+    // endpoint that never answers must not hold a shutdown for its timeout). Their leases run out
+    // and another worker sends them again, with the same webhook-id.
+    await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+    await this.sender.destroy();
     await Promise.all(this.inFlight);
-    await this.sender.close();
   }
 
   /** Takes what is due into the free slots, or asks the running pass to go again. */

@@ -1,7 +1,7 @@
 import { Agent, Dispatcher, request } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import { errorCode } from '../../common/providers/provider-http-client';
-import type { WebhookUrlPolicy } from './webhook-url-policy';
+import { ADDRESS_NOT_ALLOWED, WebhookUrlPolicy } from './webhook-url-policy';
 
 /** How much of an answer is kept for the dashboard. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -87,7 +87,9 @@ export class WebhookSender {
         signal,
       });
     } catch (err) {
-      return failed(took(), signal.aborted ? `no answer within ${this.timeoutMs} ms` : `unreachable (${errorCode(err) ?? (err as Error).message})`);
+      const code = errorCode(err);
+      if (code === ADDRESS_NOT_ALLOWED) return failed(took(), `${url.hostname} resolves to no address a webhook may reach`);
+      return failed(took(), signal.aborted ? `no answer within ${this.timeoutMs} ms` : `unreachable (${code ?? (err as Error).message})`);
     }
     let excerpt = Buffer.alloc(0);
     try {
@@ -113,8 +115,9 @@ export class WebhookSender {
     };
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  /** Ends every connection, aborting requests under way. */
+  destroy(): Promise<void> {
+    return this.agent.destroy();
   }
 }
 

@@ -17,6 +17,9 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast';
 }
 
+/** The error code of a lookup that found only addresses the policy refuses. */
+export const ADDRESS_NOT_ALLOWED = 'EADDRNOTALLOWED';
+
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
@@ -69,7 +72,7 @@ export class WebhookUrlPolicy {
         const allowed = this.strict ? found.filter(isPublicAddress) : found;
         if (allowed.length === 0) {
           const err: NodeJS.ErrnoException = new Error(`${hostname} has no address a webhook may reach`);
-          err.code = 'EADDRNOTALLOWED';
+          err.code = ADDRESS_NOT_ALLOWED;
           return callback(err, '');
         }
         const entries = allowed.map((address) => ({ address, family: isIP(address) }));
