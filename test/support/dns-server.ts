@@ -26,7 +26,7 @@ export async function startDnsServer(zone: Map<string, Records>): Promise<{ serv
         ({ name: question.name, type, class: Packet.CLASS.IN, ttl: 0, address }) as unknown as (typeof response.answers)[number];
       if (question.type === Packet.TYPE.A) for (const address of records?.a ?? []) response.answers.push(answer(Packet.TYPE.A, address));
       if (question.type === Packet.TYPE.AAAA) for (const address of records?.aaaa ?? []) response.answers.push(answer(Packet.TYPE.AAAA, address));
-      send(response);
+      void send(response);
     },
   });
   await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
