@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { ParameterObject, SchemaObject } from '@nestjs/swagger';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { AppConfig } from './config/app.config';
+import { describeEventTypes } from './modules/events';
 
 const TAGS = [
   { name: 'POBO businesses', description: 'Business customers a merchant pays on behalf of, and their agreement links' },
@@ -41,7 +42,12 @@ const TAGS = [
     description:
       "The merchant's balance, payment intents, withdrawals, quotes and international payment intents, read with a session; owners confirm payments and withdraw",
   },
-  { name: 'Dashboard: events', description: "The merchant's events and their payloads, read with a session" },
+  { name: 'Dashboard: events', description: "The merchant's events and their payloads, read with a session; resending one to an endpoint" },
+  {
+    name: 'Dashboard: webhooks',
+    description:
+      "The merchant's webhook endpoints: create, change, rotate the secret, test, delete (owners and developers), their deliveries, and recovering what an endpoint missed",
+  },
   { name: 'Dashboard: businesses', description: "The merchant's businesses, read with a session; owners issue fresh agreement links" },
   { name: 'Dashboard: test helpers', description: 'Test mode only: sandbox money for trying an integration from the dashboard' },
   { name: 'Dashboard: audit log', description: 'Every change made from the dashboard, and every login, with who, what, when and from where (owners)' },
@@ -189,6 +195,7 @@ function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPI
     }
   }
   applyValidationRules(document);
+  describeEventTypes(document);
   return document;
 }
 

@@ -149,9 +149,10 @@ describe('Events', () => {
     const { apiKey, merchantId } = await t.createMerchant();
     await createIntent(t, apiKey, { amount: 100 });
     const [kept] = await eventsOf(apiKey);
+    // The same event, as if written 31 days ago.
     await stack.pg.query(
-      `INSERT INTO events (id, merchant_id, type, object_id, data, created_at) VALUES ($1, $2, 'payment_intent.created', 'pi_old', '{}', now() - interval '31 days')`,
-      ['evt_0123456789abcdef01234567', merchantId],
+      `INSERT INTO events (id, merchant_id, type, object_id, data, created_at) VALUES ($1, $2, 'payment_intent.created', $3, $4, now() - interval '31 days')`,
+      ['evt_0123456789abcdef01234567', merchantId, kept.data.object.paymentIntentId, JSON.stringify(kept.data.object)],
     );
     expect(await eventsOf(apiKey)).toHaveLength(2);
     await t.app.get(EventsService).prune();

@@ -10,7 +10,7 @@ export class Webhooks1795800044176 implements MigrationInterface {
     );
     await queryRunner.query(`CREATE INDEX "idx_webhook_endpoints_merchant_seq" ON "webhook_endpoints" ("merchant_id", "seq") `);
     await queryRunner.query(
-      `CREATE TABLE "webhook_deliveries" ("endpoint_id" text NOT NULL, "event_id" text NOT NULL, "state" text NOT NULL DEFAULT 'pending', "attempts" integer NOT NULL DEFAULT '0', "next_attempt_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "leased_until" TIMESTAMP WITH TIME ZONE, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "chk_webhook_deliveries_state" CHECK (state IN ('pending', 'delivered', 'failed')), CONSTRAINT "PK_ce8ee1053d7a0687e786719605d" PRIMARY KEY ("endpoint_id", "event_id"))`,
+      `CREATE TABLE "webhook_deliveries" ("endpoint_id" text NOT NULL, "event_id" text NOT NULL, "state" text NOT NULL DEFAULT 'pending', "attempts" integer NOT NULL DEFAULT '0', "round" integer NOT NULL DEFAULT '0', "next_attempt_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "leased_until" TIMESTAMP WITH TIME ZONE, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "chk_webhook_deliveries_state" CHECK (state IN ('pending', 'delivered', 'failed')), CONSTRAINT "PK_ce8ee1053d7a0687e786719605d" PRIMARY KEY ("endpoint_id", "event_id"))`,
     );
     await queryRunner.query(`CREATE INDEX "idx_webhook_deliveries_event" ON "webhook_deliveries" ("event_id") `);
     await queryRunner.query(`CREATE INDEX "idx_webhook_deliveries_due" ON "webhook_deliveries" ("next_attempt_at") WHERE state = 'pending'`);

@@ -5,3 +5,4 @@ export { EventsService } from './events.service';
 export type { NewEventOf } from './events.service';
 export { EVENT_TYPES } from './event.types';
 export type { EventType } from './event.types';
+export { describeEventTypes } from './event-schemas';

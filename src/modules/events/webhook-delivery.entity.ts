@@ -33,9 +33,16 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'text', default: 'pending' })
   state: WebhookDeliveryState;
 
-  /** Attempts of the current round (a resend starts a new round at 0). */
+  /** Attempts of the current round. */
   @Column({ type: 'int', default: 0 })
   attempts: number;
+
+  /**
+   * Which round of attempts this is: a resend starts a new one (0 attempts, due now), and an
+   * attempt of an earlier round still under way then records itself but changes nothing.
+   */
+  @Column({ type: 'int', default: 0 })
+  round: number;
 
   @Column({ name: 'next_attempt_at', type: 'timestamptz', default: () => 'now()' })
   nextAttemptAt: Date;

@@ -143,6 +143,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       answer.statusCode === 410 ? 'gone' : !delivered && failingFor >= this.config.webhooks.disableAfterMs ? 'failing' : null;
     const outcome: AttemptOutcome = {
       id: newId('wha'),
+      round: delivery.round,
       endpointId: endpoint.id,
       eventId: event.id,
       attempt: delivery.attempt,

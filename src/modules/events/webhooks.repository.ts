@@ -19,11 +19,13 @@ export interface ClaimedDelivery {
   eventId: string;
   /** This attempt's number in the round. */
   attempt: number;
+  round: number;
 }
 
 /** What one attempt came to. */
 export interface AttemptOutcome {
   id: string;
+  round: number;
   endpointId: string;
   eventId: string;
   attempt: number;
@@ -149,13 +151,14 @@ export class WebhooksRepository {
 
   /**
    * Makes the deliveries of `eventIds` to the endpoint pending from now, in a new round (0
-   * attempts so far): a resend, or a recovery. An event it was never owed gets one.
+   * attempts so far): a resend, or a recovery. An event it was never owed gets one. An attempt
+   * under way keeps going, but what it comes to no longer decides the delivery.
    */
   async resend(manager: EntityManager, endpointId: string, eventIds: string[]): Promise<void> {
     await manager.query(
       `INSERT INTO webhook_deliveries (endpoint_id, event_id) SELECT $1, unnest($2::text[])
-       ON CONFLICT (endpoint_id, event_id) DO UPDATE SET state = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now()
-        WHERE webhook_deliveries.state <> 'pending' OR webhook_deliveries.leased_until IS NULL OR webhook_deliveries.leased_until <= now()`,
+       ON CONFLICT (endpoint_id, event_id) DO UPDATE
+         SET state = 'pending', attempts = 0, round = webhook_deliveries.round + 1, next_attempt_at = now(), leased_until = NULL, updated_at = now()`,
       [endpointId, eventIds],
     );
   }
@@ -184,7 +187,7 @@ export class WebhooksRepository {
                FROM chosen
               WHERE d.endpoint_id = chosen.endpoint_id AND d.event_id = chosen.event_id
                 AND d.state = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= now())
-             RETURNING d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.attempts AS attempt`,
+             RETURNING d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.attempts AS attempt, d.round`,
       values: [limit, perEndpoint, leaseMs],
     });
     return rows;
@@ -231,12 +234,14 @@ export class WebhooksRepository {
     );
     await manager.query(
       `UPDATE webhook_deliveries SET state = $3, next_attempt_at = COALESCE($4, next_attempt_at), leased_until = NULL, updated_at = now()
-        WHERE endpoint_id = $1 AND event_id = $2`,
-      [outcome.endpointId, outcome.eventId, outcome.delivered ? 'delivered' : outcome.nextRetryAt ? 'pending' : 'failed', outcome.nextRetryAt],
+        WHERE endpoint_id = $1 AND event_id = $2 AND round = $5`,
+      [outcome.endpointId, outcome.eventId, outcome.delivered ? 'delivered' : outcome.nextRetryAt ? 'pending' : 'failed', outcome.nextRetryAt, outcome.round],
     );
-    // A SELECT over the UPDATE: TypeORM answers an UPDATE's own RETURNING as [rows, count].
+    // A SELECT over the UPDATE: TypeORM answers an UPDATE's own RETURNING as [rows, count]. The
+    // lock is the UPDATE's own (NO KEY UPDATE): FOR UPDATE would conflict with the key-share lock
+    // another endpoint attempt's INSERT above holds, and two recordings at once would deadlock.
     const rows = await manager.query<{ disabled: boolean }[]>(
-      `WITH before AS (SELECT disabled FROM webhook_endpoints WHERE id = $1 FOR UPDATE), updated AS (
+      `WITH before AS (SELECT disabled FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE), updated AS (
          UPDATE webhook_endpoints w SET
                 failing_since = CASE WHEN $2 THEN NULL ELSE COALESCE(w.failing_since, $3) END,
                 disabled = w.disabled OR $4::text IS NOT NULL,

@@ -28,7 +28,7 @@ export class CreateWebhookEndpointDto {
   @IsIn(ENABLED_EVENT_CHOICES, { each: true })
   enabledEvents: string[];
 
-  @ApiPropertyOptional({ example: 'Order service', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'Order service', nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(200)
@@ -51,7 +51,7 @@ export class UpdateWebhookEndpointDto {
   @IsIn(ENABLED_EVENT_CHOICES, { each: true })
   enabledEvents?: string[];
 
-  @ApiPropertyOptional({ example: 'Order service', nullable: true, description: 'null removes it' })
+  @ApiPropertyOptional({ type: String, example: 'Order service', nullable: true, description: 'null removes it' })
   @ValidateIf((_dto: object, value: unknown) => value !== undefined && value !== null)
   @IsString()
   @MaxLength(200)
