@@ -26,6 +26,15 @@ export default tseslint.config(
       'max-len': ['error', { code: 160, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true }],
     },
   },
+  // The documented receivers are plain JavaScript, run as written: linted without types.
+  {
+    files: ['docs/examples/**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { console: 'readonly', process: 'readonly', setImmediate: 'readonly' },
+    },
+  },
   {
     files: ['**/*.spec.ts', 'test/**/*.ts'],
     rules: {

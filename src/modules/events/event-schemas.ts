@@ -1,5 +1,4 @@
-import type { OpenAPIObject } from '@nestjs/swagger';
-import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { OpenAPIObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { EVENT_CATALOGUE, EVENT_TYPES, EventType } from './event.types';
 
 type Schemas = Record<string, SchemaObject | ReferenceObject>;
