@@ -1,9 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import AxeBuilder from '@axe-core/playwright';
-import type { Page, Response } from 'playwright-core';
-import { launchBrowser, Browser, startAppAtPublicUrl } from '../support/browser';
+import { dashboardPages, launchBrowser, Browser, startAppAtPublicUrl } from '../support/browser';
 import { DashboardClient, PASSWORD, totpCode } from '../support/dashboard';
 import { createInternationalIntent, createQuote, intentBody, pollIntent, verifiedBusiness } from '../support/international';
 import { kybApplication } from '../support/kyb-fixtures';
@@ -23,7 +21,7 @@ describe('Merchant Dashboard (browser)', () => {
   let stack: MoneyStack;
   let browser: Browser;
   let d: DashboardClient;
-  const cspViolations: string[] = [];
+  let pages: ReturnType<typeof dashboardPages>;
 
   beforeAll(async () => {
     await mkdir(SCREENSHOT_DIR, { recursive: true });
@@ -38,6 +36,7 @@ describe('Merchant Dashboard (browser)', () => {
     });
     stack = { ...started, bankRail: started.bankRail! };
     browser = await launchBrowser();
+    pages = dashboardPages(browser, SCREENSHOT_DIR);
     d = new DashboardClient(stack.t.baseUrl);
   });
 
@@ -47,30 +46,11 @@ describe('Merchant Dashboard (browser)', () => {
   });
 
   afterEach(() => {
-    expect(cspViolations).toEqual([]);
+    expect(pages.cspViolations).toEqual([]);
   });
 
-  async function newPage(): Promise<Page> {
-    const page = await browser.context.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    return page;
-  }
-
-  /** The page's CSP (strict, no inline code, never framed), no serious accessibility violation, and a screenshot. */
-  async function checkPage(page: Page, name: string, response?: Response | null): Promise<void> {
-    if (response) {
-      const csp = response.headers()['content-security-policy'] ?? '';
-      expect(csp).toContain("script-src 'self'");
-      expect(csp).toContain("frame-ancestors 'none'");
-      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
-    }
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-    expect(serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`)).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-  }
+  const newPage = () => pages.newPage();
+  const checkPage = (...args: Parameters<typeof pages.checkPage>) => pages.checkPage(...args);
 
   const url = (path: string) => `${stack.t.baseUrl}/dashboard${path}`;
 
@@ -113,10 +93,7 @@ describe('Merchant Dashboard (browser)', () => {
   });
 
   it('invites a developer from the team page, who joins from the e-mailed link and rolls a key, its secret shown once', async () => {
-    const owner = await browser.context.newPage();
-    owner.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
+    const owner = await newPage();
     const ownerAccount = await d.signUp(d.email('web-team'), 'Team Co');
     await browser.context.addCookies([{ name: 'dashboard_session', value: ownerAccount.cookie.split('=')[1], url: stack.t.baseUrl }]);
     const team = await owner.goto(url('/team'));

@@ -2,7 +2,8 @@ import { freePort } from './free-port';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BrowserContext, chromium } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { BrowserContext, chromium, Page, Response } from 'playwright-core';
 import { TcpProxy } from './tcp-proxy';
 import { startTestApp, TestApp } from './test-app';
 
@@ -74,4 +75,33 @@ export async function startAppAtPublicUrl(databaseUrl: string, env: Record<strin
       await t.close();
     },
   };
+}
+
+/**
+ * The dashboard's pages in a browser, as the browser suites check them: `newPage` collects CSP
+ * violations from the console (a suite expects none after each test); `checkPage` asserts the
+ * page's strict CSP, that axe-core finds no serious or critical violation, and keeps a screenshot.
+ */
+export function dashboardPages(browser: Browser, screenshotDir: string) {
+  const cspViolations: string[] = [];
+  const newPage = async (): Promise<Page> => {
+    const page = await browser.context.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    return page;
+  };
+  const checkPage = async (page: Page, name: string, response?: Response | null): Promise<void> => {
+    if (response) {
+      const csp = response.headers()['content-security-policy'] ?? '';
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+    }
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+    expect(serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`)).toEqual([]);
+    await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+  };
+  return { cspViolations, newPage, checkPage };
 }

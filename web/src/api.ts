@@ -41,6 +41,10 @@ export type TestDeposit = Schemas['TestDepositSentDto'];
 export type Vault = Schemas['VaultDto'];
 export type VaultTransaction = Schemas['VaultTransactionDto'];
 export type VaultTransfer = Schemas['VaultTransferDto'];
+export type WebhookEndpoint = Schemas['WebhookEndpointDto'];
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecretDto'];
+export type WebhookAttempt = Schemas['WebhookAttemptDto'];
+export type MerchantEvent = Schemas['EventDto'];
 
 /** What the service answers when it refuses: its message, its stable code, and the request id to quote. */
 export class ApiError extends Error {

@@ -18,6 +18,8 @@ export function Layout({ account, children }: { account: Account; children: Reac
     { to: '/withdrawals', label: 'Withdrawals' },
     { to: '/international', label: 'International' },
     { to: '/api-keys', label: 'API keys' },
+    { to: '/webhooks', label: 'Webhooks' },
+    { to: '/events', label: 'Events' },
     { to: '/team', label: 'Team' },
     { to: '/security', label: 'Security' },
     ...(account.user.role === 'owner' ? [{ to: '/audit-log', label: 'Audit log' }] : []),

@@ -17,6 +17,7 @@ import { Team } from './pages/team';
 import { RequireSession } from './session';
 import './styles.css';
 import { VaultPage } from './pages/vault';
+import { EventPage, Events, WebhookEndpointPage, Webhooks } from './pages/webhooks';
 
 const signedIn = (page: (account: Account) => ReactNode) => <RequireSession>{(account) => <Layout account={account}>{page(account)}</Layout>}</RequireSession>;
 
@@ -39,6 +40,10 @@ const router = createBrowserRouter(
     { path: '/international/:intentId', element: signedIn(() => <InternationalIntentPage />) },
     { path: '/quotes', element: signedIn(() => <Quotes />) },
     { path: '/api-keys', element: signedIn((account) => <ApiKeys account={account} />) },
+    { path: '/webhooks', element: signedIn((account) => <Webhooks account={account} />) },
+    { path: '/webhooks/:webhookEndpointId', element: signedIn((account) => <WebhookEndpointPage account={account} />) },
+    { path: '/events', element: signedIn(() => <Events />) },
+    { path: '/events/:eventId', element: signedIn((account) => <EventPage account={account} />) },
     { path: '/team', element: signedIn((account) => <Team account={account} />) },
     { path: '/security', element: signedIn((account) => <Security account={account} />) },
     { path: '/audit-log', element: signedIn((account) => (account.user.role === 'owner' ? <AuditLog /> : <NotFound />)) },

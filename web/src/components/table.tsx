@@ -12,32 +12,37 @@ export interface Column<T> {
   className?: 'amount' | 'actions';
 }
 
-/** Rows as a table with a caption for screen readers and scoped column headers. */
+/**
+ * Rows as a table with a caption for screen readers and scoped column headers; a table wider than
+ * the screen scrolls inside its own box, never the page.
+ */
 export function DataTable<T>({ caption, rows, rowKey, columns }: { caption: string; rows: T[]; rowKey: (row: T) => string; columns: Column<T>[] }) {
   return (
-    <table>
-      <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          {columns.map((column) => (
-            <th key={column.header} scope="col">
-              {column.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={rowKey(row)}>
+    <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
             {columns.map((column) => (
-              <td key={column.header} className={column.className}>
-                {column.cell(row)}
-              </td>
+              <th key={column.header} scope="col">
+                {column.header}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((column) => (
+                <td key={column.header} className={column.className}>
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
