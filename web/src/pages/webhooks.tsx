@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Account, answer, ApiError, Body, dashboard, MerchantEvent, WebhookAttempt, WebhookEndpoint, WebhookEndpointWithSecret } from '../api';
 import { Column, PagedTable } from '../components/table';
-import { CopyButton, EmptyState, ErrorNotice, Field, PageHeader, Status, Time } from '../components/ui';
+import { CopyButton, EmptyState, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
 import { canWrite } from '../session';
 import { NotFound } from './overview';
 
@@ -150,8 +150,8 @@ export function Webhooks({ account }: { account: Account }) {
           onSubmit={(event) => {
             event.preventDefault();
             const form = new FormData(event.currentTarget);
-            const description = String(form.get('description') ?? '').trim();
-            create.mutate({ url: String(form.get('url') ?? ''), enabledEvents: chosenTypes(form), ...(description && { description }) });
+            const description = (formValues(event.currentTarget).description ?? '').trim();
+            create.mutate({ url: formValues(event.currentTarget).url ?? '', enabledEvents: chosenTypes(form), ...(description && { description }) });
           }}
         >
           <Field label="Endpoint URL" name="url" type="url" required hint="Where events are POSTed: https:// in production." />
@@ -343,8 +343,8 @@ export function WebhookEndpointPage({ account }: { account: Account }) {
               onSubmit={(event) => {
                 event.preventDefault();
                 const form = new FormData(event.currentTarget);
-                const description = String(form.get('description') ?? '').trim();
-                update.mutate({ url: String(form.get('url') ?? ''), enabledEvents: chosenTypes(form), description: description || null });
+                const description = (formValues(event.currentTarget).description ?? '').trim();
+                update.mutate({ url: formValues(event.currentTarget).url ?? '', enabledEvents: chosenTypes(form), description: description || null });
               }}
             >
               <Field label="Endpoint URL" name="url" type="url" required defaultValue={data.url} />
@@ -361,7 +361,7 @@ export function WebhookEndpointPage({ account }: { account: Account }) {
               aria-label="Recover missed events"
               onSubmit={(event) => {
                 event.preventDefault();
-                const since = String(new FormData(event.currentTarget).get('since') ?? '');
+                const since = formValues(event.currentTarget).since ?? '';
                 recover.mutate(new Date(since).toISOString());
               }}
             >
@@ -389,7 +389,10 @@ export function WebhookEndpointPage({ account }: { account: Account }) {
 }
 
 /** The id of the object an event is about: the object's first field. */
-const objectIdOf = (event: MerchantEvent) => String(Object.values(event.data.object as Record<string, unknown>)[0] ?? '');
+function objectIdOf(event: MerchantEvent): string {
+  const first = Object.values(event.data.object as Record<string, unknown>)[0];
+  return typeof first === 'string' ? first : '';
+}
 
 /** Every event of the last 30 days, newest first. */
 export function Events() {
@@ -468,7 +471,7 @@ export function EventPage({ account }: { account: Account }) {
               aria-label="Resend the event"
               onSubmit={(submitted) => {
                 submitted.preventDefault();
-                resend.mutate(String(new FormData(submitted.currentTarget).get('endpoint') ?? ''));
+                resend.mutate(formValues(submitted.currentTarget).endpoint ?? '');
               }}
             >
               <div className="field">
