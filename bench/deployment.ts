@@ -70,6 +70,8 @@ export interface RunOptions {
 
 export interface Deployment {
   databaseUrl: string;
+  /** The deployment's `LINK_SIGNING_SECRET`, under which the service seals what it must read back. */
+  linkSigningSecret: string;
   merchantId: string;
   apiKey: string;
   /** A sample of the seeded businesses' ids, in random order (none when no part needs them). */
@@ -93,7 +95,10 @@ export interface Deployment {
   /** Forgets the bank rail's records, so a worker started later has none of the runs before to reconcile. */
   resetRail: () => Promise<void>;
   /** A built worker of the deployment, once it printed that it started; `chains` lets it read the vault's chains. */
-  startWorker(name: string, options?: { chains?: boolean; countStdout?: readonly string[]; exitIsMeasured?: boolean }): Promise<Started>;
+  startWorker(
+    name: string,
+    options?: { chains?: boolean; countStdout?: readonly string[]; exitIsMeasured?: boolean; env?: Record<string, string> },
+  ): Promise<Started>;
 }
 
 /** What a part adds to the report: its targets, and its figures under its own key of the results file. */
@@ -284,6 +289,7 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
   const runs: Measurement[] = [];
   return {
     databaseUrl,
+    linkSigningSecret: appEnv.LINK_SIGNING_SECRET,
     merchantId: issued.merchantId,
     apiKey: issued.apiKey,
     businessIds: ids,
@@ -306,7 +312,7 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
     verifyLedger: () => verifyLedger(databaseUrl, railsEnv),
     resetRail: () => fetch(`${railUrl}/_sandbox/reset`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).then((r) => void r.arrayBuffer()),
     startWorker: async (name, options = {}) => {
-      const worker = startChild(name, WORKER_MAIN, options.chains ? vaultWorkerEnv : workerEnv, workerNodeArgs, {
+      const worker = startChild(name, WORKER_MAIN, { ...(options.chains ? vaultWorkerEnv : workerEnv), ...options.env }, workerNodeArgs, {
         watchStdout: ['worker started'],
         countStdout: options.countStdout,
         exitIsMeasured: options.exitIsMeasured,

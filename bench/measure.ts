@@ -9,12 +9,13 @@ import autocannon from 'autocannon';
 import type { DashboardScenario } from './dashboard';
 import type { InternationalScenario } from './international';
 import type { MoneyScenario, Target } from './money';
+import type { WebhooksScenario } from './webhooks';
 import { checkAborted, log, whenStopping } from './processes';
 import { CONNECTIONS, DURATION_S } from './settings';
 
 export const CLK_TCK = clockTicks();
 
-export type Scenario = 'get-one' | 'list-first-page' | 'create' | MoneyScenario | DashboardScenario | InternationalScenario;
+export type Scenario = 'get-one' | 'list-first-page' | 'create' | MoneyScenario | DashboardScenario | InternationalScenario | WebhooksScenario;
 export type ServerName = 'reference' | 'api';
 
 export interface Measurement {

@@ -48,6 +48,7 @@ import {
   WORKER_DB_POOL_SIZE,
 } from './settings';
 import { runVaultPart } from './vault';
+import { runWebhooksPart } from './webhooks';
 
 /** Each part, in the order the parts run. */
 const RUN: Record<Part, BenchPart> = {
@@ -59,6 +60,7 @@ const RUN: Record<Part, BenchPart> = {
   'kyb-worker': runKybWorkerPart,
   international: runInternationalPart,
   vault: runVaultPart,
+  webhooks: runWebhooksPart,
 };
 
 /** The whole `npm run ledger:verify`, start to exit, on the bench database. */
