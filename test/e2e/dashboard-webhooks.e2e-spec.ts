@@ -13,37 +13,38 @@ const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOT_DIR ?? join(__dirname, '
  * event's payload and resend it, disable the endpoint; each page with its strict CSP and no serious
  * accessibility violation.
  */
-describe.each([
-  ['desktop', { width: 1280, height: 800 }, false],
-  ['phone', { width: 390, height: 844 }, true],
-] as const)('Dashboard webhook pages (%s)', (name, viewport, isMobile) => {
+describe('Dashboard webhook pages', () => {
   let stack: MoneyStack;
-  let browser: Browser;
-  let pages: ReturnType<typeof dashboardPages>;
   let d: DashboardClient;
-  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    stack = await startMoneyStack({ name: `dashboard-webhooks-${name}`, startApp: startAppAtPublicUrl });
-    browser = await launchBrowser({ viewport, isMobile });
-    pages = dashboardPages(browser, SCREENSHOT_DIR);
+    stack = await startMoneyStack({ name: 'dashboard-webhooks', startApp: startAppAtPublicUrl });
     d = new DashboardClient(stack.t.baseUrl);
-    receiver = await WebhookReceiver.start();
   });
 
-  afterAll(async () => {
-    await receiver?.close();
-    await browser?.close();
-    await stack?.close();
-  });
-
-  afterEach(() => {
-    expect(pages.cspViolations).toEqual([]);
-  });
+  afterAll(() => stack?.close());
 
   const url = (path: string) => `${stack.t.baseUrl}/dashboard${path}`;
 
-  it('adds an endpoint with its secret shown once, sends a test, and shows the delivery with its status code', async () => {
+  it.each([
+    ['desktop', { width: 1280, height: 800 }, false],
+    ['phone', { width: 390, height: 844 }, true],
+  ] as const)(
+    'at a %s’s width: adds an endpoint with its secret shown once, sends a test, and shows the delivery with its status code',
+    async (name, viewport, isMobile) => {
+      const browser = await launchBrowser({ viewport, isMobile });
+      const receiver = await WebhookReceiver.start();
+      try {
+        await journey(name, browser, receiver);
+      } finally {
+        await receiver.close();
+        await browser.close();
+      }
+    },
+  );
+
+  async function journey(name: string, browser: Browser, receiver: WebhookReceiver): Promise<void> {
+    const pages = dashboardPages(browser, SCREENSHOT_DIR);
     const owner = await d.signUp(d.email(`web-hooks-${name}`), 'Hooks Co');
     await browser.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
     const page = await pages.newPage();
@@ -97,5 +98,6 @@ describe.each([
     await page.getByRole('button', { name: 'Disable' }).click();
     await page.getByText('disabled', { exact: true }).waitFor();
     await page.close();
-  });
+    expect(pages.cspViolations).toEqual([]);
+  }
 });

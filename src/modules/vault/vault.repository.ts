@@ -136,7 +136,9 @@ export class VaultRepository {
     const deposits = [...unique.values()];
     if (deposits.length === 0) return [];
     // A dropped deposit seen again is pending again: a move of its status, recorded as such.
-    const rows = await manager.query<{ id: string }[]>(
+    // The history INSERT is the statement itself, so `reincluded` locks its rows before `upserted`
+    // moves them (a row this statement already updated would be skipped by FOR UPDATE).
+    const reincluded = await manager.query<{ id: string }[]>(
       `WITH seen AS (
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::int[], $10::bigint[], $11::text[])
            AS d(id, merchant_id, pobo_user_id, chain, amount, from_address, to_address, tx_hash, log_index, block_number, block_hash)
@@ -153,11 +155,10 @@ export class VaultRepository {
          DO UPDATE SET block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, status = 'pending', confirmations = 0, updated_at = now()
           WHERE vault_transactions.status = ANY($12) AND vault_transactions.block_hash IS DISTINCT FROM EXCLUDED.block_hash
          RETURNING id
-       ), history AS (
-         INSERT INTO vault_transaction_status_history (vault_transaction_id, from_status, to_status, cause)
-         SELECT id, 'dropped', 'pending', 'reincluded' FROM reincluded WHERE id IN (SELECT id FROM upserted)
        )
-       SELECT id FROM upserted`,
+       INSERT INTO vault_transaction_status_history (vault_transaction_id, from_status, to_status, cause)
+       SELECT id, 'dropped', 'pending', 'reincluded' FROM reincluded WHERE id IN (SELECT id FROM upserted)
+       RETURNING vault_transaction_id AS id`,
       [
         deposits.map((d) => d.id),
         deposits.map((d) => d.merchantId),
@@ -173,7 +174,9 @@ export class VaultRepository {
         ['pending', ...VAULT_TRANSACTION_STATES.sourcesOf('pending')],
       ],
     );
-    return rows.map((row) => row.id);
+    // New ones have the ids given here: fresh, so present now only if this statement inserted them.
+    const inserted = await manager.query<{ id: string }[]>('SELECT id FROM vault_transactions WHERE id = ANY($1)', [deposits.map((d) => d.id)]);
+    return [...inserted, ...reincluded].map((row) => row.id);
   }
 
   /** The chain's pending deposits, oldest block first, at most `limit`. */
