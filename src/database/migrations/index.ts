@@ -16,6 +16,7 @@ import { ApiKeyPermissions1795762940394 } from './1795762940394-ApiKeyPermission
 import { VaultStatusHistory1795776366828 } from './1795776366828-VaultStatusHistory';
 import { Events1795790976323 } from './1795790976323-Events';
 import { Webhooks1795800044176 } from './1795800044176-Webhooks';
+import { WebhookClaimByEndpoint1795811586806 } from './1795811586806-WebhookClaimByEndpoint';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   VaultStatusHistory1795776366828,
   Events1795790976323,
   Webhooks1795800044176,
+  WebhookClaimByEndpoint1795811586806,
 ];

@@ -12,6 +12,12 @@ export class WebhookEndpointNotFoundError extends AppError {
   }
 }
 
+/** `found`, or the 404 of an endpoint that is not the merchant's. */
+export function endpointOrNotFound<T>(found: T | undefined): T {
+  if (found === undefined) throw new WebhookEndpointNotFoundError();
+  return found;
+}
+
 export class WebhookUrlNotAllowedError extends AppError {
   constructor(why: string) {
     super('webhook_url_not_allowed', `This URL cannot receive webhooks: ${why}`, [{ field: 'url', message: why }]);

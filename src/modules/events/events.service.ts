@@ -7,7 +7,7 @@ import type { EventDto, EventListQuery } from './dto/event.dto';
 import { mapEvent } from './event.mapper';
 import { EVENT_RETENTION_DAYS, EventType } from './event.types';
 import type { WebhookEndpointDto } from './dto/webhook-endpoint.dto';
-import { EventNotFoundError, WebhookEndpointNotFoundError } from './events.errors';
+import { endpointOrNotFound, EventNotFoundError } from './events.errors';
 import { EVENTS_JOBS } from './events.jobs';
 import { EventsRepository } from './events.repository';
 import { WebhooksRepository } from './webhooks.repository';
@@ -35,24 +35,14 @@ export class EventsService {
   ) {}
 
   /** Records `events`, in this order, in the transaction of the change they describe. */
-  async record(manager: EntityManager, ...events: NewEventOf[]): Promise<void> {
-    if (events.length === 0) return;
-    await this.repository.insert(
-      manager,
-      events.map((event) => ({
-        id: newId('evt'),
-        merchantId: event.merchantId,
-        type: event.type,
-        objectId: event.objectId,
-        data: JSON.stringify(event.object),
-      })),
-    );
+  record(manager: EntityManager, ...events: NewEventOf[]): Promise<void> {
+    return this.insert(manager, events);
   }
 
   /** A `webhook_endpoint.test` event about the endpoint, owed to it alone. */
-  async recordTest(manager: EntityManager, merchantId: string, endpoint: WebhookEndpointDto): Promise<void> {
-    const event = { id: newId('evt'), merchantId, type: 'webhook_endpoint.test', objectId: endpoint.webhookEndpointId, data: JSON.stringify(endpoint) };
-    await this.repository.insert(manager, [event], endpoint.webhookEndpointId);
+  recordTest(manager: EntityManager, merchantId: string, endpoint: WebhookEndpointDto): Promise<void> {
+    const id = endpoint.webhookEndpointId;
+    return this.insert(manager, [{ merchantId, type: 'webhook_endpoint.test', objectId: id, object: endpoint }], id);
   }
 
   async get(merchantId: string, id: string): Promise<EventDto> {
@@ -77,9 +67,24 @@ export class EventsService {
   }
 
   private async endpointOf(merchantId: string, id: string): Promise<{ endpointId: string; enabledEvents: string[] }> {
-    const endpoint = isId('we', id) ? await this.webhooks.findOwned(merchantId, id) : undefined;
-    if (!endpoint) throw new WebhookEndpointNotFoundError();
+    const endpoint = endpointOrNotFound(await this.webhooks.findOwned(merchantId, id));
     return { endpointId: endpoint.id, enabledEvents: endpoint.enabledEvents };
+  }
+
+  /** The events' deliveries are owed to every endpoint taking them, or to `onlyTo` alone. */
+  private async insert(manager: EntityManager, events: NewEventOf[], onlyTo?: string): Promise<void> {
+    if (events.length === 0) return;
+    await this.repository.insert(
+      manager,
+      events.map((event) => ({
+        id: newId('evt'),
+        merchantId: event.merchantId,
+        type: event.type,
+        objectId: event.objectId,
+        data: JSON.stringify(event.object),
+      })),
+      onlyTo,
+    );
   }
 
   /** Removes what is past the retention, a batch at a time until none is left. */

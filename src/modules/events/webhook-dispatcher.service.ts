@@ -118,7 +118,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     if (free <= 0) return;
     for (const delivery of await this.repository.claim(free, endpointConcurrency, timeoutMs + LEASE_MARGIN_MS)) {
       const attempt: Promise<void> = this.attempt(delivery)
-        .catch((err: Error) => this.logger.warn(`webhook ${delivery.eventId} to ${delivery.endpointId} not recorded: ${err.message}`))
+        .catch((err: Error) => this.logger.warn(`webhook ${delivery.event.id} to ${delivery.endpoint.id} not recorded: ${err.message}`))
         .finally(() => {
           this.inFlight.delete(attempt);
           this.wake();
@@ -128,10 +128,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    // Gone with its endpoint (deleted) or its event (past retention): nothing is owed any more.
-    const found = await this.repository.forAttempt(delivery);
-    if (!found) return;
-    const { endpoint, event } = found;
+    const { endpoint, event } = delivery;
     const attemptedAt = new Date();
     const secrets = [this.secrets.open(endpoint.sealedSecret)];
     if (endpoint.sealedPreviousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > attemptedAt)

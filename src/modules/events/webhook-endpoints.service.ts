@@ -19,7 +19,7 @@ import type {
   WebhookEndpointDto,
   WebhookEndpointWithSecretDto,
 } from './dto/webhook-endpoint.dto';
-import { EventNotFoundError, WebhookEndpointLimitError, WebhookEndpointNotFoundError } from './events.errors';
+import { endpointOrNotFound, EventNotFoundError, WebhookEndpointLimitError } from './events.errors';
 import { EVENTS_JOBS } from './events.jobs';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
@@ -211,19 +211,16 @@ export class WebhookEndpoints {
   }
 
   private async findOwned(merchantId: string, id: string): Promise<WebhookEndpointRecord> {
-    const endpoint = isId('we', id) ? await this.repository.findOwned(merchantId, id) : undefined;
-    if (!endpoint) throw new WebhookEndpointNotFoundError();
-    return endpoint;
+    return endpointOrNotFound(await this.repository.findOwned(merchantId, id));
   }
 
   private async lockOwned(manager: EntityManager, merchantId: string, id: string): Promise<WebhookEndpointRecord> {
-    const endpoint = isId('we', id) ? await this.repository.lockOwned(manager, merchantId, id) : undefined;
-    if (!endpoint) throw new WebhookEndpointNotFoundError();
-    return endpoint;
+    return endpointOrNotFound(await this.repository.findOwned(merchantId, id, manager, true));
   }
 
+  /** The endpoint as this transaction left it (already locked by it, or inserted). */
   private async read(manager: EntityManager, merchantId: string, id: string): Promise<WebhookEndpointDto> {
-    return mapWebhookEndpoint((await this.repository.lockOwned(manager, merchantId, id))!);
+    return mapWebhookEndpoint((await this.repository.findOwned(merchantId, id, manager))!);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
+import { isId } from '../../common/ids/ids';
 import { afterCursor, KeysetList, rowsToAsk } from '../../common/persistence/keyset-list';
 import { PG_POOL } from '../../common/persistence/pg-pool';
 import type { EventRecord } from './events.repository';
@@ -13,13 +14,23 @@ export type WebhookEndpointRecord = Omit<WebhookEndpointEntity, 'merchant' | 'se
 /** An attempt as the deliveries list shows it, with its event's type. */
 export type WebhookAttemptRecord = Omit<WebhookAttemptEntity, 'endpoint' | 'event' | 'seq'> & { eventType: string };
 
-/** A delivery the worker took for one attempt: the event's wire form is built from its row. */
+/** A delivery the worker took for one attempt, with its endpoint and event as they were then. */
 export interface ClaimedDelivery {
-  endpointId: string;
-  eventId: string;
   /** This attempt's number in the round. */
   attempt: number;
   round: number;
+  endpoint: WebhookEndpointRecord;
+  event: EventRecord;
+}
+
+/** The event's columns of a claimed delivery's row. */
+interface ClaimedEventColumns {
+  eventId: string;
+  eventSeq: string;
+  eventType: string;
+  objectId: string;
+  eventData: string;
+  eventCreatedAt: Date;
 }
 
 /** What one attempt came to. */
@@ -69,25 +80,21 @@ export class WebhooksRepository {
     return this.pages.page(merchantId, limit, afterId);
   }
 
-  async findOwned(merchantId: string, id: string): Promise<WebhookEndpointRecord | undefined> {
-    const { rows } = await this.pool.query<WebhookEndpointRecord>(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.id = $1 AND w.merchant_id = $2`,
-      [id, merchantId],
-    );
+  /**
+   * The merchant's endpoint `id` (undefined for another's, or for what is not an endpoint id):
+   * in `manager`'s transaction when given, and locked there until it ends when `lock` is set.
+   */
+  async findOwned(merchantId: string, id: string, manager?: EntityManager, lock = false): Promise<WebhookEndpointRecord | undefined> {
+    if (!isId('we', id)) return undefined;
+    const sql = `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.id = $1 AND w.merchant_id = $2${lock ? ' FOR UPDATE' : ''}`;
+    const values = [id, merchantId];
+    const rows = manager ? await manager.query<WebhookEndpointRecord[]>(sql, values) : (await this.pool.query<WebhookEndpointRecord>(sql, values)).rows;
     return rows[0];
   }
 
   /** An endpoint by id alone, for the worker, which acts for no merchant. */
   async findById(id: string): Promise<WebhookEndpointRecord | undefined> {
     const { rows } = await this.pool.query<WebhookEndpointRecord>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.id = $1`, [id]);
-    return rows[0];
-  }
-
-  async lockOwned(manager: EntityManager, merchantId: string, id: string): Promise<WebhookEndpointRecord | undefined> {
-    const rows = await manager.query<WebhookEndpointRecord[]>(
-      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints w WHERE w.id = $1 AND w.merchant_id = $2 FOR UPDATE`,
-      [id, merchantId],
-    );
     return rows[0];
   }
 
@@ -166,48 +173,45 @@ export class WebhooksRepository {
   /**
    * Takes up to `limit` due deliveries of enabled endpoints for one attempt each, leasing them for
    * `leaseMs`; an endpoint gets no more than `perEndpoint` leased at once, counting those other
-   * workers hold, so one slow endpoint holds at most that many requests. A row two workers choose
-   * at once is taken by one: the other's UPDATE finds it leased and skips it.
+   * workers hold, so one slow endpoint holds at most that many requests. Each endpoint's share is
+   * read from the front of its own due index, so a claim costs what the endpoints number, not
+   * what they are owed. A row two workers choose at once is taken by one: the other's UPDATE finds
+   * it leased and skips it. Answers each with its endpoint and event: rows gone with their
+   * endpoint (deleted) or event (past retention) are owed nothing and not taken.
    */
   async claim(limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    const { rows } = await this.pool.query<ClaimedDelivery>({
+    type Row = { attempt: number; round: number } & WebhookEndpointRecord & ClaimedEventColumns;
+    const { rows } = await this.pool.query<Row>({
       name: 'webhook_claim',
-      text: `WITH busy AS (
-               SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries WHERE state = 'pending' AND leased_until > now() GROUP BY endpoint_id
-             ), due AS (
-               SELECT d.endpoint_id, d.event_id, d.next_attempt_at,
-                      row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.event_id) AS rank
-                 FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND NOT w.disabled
-                WHERE d.state = 'pending' AND d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until <= now())
-             ), chosen AS (
-               SELECT due.endpoint_id, due.event_id FROM due LEFT JOIN busy USING (endpoint_id)
-                WHERE due.rank + COALESCE(busy.n, 0) <= $2 ORDER BY due.next_attempt_at LIMIT $1
+      text: `WITH chosen AS (
+               SELECT due.endpoint_id, due.event_id
+                 FROM webhook_endpoints ep
+                 CROSS JOIN LATERAL (
+                   SELECT count(*)::int AS n FROM webhook_deliveries l
+                    WHERE l.endpoint_id = ep.id AND l.state = 'pending' AND l.leased_until IS NOT NULL AND l.leased_until > now()
+                 ) busy
+                 CROSS JOIN LATERAL (
+                   SELECT q.endpoint_id, q.event_id, q.next_attempt_at FROM webhook_deliveries q
+                    WHERE q.endpoint_id = ep.id AND q.state = 'pending' AND q.next_attempt_at <= now() AND (q.leased_until IS NULL OR q.leased_until <= now())
+                    ORDER BY q.next_attempt_at, q.event_id LIMIT greatest($2 - busy.n, 0)
+                 ) due
+                WHERE NOT ep.disabled AND busy.n < $2
+                ORDER BY due.next_attempt_at LIMIT $1
              )
              UPDATE webhook_deliveries d SET leased_until = now() + make_interval(secs => $3::double precision / 1000), attempts = d.attempts + 1
-               FROM chosen
-              WHERE d.endpoint_id = chosen.endpoint_id AND d.event_id = chosen.event_id
+               FROM chosen, webhook_endpoints w, events e
+              WHERE d.endpoint_id = chosen.endpoint_id AND d.event_id = chosen.event_id AND w.id = d.endpoint_id AND e.id = d.event_id
                 AND d.state = 'pending' AND (d.leased_until IS NULL OR d.leased_until <= now())
-             RETURNING d.endpoint_id AS "endpointId", d.event_id AS "eventId", d.attempts AS attempt, d.round`,
+             RETURNING d.attempts AS attempt, d.round, ${ENDPOINT_COLUMNS}, e.id AS "eventId", e.seq AS "eventSeq", e.type AS "eventType",
+                       e.object_id AS "objectId", e.data::text AS "eventData", e.created_at AS "eventCreatedAt"`,
       values: [limit, perEndpoint, leaseMs],
     });
-    return rows;
-  }
-
-  /** The endpoint and the event's row, for one attempt; undefined when either is gone. */
-  async forAttempt(delivery: ClaimedDelivery): Promise<{ endpoint: WebhookEndpointRecord; event: EventRecord } | undefined> {
-    const { rows } = await this.pool.query<
-      WebhookEndpointRecord & { eventSeq: string; eventType: string; objectId: string; eventData: string; eventCreatedAt: Date }
-    >({
-      name: 'webhook_for_attempt',
-      text: `SELECT ${ENDPOINT_COLUMNS}, e.seq AS "eventSeq", e.type AS "eventType", e.object_id AS "objectId", e.data::text AS "eventData",
-                    e.created_at AS "eventCreatedAt"
-               FROM webhook_endpoints w JOIN events e ON e.id = $2 WHERE w.id = $1`,
-      values: [delivery.endpointId, delivery.eventId],
-    });
-    const row = rows[0];
-    if (!row) return undefined;
-    const { eventSeq, eventType, objectId, eventData, eventCreatedAt, ...endpoint } = row;
-    return { endpoint, event: { id: delivery.eventId, seq: eventSeq, type: eventType, objectId, data: eventData, createdAt: eventCreatedAt } };
+    return rows.map(({ attempt, round, eventId, eventSeq, eventType, objectId, eventData, eventCreatedAt, ...endpoint }) => ({
+      attempt,
+      round,
+      endpoint,
+      event: { id: eventId, seq: eventSeq, type: eventType, objectId, data: eventData, createdAt: eventCreatedAt },
+    }));
   }
 
   /**
@@ -238,16 +242,18 @@ export class WebhooksRepository {
       [outcome.endpointId, outcome.eventId, outcome.delivered ? 'delivered' : outcome.nextRetryAt ? 'pending' : 'failed', outcome.nextRetryAt, outcome.round],
     );
     // A SELECT over the UPDATE: TypeORM answers an UPDATE's own RETURNING as [rows, count]. The
-    // lock is the UPDATE's own (NO KEY UPDATE): FOR UPDATE would conflict with the key-share lock
-    // another endpoint attempt's INSERT above holds, and two recordings at once would deadlock.
+    // endpoint is written only when its run of failures starts or ends, or it is disabled, so the
+    // attempts that succeed (nearly all) neither lock nor rewrite its row. The lock that disabling
+    // takes to learn what the row was is the UPDATE's own (NO KEY UPDATE): FOR UPDATE would conflict
+    // with the key-share lock another attempt's INSERT above holds, and two recordings would deadlock.
     const rows = await manager.query<{ disabled: boolean }[]>(
-      `WITH before AS (SELECT disabled FROM webhook_endpoints WHERE id = $1 FOR NO KEY UPDATE), updated AS (
+      `WITH before AS (SELECT disabled FROM webhook_endpoints WHERE id = $1 AND $4::text IS NOT NULL FOR NO KEY UPDATE), updated AS (
          UPDATE webhook_endpoints w SET
                 failing_since = CASE WHEN $2 THEN NULL ELSE COALESCE(w.failing_since, $3) END,
                 disabled = w.disabled OR $4::text IS NOT NULL,
                 disabled_reason = CASE WHEN w.disabled OR $4::text IS NULL THEN w.disabled_reason ELSE $4 END,
                 updated_at = CASE WHEN $4::text IS NOT NULL AND NOT w.disabled THEN now() ELSE w.updated_at END
-          WHERE w.id = $1
+          WHERE w.id = $1 AND ($4::text IS NOT NULL OR (CASE WHEN $2 THEN w.failing_since IS NOT NULL ELSE w.failing_since IS NULL END))
           RETURNING w.disabled
        )
        SELECT (NOT before.disabled AND updated.disabled) AS disabled FROM before, updated`,
