@@ -32,11 +32,20 @@ export class JobQueues {
    * commands it had queued.
    */
   async ready(): Promise<void> {
-    const queues = this.discovery
+    await Promise.all(this.all().map((queue) => queue.waitUntilReady()));
+  }
+
+  /** Jobs waiting for a free worker slot, over every queue: above zero, the workers are behind. */
+  async waiting(): Promise<number> {
+    const counts = await Promise.all(this.all().map((queue) => queue.getWaitingCount()));
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  private all(): Queue[] {
+    return this.discovery
       .getProviders()
       .map((wrapper) => wrapper.instance as unknown)
       .filter((instance): instance is Queue => instance instanceof Queue);
-    await Promise.all(queues.map((queue) => queue.waitUntilReady()));
   }
 
   queue(job: Pick<JobDefinition, 'queue'>): Queue {

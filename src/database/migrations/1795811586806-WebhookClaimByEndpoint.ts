@@ -6,11 +6,10 @@ export class WebhookClaimByEndpoint1795811586806 implements MigrationInterface {
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX "public"."idx_webhook_deliveries_due"`);
     await queryRunner.query(
-      `CREATE INDEX "idx_webhook_deliveries_leased" ON "webhook_deliveries" ("endpoint_id") WHERE state = 'pending' AND leased_until IS NOT NULL`,
-    );
-    await queryRunner.query(
       `CREATE INDEX "idx_webhook_deliveries_due" ON "webhook_deliveries" ("endpoint_id", "next_attempt_at", "event_id") WHERE state = 'pending'`,
     );
+    // A claim rewrites only the lease and the attempt count, in no index: room on the page lets it stay there (a HOT update).
+    await queryRunner.query(`ALTER TABLE "webhook_deliveries" SET (fillfactor = 80)`);
     // Deliveries written or resent (a new round) wake the dispatcher; its own claims and records do not.
     await queryRunner.query(`DROP TRIGGER webhook_deliveries_notify ON "webhook_deliveries"`);
     await queryRunner.query(
@@ -24,7 +23,7 @@ export class WebhookClaimByEndpoint1795811586806 implements MigrationInterface {
       `CREATE TRIGGER webhook_deliveries_notify AFTER INSERT OR UPDATE ON "webhook_deliveries" FOR EACH STATEMENT EXECUTE FUNCTION webhook_deliveries_notify()`,
     );
     await queryRunner.query(`DROP INDEX "public"."idx_webhook_deliveries_due"`);
-    await queryRunner.query(`DROP INDEX "public"."idx_webhook_deliveries_leased"`);
+    await queryRunner.query(`ALTER TABLE "webhook_deliveries" RESET (fillfactor)`);
     await queryRunner.query(`CREATE INDEX "idx_webhook_deliveries_due" ON "webhook_deliveries" ("next_attempt_at") WHERE (state = 'pending'::text)`);
   }
 }

@@ -13,9 +13,9 @@ export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed';
  */
 @Entity({ name: 'webhook_deliveries' })
 @Check('chk_webhook_deliveries_state', `state IN ('pending', 'delivered', 'failed')`)
-// The claim reads each endpoint's due rows from the front of its own index, and counts its leases.
+// The claim reads each endpoint's due rows from the front of its own index. A lease is in no index,
+// so taking a row rewrites it in place (the table keeps a fifth of each page free for that).
 @Index('idx_webhook_deliveries_due', ['endpointId', 'nextAttemptAt', 'eventId'], { where: `state = 'pending'` })
-@Index('idx_webhook_deliveries_leased', ['endpointId'], { where: `state = 'pending' AND leased_until IS NOT NULL` })
 @Index('idx_webhook_deliveries_event', ['eventId'])
 export class WebhookDeliveryEntity {
   @PrimaryColumn({ name: 'endpoint_id', type: 'text' })

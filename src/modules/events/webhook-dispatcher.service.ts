@@ -5,7 +5,7 @@ import { SecretBox } from '../../common/crypto/secret-box';
 import { newId } from '../../common/ids/ids';
 import { PgListener } from '../../common/persistence/pg-listener';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { Outbox } from '../../jobs';
+import { JobQueues, Outbox } from '../../jobs';
 import { mapEvent } from './event.mapper';
 import { EVENTS_JOBS } from './events.jobs';
 import { webhookSecrets } from './webhook-endpoints.service';
@@ -20,6 +20,21 @@ const POLL_MS = 500;
 const LEASE_MARGIN_MS = 5_000;
 /** How long a shutdown waits for attempts under way before cutting them short. */
 const SHUTDOWN_GRACE_MS = 2_000;
+/** How long a wake waits for others to share its claim. */
+const CLAIM_COALESCE_MS = 10;
+const BEHIND_CLAIM_LIMIT = 8;
+const BEHIND_CLAIM_GAP_MS = 100;
+
+/**
+ * How claims are paced: as fast as slots free up, or, while jobs wait for the workers (the money
+ * pipeline is behind), at most `BEHIND_CLAIM_LIMIT` new attempts every `BEHIND_CLAIM_GAP_MS`.
+ * Deliveries and jobs share the worker's CPU and PostgreSQL; however cheap an attempt, an
+ * unpaced dispatcher with a backlog takes its share, so money comes first and deliveries catch up
+ * after. Attempts under way are not limited: a hanging endpoint holds its own slots only.
+ */
+export function claimPace(behind: boolean, free: number): { limit: number; afterMs: number } {
+  return behind ? { limit: Math.min(free, BEHIND_CLAIM_LIMIT), afterMs: BEHIND_CLAIM_GAP_MS } : { limit: free, afterMs: CLAIM_COALESCE_MS };
+}
 /** The longest `Retry-After` honoured. */
 const MAX_RETRY_AFTER_MS = 10 * 3_600_000;
 
@@ -58,22 +73,29 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly inFlight = new Set<Promise<void>>();
   private listener?: PgListener;
   private poll?: NodeJS.Timeout;
+  private pending?: NodeJS.Timeout;
   private claiming?: Promise<void>;
   private again = false;
   private stopped = false;
+  /** Whether jobs were waiting at the last look (every `POLL_MS`). */
+  private behind = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: WebhooksRepository,
     private readonly outbox: Outbox,
+    private readonly queues: JobQueues,
   ) {
     this.secrets = webhookSecrets(config);
     this.sender = new WebhookSender(new WebhookUrlPolicy(config), config.webhooks.timeoutMs);
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.poll = setInterval(() => this.wake(), POLL_MS);
+    this.poll = setInterval(() => {
+      void this.look();
+      this.wake();
+    }, POLL_MS);
     this.listener = new PgListener(this.config.databaseUrl, WEBHOOK_DELIVERIES_CHANNEL, () => this.wake(), this.logger);
     await this.listener.start();
     this.wake();
@@ -84,6 +106,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.poll);
+    clearTimeout(this.pending);
     await this.listener?.stop();
     await this.claiming;
     // Attempts under way get a moment to finish and be recorded; then the rest are cut short (an
@@ -94,8 +117,29 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     await Promise.all(this.inFlight);
   }
 
-  /** Takes what is due into the free slots, or asks the running pass to go again. */
+  /**
+   * Claims soon: the wakes until then (attempts ending, events written) share one claim, which
+   * fills every slot they freed at once instead of one claim each (`claimPace`).
+   */
   wake(): void {
+    if (this.stopped || this.pending) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      this.claim();
+    }, claimPace(this.behind, 0).afterMs);
+  }
+
+  private async look(): Promise<void> {
+    try {
+      this.behind = (await this.queues.waiting()) > 0;
+    } catch {
+      // Redis unreachable: the jobs are not running either (the registry's workers log it); deliver at full pace.
+      this.behind = false;
+    }
+  }
+
+  /** Takes what is due into the free slots, or asks the running pass to go again. */
+  private claim(): void {
     if (this.stopped) return;
     if (this.claiming) {
       this.again = true;
@@ -114,9 +158,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   private async fill(): Promise<void> {
     const { concurrency, endpointConcurrency, timeoutMs } = this.config.webhooks;
-    const free = concurrency - this.inFlight.size;
-    if (free <= 0) return;
-    for (const delivery of await this.repository.claim(free, endpointConcurrency, timeoutMs + LEASE_MARGIN_MS)) {
+    const { limit } = claimPace(this.behind, concurrency - this.inFlight.size);
+    if (limit <= 0) return;
+    for (const delivery of await this.repository.claim(limit, endpointConcurrency, timeoutMs + LEASE_MARGIN_MS)) {
       const attempt: Promise<void> = this.attempt(delivery)
         .catch((err: Error) => this.logger.warn(`webhook ${delivery.event.id} to ${delivery.endpoint.id} not recorded: ${err.message}`))
         .finally(() => {

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { nextRetryAt } from './webhook-dispatcher.service';
+import { claimPace, nextRetryAt } from './webhook-dispatcher.service';
 import { retryAfterMs, signatureHeader } from './webhook-sender';
 
 const SCHEDULE = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -43,5 +43,16 @@ describe('webhook retries', () => {
       expect(() => new Webhook(secret).verify(body, { 'webhook-id': 'evt_1', 'webhook-timestamp': timestamp, 'webhook-signature': signature })).not.toThrow();
       expect(parts[i]).toBe(signatureHeader([secret], 'evt_1', now, body));
     }
+  });
+});
+
+describe('webhook claim pace', () => {
+  it('fills every free slot within milliseconds while the jobs keep up, and starts at most 80 attempts a second while jobs wait', () => {
+    expect(claimPace(false, 64)).toEqual({ limit: 64, afterMs: 10 });
+    expect(claimPace(false, 0).limit).toBe(0);
+    const behind = claimPace(true, 64);
+    expect((behind.limit * 1000) / behind.afterMs).toBeLessThanOrEqual(80);
+    expect(behind.limit).toBeGreaterThan(0);
+    expect(claimPace(true, 3).limit).toBe(3);
   });
 });

@@ -172,31 +172,28 @@ export class WebhooksRepository {
 
   /**
    * Takes up to `limit` due deliveries of enabled endpoints for one attempt each, leasing them for
-   * `leaseMs`; an endpoint gets no more than `perEndpoint` leased at once, counting those other
-   * workers hold, so one slow endpoint holds at most that many requests. Each endpoint's share is
-   * read from the front of its own due index, so a claim costs what the endpoints number, not
-   * what they are owed. A row two workers choose at once is taken by one: the other's UPDATE finds
-   * it leased and skips it. Answers each with its endpoint and event: rows gone with their
-   * endpoint (deleted) or event (past retention) are owed nothing and not taken.
+   * `leaseMs`, with their endpoints and events (rows gone with their endpoint or event are owed
+   * nothing and not taken). An endpoint's attempts under way are the front of its due rows: they
+   * are taken oldest first, and an attempt's record ends its lease (the row delivered, or due
+   * later). So taking only from each endpoint's first `perEndpoint` due rows holds it to that many
+   * at once, other workers' included, and a claim reads a few rows per endpoint from the front of
+   * its own index: it costs what the endpoints number, not what they are owed. A row two workers
+   * choose at once is taken by one: the other's UPDATE finds it leased and skips it.
    */
   async claim(limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     type Row = { attempt: number; round: number } & WebhookEndpointRecord & ClaimedEventColumns;
     const { rows } = await this.pool.query<Row>({
       name: 'webhook_claim',
       text: `WITH chosen AS (
-               SELECT due.endpoint_id, due.event_id
+               SELECT front.endpoint_id, front.event_id
                  FROM webhook_endpoints ep
                  CROSS JOIN LATERAL (
-                   SELECT count(*)::int AS n FROM webhook_deliveries l
-                    WHERE l.endpoint_id = ep.id AND l.state = 'pending' AND l.leased_until IS NOT NULL AND l.leased_until > now()
-                 ) busy
-                 CROSS JOIN LATERAL (
-                   SELECT q.endpoint_id, q.event_id, q.next_attempt_at FROM webhook_deliveries q
-                    WHERE q.endpoint_id = ep.id AND q.state = 'pending' AND q.next_attempt_at <= now() AND (q.leased_until IS NULL OR q.leased_until <= now())
-                    ORDER BY q.next_attempt_at, q.event_id LIMIT greatest($2 - busy.n, 0)
-                 ) due
-                WHERE NOT ep.disabled AND busy.n < $2
-                ORDER BY due.next_attempt_at LIMIT $1
+                   SELECT q.endpoint_id, q.event_id, q.next_attempt_at, q.leased_until FROM webhook_deliveries q
+                    WHERE q.endpoint_id = ep.id AND q.state = 'pending' AND q.next_attempt_at <= now()
+                    ORDER BY q.next_attempt_at, q.event_id LIMIT $2
+                 ) front
+                WHERE NOT ep.disabled AND (front.leased_until IS NULL OR front.leased_until <= now())
+                ORDER BY front.next_attempt_at LIMIT $1
              )
              UPDATE webhook_deliveries d SET leased_until = now() + make_interval(secs => $3::double precision / 1000), attempts = d.attempts + 1
                FROM chosen, webhook_endpoints w, events e
@@ -215,14 +212,35 @@ export class WebhooksRepository {
   }
 
   /**
-   * Records an attempt and its consequence in one transaction: the delivery delivered, due again,
-   * or given up; the endpoint's run of failures ended, started or, past its limit, the endpoint
-   * disabled. Answers whether this attempt disabled the endpoint (it was enabled before).
+   * Records an attempt and its consequence, in one statement: the attempt; the delivery delivered,
+   * due again, or given up (only for the round the attempt belongs to); the endpoint's run of
+   * failures ended, started or, past its limit, the endpoint disabled. Answers whether this attempt
+   * disabled the endpoint (it was enabled before).
    */
   async recordAttempt(manager: EntityManager, outcome: AttemptOutcome): Promise<boolean> {
-    await manager.query(
-      `INSERT INTO webhook_attempts (id, endpoint_id, event_id, attempt, attempted_at, status_code, duration_ms, response_body, error, next_retry_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    // The endpoint is written only when its run of failures starts or ends, or it is disabled, so
+    // the attempts that succeed (nearly all) neither lock nor rewrite its row. The lock disabling
+    // takes to learn what the row was is NO KEY UPDATE: FOR UPDATE would conflict with the key-share
+    // lock another attempt's INSERT holds on it, and two recordings would deadlock.
+    const rows = await manager.query<{ disabled: boolean }[]>(
+      `WITH attempt AS (
+         INSERT INTO webhook_attempts (id, endpoint_id, event_id, attempt, attempted_at, status_code, duration_ms, response_body, error, next_retry_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ), delivery AS (
+         UPDATE webhook_deliveries SET state = $11, next_attempt_at = COALESCE($10, next_attempt_at), leased_until = NULL, updated_at = now()
+          WHERE endpoint_id = $2 AND event_id = $3 AND round = $12
+       ), before AS (
+         SELECT disabled FROM webhook_endpoints WHERE id = $2 AND $13::text IS NOT NULL FOR NO KEY UPDATE
+       ), updated AS (
+         UPDATE webhook_endpoints w SET
+                failing_since = CASE WHEN $14 THEN NULL ELSE COALESCE(w.failing_since, $5) END,
+                disabled = w.disabled OR $13::text IS NOT NULL,
+                disabled_reason = CASE WHEN w.disabled OR $13::text IS NULL THEN w.disabled_reason ELSE $13 END,
+                updated_at = CASE WHEN $13::text IS NOT NULL AND NOT w.disabled THEN now() ELSE w.updated_at END
+          WHERE w.id = $2 AND ($13::text IS NOT NULL OR (CASE WHEN $14 THEN w.failing_since IS NOT NULL ELSE w.failing_since IS NULL END))
+          RETURNING w.disabled
+       )
+       SELECT (NOT before.disabled AND updated.disabled) AS disabled FROM before, updated`,
       [
         outcome.id,
         outcome.endpointId,
@@ -234,30 +252,11 @@ export class WebhooksRepository {
         outcome.responseBody,
         outcome.error,
         outcome.nextRetryAt,
+        outcome.delivered ? 'delivered' : outcome.nextRetryAt ? 'pending' : 'failed',
+        outcome.round,
+        outcome.disable,
+        outcome.delivered,
       ],
-    );
-    await manager.query(
-      `UPDATE webhook_deliveries SET state = $3, next_attempt_at = COALESCE($4, next_attempt_at), leased_until = NULL, updated_at = now()
-        WHERE endpoint_id = $1 AND event_id = $2 AND round = $5`,
-      [outcome.endpointId, outcome.eventId, outcome.delivered ? 'delivered' : outcome.nextRetryAt ? 'pending' : 'failed', outcome.nextRetryAt, outcome.round],
-    );
-    // A SELECT over the UPDATE: TypeORM answers an UPDATE's own RETURNING as [rows, count]. The
-    // endpoint is written only when its run of failures starts or ends, or it is disabled, so the
-    // attempts that succeed (nearly all) neither lock nor rewrite its row. The lock that disabling
-    // takes to learn what the row was is the UPDATE's own (NO KEY UPDATE): FOR UPDATE would conflict
-    // with the key-share lock another attempt's INSERT above holds, and two recordings would deadlock.
-    const rows = await manager.query<{ disabled: boolean }[]>(
-      `WITH before AS (SELECT disabled FROM webhook_endpoints WHERE id = $1 AND $4::text IS NOT NULL FOR NO KEY UPDATE), updated AS (
-         UPDATE webhook_endpoints w SET
-                failing_since = CASE WHEN $2 THEN NULL ELSE COALESCE(w.failing_since, $3) END,
-                disabled = w.disabled OR $4::text IS NOT NULL,
-                disabled_reason = CASE WHEN w.disabled OR $4::text IS NULL THEN w.disabled_reason ELSE $4 END,
-                updated_at = CASE WHEN $4::text IS NOT NULL AND NOT w.disabled THEN now() ELSE w.updated_at END
-          WHERE w.id = $1 AND ($4::text IS NOT NULL OR (CASE WHEN $2 THEN w.failing_since IS NOT NULL ELSE w.failing_since IS NULL END))
-          RETURNING w.disabled
-       )
-       SELECT (NOT before.disabled AND updated.disabled) AS disabled FROM before, updated`,
-      [outcome.endpointId, outcome.delivered, outcome.attemptedAt, outcome.disable],
     );
     return rows[0]?.disabled ?? false;
   }
