@@ -26,7 +26,7 @@ import { apiClient, fundBalance, MeasuredRun, Target } from './money';
 import { intentFindOwnedQuery, statementSent } from './reference-server';
 import { INTERNATIONAL_INTENTS_PATH, QUOTES_PATH } from '../src/modules/international-intents/international-intents.routes';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
-import type { BenchPart } from './deployment';
+import type { BenchPart, Deployment } from './deployment';
 import { CLK_TCK, machineTicks, mean, processTicks, sum } from './measure';
 import { checkAborted, log, pidOf, stopChild, Started } from './processes';
 import { INTL_CALLBACKS, INTL_CREATION_CONCURRENCY, INTL_INTENTS, INTL_WORKERS, ROUNDS, SETTLEMENT_STEP_MS, WARMUP_S, WORKER_DB_POOL_SIZE } from './settings';
@@ -169,56 +169,82 @@ export interface InternationalBenchResult {
   targets: Target[];
 }
 
+/** What pipeline runs need of the deployment (the GET-one comparison needs the rest of `InternationalBenchInput`). */
+export type PipelineInput = Omit<InternationalBenchInput, 'refUrl' | 'workerCounts' | 'rounds' | 'warmUpS' | 'measure' | 'warm'>;
+
+/** A verified business with the NGN for `runs` pipeline runs, and what runs them. */
+export interface Pipelines {
+  poboUserId: string;
+  sourceAmountNgn: number;
+  fundedNgn: number;
+  /** Every intent the runs so far created. */
+  ids: string[];
+  /** One pipeline run of `input.intents` intents with `workers` worker processes. */
+  run: (workers: number) => Promise<PipelineRun>;
+}
+
+export async function preparePipelines(input: PipelineInput, pg: Client, runs: number): Promise<Pipelines> {
+  const { log } = input;
+  const tag = randomBytes(4).toString('hex');
+  const api = apiClient(input.apiUrl, input.apiKey);
+  await input.stopWorkers();
+
+  // A business of the merchant, KYB-verified directly (as the seed writes statuses directly).
+  const business = await api.post(
+    POBO_USERS_PATH,
+    JSON.stringify({ businessName: `Bench International ${tag}`, email: `intl-${tag}@bench.example`, phoneNumber: '+2348012345678', country: 'NG' }),
+    `bench-${tag}-business`,
+  );
+  const poboUserId = (business.json as { response?: { poboUserId?: string } } | undefined)?.response?.poboUserId;
+  if (business.status !== 201 || !poboUserId) throw new Error(`creating the business answered ${business.status}: ${business.text}`);
+  await pg.query(
+    `UPDATE pobo_businesses SET agreement_status = 'accepted', agreement_accepted_at = now(), kyb_status = 'verified', kyb_last_synced_at = now() WHERE id = $1`,
+    [poboUserId],
+  );
+
+  // The NGN balance for every run, funded once the way a merchant's money arrives.
+  const probe = await api.post(QUOTES_PATH, JSON.stringify({ poboUserId, destinationCountry: 'US', currency: 'USD', amount: AMOUNT_USD }));
+  if (probe.status !== 201) throw new Error(`creating a quote answered ${probe.status}: ${probe.text}`);
+  const sourceAmountNgn = (probe.json as QuoteAnswer).response.options[0].sourceAmount;
+  const fundedNgn = Math.ceil(sourceAmountNgn * input.intents * runs * 1.01) + 1_000;
+  await fundBalance(api, `${tag}-intl`, fundedNgn, input.checkAborted);
+  log(
+    `international: business ${poboUserId} (verified), NGN ${fundedNgn.toLocaleString('en-US')} funded; each intent USD ${AMOUNT_USD} = NGN ${sourceAmountNgn}`,
+  );
+
+  if (!input.callbacks) {
+    for (const url of [input.bridgeRailUrl, input.payoutRailUrl]) {
+      const answer = await fetch(`${url}/_sandbox/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"url":null}',
+        signal: AbortSignal.timeout(5_000),
+      });
+      if (answer.status !== 200) throw new Error(`turning the rail's callbacks off answered ${answer.status}: ${await answer.text()}`);
+    }
+    log("international: the rails' callbacks are OFF (BENCH_INTL_CALLBACKS=0, a diagnostic): the worker records each leg from the rail's answer only");
+  }
+  const ids: string[] = [];
+  let index = 0;
+  return {
+    poboUserId,
+    sourceAmountNgn,
+    fundedNgn,
+    ids,
+    run: (workers) => pipelineRun(input, pg, { poboUserId, workers, tag: `${tag}-r${++index}`, allIds: ids }),
+  };
+}
+
 export async function runInternationalBench(input: InternationalBenchInput): Promise<InternationalBenchResult> {
   const { log } = input;
   const pg = new Client({ connectionString: input.databaseUrl });
   await pg.connect();
   try {
-    const tag = randomBytes(4).toString('hex');
-    const api = apiClient(input.apiUrl, input.apiKey);
-    await input.stopWorkers();
-
-    // A business of the merchant, KYB-verified directly (as the seed writes statuses directly).
-    const business = await api.post(
-      POBO_USERS_PATH,
-      JSON.stringify({ businessName: `Bench International ${tag}`, email: `intl-${tag}@bench.example`, phoneNumber: '+2348012345678', country: 'NG' }),
-      `bench-${tag}-business`,
-    );
-    const poboUserId = (business.json as { response?: { poboUserId?: string } } | undefined)?.response?.poboUserId;
-    if (business.status !== 201 || !poboUserId) throw new Error(`creating the business answered ${business.status}: ${business.text}`);
-    await pg.query(
-      `UPDATE pobo_businesses SET agreement_status = 'accepted', agreement_accepted_at = now(), kyb_status = 'verified', kyb_last_synced_at = now() WHERE id = $1`,
-      [poboUserId],
-    );
-
-    // The NGN balance for every run, funded once the way a merchant's money arrives.
-    const probe = await api.post(QUOTES_PATH, JSON.stringify({ poboUserId, destinationCountry: 'US', currency: 'USD', amount: AMOUNT_USD }));
-    if (probe.status !== 201) throw new Error(`creating a quote answered ${probe.status}: ${probe.text}`);
-    const sourceAmountNgn = (probe.json as QuoteAnswer).response.options[0].sourceAmount;
-    const fundedNgn = Math.ceil(sourceAmountNgn * input.intents * input.workerCounts.length * 1.01) + 1_000;
-    await fundBalance(api, `${tag}-intl`, fundedNgn, input.checkAborted);
-    log(
-      `international: business ${poboUserId} (verified), NGN ${fundedNgn.toLocaleString('en-US')} funded; each intent USD ${AMOUNT_USD} = NGN ${sourceAmountNgn}`,
-    );
-
-    if (!input.callbacks) {
-      for (const url of [input.bridgeRailUrl, input.payoutRailUrl]) {
-        const answer = await fetch(`${url}/_sandbox/webhook`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: '{"url":null}',
-          signal: AbortSignal.timeout(5_000),
-        });
-        if (answer.status !== 200) throw new Error(`turning the rail's callbacks off answered ${answer.status}: ${await answer.text()}`);
-      }
-      log("international: the rails' callbacks are OFF (BENCH_INTL_CALLBACKS=0, a diagnostic): the worker records each leg from the rail's answer only");
-    }
+    const pipelines = await preparePipelines(input, pg, input.workerCounts.length);
     const pipeline: PipelineRun[] = [];
-    const allIds: string[] = [];
-    for (const [index, workers] of input.workerCounts.entries()) {
-      const run = await pipelineRun(input, pg, { poboUserId, workers, tag: `${tag}-r${index + 1}`, allIds });
-      pipeline.push(run);
-    }
+    for (const workers of input.workerCounts) pipeline.push(await pipelines.run(workers));
+    const allIds = pipelines.ids;
+    const { sourceAmountNgn, fundedNgn } = pipelines;
 
     // GET one international payment intent: reference / API, alternating.
     const ids = shuffle([...allIds]);
@@ -311,7 +337,7 @@ export async function runInternationalBench(input: InternationalBenchInput): Pro
 // ---------------------------------------------------------------------------------------------
 
 async function pipelineRun(
-  input: InternationalBenchInput,
+  input: PipelineInput,
   pg: Client,
   { poboUserId, workers: count, tag, allIds }: { poboUserId: string; workers: number; tag: string; allIds: string[] },
 ): Promise<PipelineRun> {
@@ -558,7 +584,7 @@ interface QuoteAnswer {
 }
 
 /** `input.intents` quotes and intents through the API, `creationConcurrency` at a time; throws on any refusal. */
-async function createIntents(input: InternationalBenchInput, poboUserId: string, tag: string): Promise<{ ids: string[]; ms: number }> {
+async function createIntents(input: PipelineInput, poboUserId: string, tag: string): Promise<{ ids: string[]; ms: number }> {
   const ids: string[] = new Array<string>(input.intents);
   let next = 0;
   const started = Date.now();
@@ -801,17 +827,14 @@ function round(value: number): number {
   return Math.round(value);
 }
 
-/** The settlement pipeline with one then two workers, then GET one against the reference. */
-export const runInternationalPart: BenchPart = async (d) => {
-  log('');
-  log(
-    `international: ${INTL_INTENTS} intents per pipeline run, worker processes per run ${INTL_WORKERS.join(', ')}; ` +
-      `worker node flags ${d.workerNodeArgs.length > 0 ? d.workerNodeArgs.join(' ') : 'none'}, worker DB pool ${WORKER_DB_POOL_SIZE}; sandbox settlement step ${SETTLEMENT_STEP_MS} ms`,
-  );
+/**
+ * What pipeline runs need of the deployment. Workers are started as production starts them, with
+ * `workerEnv` on top (the webhooks part's receivers are on loopback, which only development allows).
+ */
+export function pipelineInput(d: Deployment, workerEnv: Record<string, string> = {}): PipelineInput {
   let workers: Started[] = [];
-  const international = await runInternationalBench({
+  return {
     apiUrl: d.servers.api.url,
-    refUrl: d.servers.reference.url,
     apiKey: d.apiKey,
     merchantId: d.merchantId,
     databaseUrl: d.databaseUrl,
@@ -819,14 +842,13 @@ export const runInternationalPart: BenchPart = async (d) => {
     bridgeRailUrl: d.bridgeRail.url,
     payoutRailUrl: d.payoutRail.url,
     intents: INTL_INTENTS,
-    workerCounts: INTL_WORKERS,
     creationConcurrency: INTL_CREATION_CONCURRENCY,
     callbacks: INTL_CALLBACKS,
-    rounds: ROUNDS,
-    warmUpS: WARMUP_S,
     startWorkers: async (count) => {
       const spawned = await Promise.all(
-        Array.from({ length: count }, (_, i) => d.startWorker(`worker ${i + 1}`, { countStdout: Object.values(WORKER_LOG_COUNTS), exitIsMeasured: true })),
+        Array.from({ length: count }, (_, i) =>
+          d.startWorker(`worker ${i + 1}`, { countStdout: Object.values(WORKER_LOG_COUNTS), exitIsMeasured: true, env: workerEnv }),
+        ),
       );
       workers.push(...spawned);
       return spawned.map((w) => ({
@@ -841,14 +863,30 @@ export const runInternationalPart: BenchPart = async (d) => {
       await Promise.all(workers.map((w) => stopChild(w.child)));
       workers = [];
     },
-    measure: (server, round, requests) => d.measure('intl-get-one', server, round, requests),
-    warm: (server, requests, seconds) => d.warm(`warm-up ${server} GET one international intent`, server, requests, { durationS: seconds }),
     verifyLedger: d.verifyLedger,
     processCpuS: (pid) => processTicks(pid) / CLK_TCK,
     machineBusyS: () => machineTicks().busy / CLK_TCK,
     clockTicks: CLK_TCK,
     checkAborted,
     log,
+  };
+}
+
+/** The settlement pipeline with one then two workers, then GET one against the reference. */
+export const runInternationalPart: BenchPart = async (d) => {
+  log('');
+  log(
+    `international: ${INTL_INTENTS} intents per pipeline run, worker processes per run ${INTL_WORKERS.join(', ')}; ` +
+      `worker node flags ${d.workerNodeArgs.length > 0 ? d.workerNodeArgs.join(' ') : 'none'}, worker DB pool ${WORKER_DB_POOL_SIZE}; sandbox settlement step ${SETTLEMENT_STEP_MS} ms`,
+  );
+  const international = await runInternationalBench({
+    ...pipelineInput(d),
+    refUrl: d.servers.reference.url,
+    workerCounts: INTL_WORKERS,
+    rounds: ROUNDS,
+    warmUpS: WARMUP_S,
+    measure: (server, round, requests) => d.measure('intl-get-one', server, round, requests),
+    warm: (server, requests, seconds) => d.warm(`warm-up ${server} GET one international intent`, server, requests, { durationS: seconds }),
   });
   log(
     `(international targets: GET one ≥ ${INTERNATIONAL_TARGETS.getOneRatio}× the reference's req/s; every intent settled and ledger:verify ok after each run; ` +

@@ -9,6 +9,10 @@
  *    started with the deliveries of step 1 waiting: deliveries per second until none is pending,
  *    and the worker's CPU per delivery. The worker runs with `NODE_ENV=development`, whose URL
  *    policy (`open`) allows loopback: production never connects there.
+ * 3. The international pipeline (as the international part runs it, one worker) with the merchant's
+ *    endpoints gone, then with the ten back, each taking every event: intents settled per second,
+ *    and its ratio. Both runs' workers are started the same way (development, for the loopback
+ *    receivers), so the deliveries the worker sends beside the pipeline are the only difference.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, Server } from 'node:http';
@@ -23,6 +27,7 @@ import type { BenchPart } from './deployment';
 import { CLK_TCK, processTicks } from './measure';
 import type { Target } from './money';
 import { checkAborted, log, pidOf, stopChild } from './processes';
+import { preparePipelines, pipelineInput } from './international';
 import { ROUNDS, WARMUP_S } from './settings';
 
 export type WebhooksScenario = 'pi-create-webhooks-off' | 'pi-create-webhooks-on';
@@ -30,6 +35,8 @@ export type WebhooksScenario = 'pi-create-webhooks-off' | 'pi-create-webhooks-on
 export const WEBHOOK_TARGETS = {
   /** API CPU per create-payment-intent request with ten endpoints ÷ with none. */
   createCpuRatio: 1.1,
+  /** International intents settled per second with ten endpoints ÷ with none. */
+  pipelineRatio: 0.8,
 };
 
 const RECEIVERS = 10;
@@ -139,15 +146,41 @@ export const runWebhooksPart: BenchPart = async (d) => {
     const seconds = (Date.now() - started) / 1000;
     const cpuS = (processTicks(pid) - ticksBefore) / CLK_TCK;
     await stopChild(worker.child);
+    const received = receivers.received();
     if (pending > 0) throw new Error(`fan-out: ${pending} of ${deliveries} deliveries still pending after ${FAN_OUT_TIMEOUT_MS / 1000} s`);
     const failed = (await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_attempts WHERE status_code IS DISTINCT FROM 204`)).rows[0].n;
     const perSecond = deliveries / seconds;
     const cpuMsPerDelivery = (cpuS * 1000) / deliveries;
     log(
       `fan-out: ${deliveries} deliveries to ${RECEIVERS} receivers in ${seconds.toFixed(1)} s, ${Math.round(perSecond)}/s; ` +
-        `worker CPU ${cpuMsPerDelivery.toFixed(2)} ms per delivery; ${receivers.received()} received, ${failed} attempts not 204`,
+        `worker CPU ${cpuMsPerDelivery.toFixed(2)} ms per delivery; ${received} received, ${failed} attempts not 204`,
     );
+
+    // 3. The international pipeline, endpoints off then on. The receivers count afresh.
+    log('');
+    log(`webhooks: the international pipeline (one worker) with no endpoint, then with ${RECEIVERS} taking every event`);
+    const pipelines = await preparePipelines(pipelineInput(d, { NODE_ENV: 'development' }), pg, 2);
+    await subscribe(false);
+    const pipelineOff = await pipelines.run(1);
+    await subscribe(true);
+    const receivedBefore = receivers.received();
+    const pipelineOn = await pipelines.run(1);
+    const deliveredDuringRun = receivers.received() - receivedBefore;
+    await subscribe(false);
+    const pipelineRatio = pipelineOn.intentsPerS / pipelineOff.intentsPerS;
+    const settled = (run: typeof pipelineOn) => (run.byStatus.settled ?? 0) === run.intents && run.ledgerVerify.ok;
+    log(
+      `international pipeline: ${pipelineOff.intentsPerS.toFixed(1)} intents/s with no endpoint, ${pipelineOn.intentsPerS.toFixed(1)} with ${RECEIVERS} ` +
+        `(${deliveredDuringRun} deliveries received meanwhile): ${pipelineRatio.toFixed(3)}×`,
+    );
+
     const targets: Target[] = [
+      {
+        name: `international pipeline: intents/s with ${RECEIVERS} webhook endpoints ÷ with none`,
+        target: `≥ ${WEBHOOK_TARGETS.pipelineRatio}×`,
+        measured: `${pipelineRatio.toFixed(3)}× (${pipelineOn.intentsPerS.toFixed(1)} vs ${pipelineOff.intentsPerS.toFixed(1)}; ${deliveredDuringRun} deliveries meanwhile)`,
+        pass: pipelineRatio >= WEBHOOK_TARGETS.pipelineRatio && settled(pipelineOff) && settled(pipelineOn),
+      },
       {
         name: `create payment intent: API CPU with ${RECEIVERS} webhook endpoints ÷ with none`,
         target: `≤ ${WEBHOOK_TARGETS.createCpuRatio}×`,
@@ -157,8 +190,8 @@ export const runWebhooksPart: BenchPart = async (d) => {
       {
         name: `webhook fan-out (${deliveries} deliveries, ${RECEIVERS} receivers): every one delivered once`,
         target: 'all delivered, none failed',
-        measured: `${receivers.received()} received, ${failed} failed attempts`,
-        pass: failed === 0 && receivers.received() >= deliveries,
+        measured: `${received} received, ${failed} failed attempts`,
+        pass: failed === 0 && received >= deliveries,
       },
     ];
     return {
@@ -166,7 +199,8 @@ export const runWebhooksPart: BenchPart = async (d) => {
       results: {
         webhooks: {
           createCpuUsPerRequest: { off, on, ratio: cpuRatio },
-          fanOut: { deliveries, receivers: RECEIVERS, seconds, perSecond, workerCpuMsPerDelivery: cpuMsPerDelivery, received: receivers.received(), failed },
+          fanOut: { deliveries, receivers: RECEIVERS, seconds, perSecond, workerCpuMsPerDelivery: cpuMsPerDelivery, received, failed },
+          pipeline: { off: pipelineOff, on: pipelineOn, ratio: pipelineRatio, deliveredDuringRun },
         },
       },
     };
