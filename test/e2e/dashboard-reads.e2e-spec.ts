@@ -4,6 +4,7 @@ import { DashboardClient, DashboardUser } from '../support/dashboard';
 import { createInternationalIntent, createQuote, intentBody, PIPELINE, pollIntent, verifiedBusiness } from '../support/international';
 import { acceptAgreementDirectly } from '../support/kyb-fixtures';
 import { createIntent, fundBalance, fundIntent, getIntent, moneyStackOptions, MoneyStack, post } from '../support/money-stack';
+import { activeNairaBusiness } from '../support/naira';
 import { eventually } from '../support/poll';
 import { startStack } from '../support/stack';
 import { createBusiness, http } from '../support/test-app';
@@ -221,6 +222,25 @@ describe('Dashboard reads of the merchant API objects', () => {
     expectErrorBody(await d.as(other, 'GET', `/international-payment-intents/${intent.intentId}/timeline`), 404, 'resource_not_found');
     expectErrorBody(await d.as(other, 'GET', `/quotes/${quote.quoteId}`), 404, 'quote_not_found');
     expect((await d.as(other, 'GET', '/quotes')).body.response).toEqual([]);
+  });
+
+  it("answers a business's Naira collections and one collection as the merchant API does; another merchant's are not found", async () => {
+    const { poboUserId } = await activeNairaBusiness(stack, apiKey);
+    const sent = await post(stack.t, apiKey, `/api/merchant/test-helpers/pobo/users/${poboUserId}/naira-transfers`, { amount: 2500.5 });
+    expect(sent.status).toBe(202);
+    const [collection] = (
+      await eventually(
+        () => http(stack.t.baseUrl, 'GET', `/api/merchant/pobo/users/${poboUserId}/collections`, { apiKey }),
+        (r) => r.body.response.length === 1,
+        20_000,
+        100,
+      )
+    ).body.response;
+    expect((await d.as(owner, 'GET', `/businesses/${poboUserId}/collections`)).body.response).toEqual([collection]);
+    expect((await d.as(owner, 'GET', `/collections/${collection.collectionId}`)).body.response).toEqual(collection);
+    const other = await d.signUp(d.email('naira-other'), 'Other Naira Co');
+    expectErrorBody(await d.as(other, 'GET', `/businesses/${poboUserId}/collections`), 404, 'resource_not_found');
+    expectErrorBody(await d.as(other, 'GET', `/collections/${collection.collectionId}`), 404, 'resource_not_found');
   });
 
   it('filters payment intents by status, reference and creation window, keeping the filters in the next page link', async () => {

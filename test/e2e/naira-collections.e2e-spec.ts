@@ -4,8 +4,8 @@ import { promisify } from 'node:util';
 import { isValidNuban } from '../../src/common/banking/nuban';
 import { DEV_BANK_RAIL_API_KEY } from '../../src/config/dev-secrets';
 import { expectErrorBody } from '../support/contract';
-import { acceptAgreementDirectly, kybApplication } from '../support/kyb-fixtures';
 import { balanceOf, ledgerVerify, MoneyStack, post, startMoneyStack } from '../support/money-stack';
+import { activeNairaBusiness } from '../support/naira';
 import { eventually } from '../support/poll';
 import { createBusiness, http } from '../support/test-app';
 
@@ -26,20 +26,7 @@ describe('A business’s Naira collection account', () => {
   /** A new merchant's business with Naira collection, once its account is `active`, and what was answered before. */
   async function activeBusiness(): Promise<{ apiKey: string; poboUserId: string; created: object; account: any }> {
     const { apiKey } = await stack.t.createMerchant();
-    const created = await createBusiness(stack.t, apiKey, { allowNairaCollection: true });
-    await acceptAgreementDirectly(stack.pg, created.poboUserId);
-    const submitted = await http(stack.t.baseUrl, 'POST', `${BUSINESSES}/${created.poboUserId}/onboarding`, {
-      apiKey,
-      body: kybApplication(`RC-${randomBytes(4).toString('hex')}`),
-    });
-    expect(submitted.status).toBe(202);
-    const active = await eventually(
-      () => http(stack.t.baseUrl, 'GET', `${BUSINESSES}/${created.poboUserId}`, { apiKey }),
-      (r) => r.body.response.nairaCollectionStatus === 'active',
-      20_000,
-      100,
-    );
-    return { apiKey, poboUserId: created.poboUserId, created, account: active.body.response.nairaAccount };
+    return { apiKey, ...(await activeNairaBusiness(stack, apiKey)) };
   }
 
   const send = (apiKey: string, poboUserId: string, body: Record<string, unknown>, key?: string) =>

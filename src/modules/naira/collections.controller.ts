@@ -1,5 +1,5 @@
 import { Body, Controller, Param, Query, Res } from '@nestjs/common';
-import { COLLECTIONS_PATH, NAIRA_TEST_HELPERS_PATH } from './naira.routes';
+import { COLLECTIONS_PATH, DASHBOARD_BUSINESS_COLLECTIONS_PATH, DASHBOARD_COLLECTIONS_PATH, NAIRA_TEST_HELPERS_PATH } from './naira.routes';
 import type { FastifyReply } from 'fastify';
 import { LIST_HEADERS } from '../../common/http/api-docs';
 import { sendPage } from '../../common/http/list.query';
@@ -39,6 +39,7 @@ export class CollectionsController {
   @Operation({
     method: 'GET',
     merchant: { path: `${POBO_USERS_PATH}/:poboUserId/collections`, tag: 'Collections' },
+    dashboard: { path: DASHBOARD_BUSINESS_COLLECTIONS_PATH, tag: 'Dashboard: businesses' },
     answer: 'Collections retrieved',
     operationId: 'listCollections',
     summary: "List the transfers into a business's Naira account, newest first",
@@ -65,6 +66,7 @@ export class CollectionsController {
   @Operation({
     method: 'GET',
     merchant: { path: `${COLLECTIONS_PATH}/:collectionId`, tag: 'Collections' },
+    dashboard: { path: `${DASHBOARD_COLLECTIONS_PATH}/:collectionId`, tag: 'Dashboard: money' },
     answer: 'Collection retrieved',
     operationId: 'getCollection',
     summary: 'Retrieve a collection',
