@@ -209,6 +209,11 @@ describe('Merchant Dashboard (browser)', () => {
     await page.getByText('succeeded').first().waitFor();
     const timeline = (await page.locator('ol.timeline').textContent())!;
     expect(timeline).toMatch(/Created.*Transfer of.*Funds received.*Confirmed/s);
+    // Its id (with a copy button), the merchant's reference and the expiry are on the page.
+    const details = (await page.locator('dl.details').textContent())!;
+    expect(details).toContain(intent.paymentIntentId);
+    expect(details).toContain('order-web-1');
+    expect(details).toMatch(/Expires.*\d{4}/);
     await checkPage(page, 'payment-intent');
     // The list's filters live in the URL: a filtered list is a link.
     await page.getByRole('link', { name: 'Payments' }).first().click();
@@ -224,6 +229,10 @@ describe('Merchant Dashboard (browser)', () => {
     await page.getByRole('heading', { name: 'Balance transactions' }).waitFor();
     await page.getByRole('cell', { name: 'payment', exact: true }).waitFor();
     await checkPage(page, 'balance');
+    // Every id is a link to its object: the payment's source is the intent.
+    await page.getByRole('link', { name: intent.paymentIntentId }).click();
+    await page.getByRole('heading', { name: 'Payment intent order-web-1' }).waitFor();
+    await page.goBack();
 
     // A withdrawal from the page, double-clicked: one withdrawal, its amount reserved once.
     await page.getByRole('link', { name: 'Withdrawals' }).first().click();
@@ -238,6 +247,14 @@ describe('Merchant Dashboard (browser)', () => {
     await checkPage(page, 'withdrawals-created');
     const withdrawals = (await http(stack.t.baseUrl, 'GET', '/api/merchant/withdrawals', { apiKey })).body.response;
     expect(withdrawals).toHaveLength(1);
+    // The withdrawal's own page, followed until the payout ends.
+    await page.getByRole('link', { name: 'web-payout-1' }).click();
+    await page.getByRole('heading', { name: 'Withdrawal web-payout-1' }).waitFor();
+    await page.locator('dl.details').getByText('succeeded').waitFor();
+    const withdrawalDetails = (await page.locator('dl.details').textContent())!;
+    expect(withdrawalDetails).toContain(withdrawals[0].withdrawalId);
+    expect(withdrawalDetails).toContain('0123456785');
+    await checkPage(page, 'withdrawal');
     const balanceNow = (await http(stack.t.baseUrl, 'GET', '/api/merchant/balance', { apiKey })).body.response[0];
     expect(balanceNow.available + balanceNow.reserved).toBeLessThanOrEqual(75000 - 20000 + 0.001);
     expect(balanceNow.available).toBe(55000);
@@ -406,6 +423,59 @@ describe('Merchant Dashboard (browser)', () => {
     expect(transfers[0]).toMatchObject({ poboUserId, amount: 25.5, toAddress: to, status: 'confirmed' });
     await page.close();
     await browser.context.clearCookies();
+  });
+
+  it('works on a phone: every area reached from the menu, none scrolling sideways, the menu closed again after each link', async () => {
+    const owner = await d.signUp(d.email('web-phone'), 'Phone Co');
+    const apiKey = (await d.as(owner, 'POST', '/api-keys', { name: 'Server' })).body.response.apiKey;
+    const business = await createBusiness(stack.t, apiKey, { businessName: 'Abuja Ceramics and Household Goods Limited' });
+    await fundBalance(stack.t, apiKey, 250000);
+    await createIntent(stack.t, apiKey, { amount: 125000.5, merchantReference: 'order-phone-with-a-rather-long-reference-0001' });
+
+    const phone = await launchBrowser({ viewport: { width: 390, height: 844 }, isMobile: true });
+    try {
+      const phonePages = dashboardPages(phone, SCREENSHOT_DIR);
+      await phone.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
+      const page = await phonePages.newPage();
+      const first = await page.goto(url('/'));
+      await page.getByRole('heading', { name: 'Phone Co' }).waitFor();
+      await phonePages.checkPage(page, 'phone-overview', first);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const menu = page.getByRole('button', { name: 'Menu' });
+      await expect(nav.isVisible()).resolves.toBe(false);
+      for (const [label, path] of [
+        ['Balance', '/balance'],
+        ['Businesses', '/businesses'],
+        ['Payments', '/payment-intents'],
+        ['Withdrawals', '/withdrawals'],
+        ['International', '/international'],
+        ['API keys', '/api-keys'],
+        ['Webhooks', '/webhooks'],
+        ['Events', '/events'],
+        ['Team', '/team'],
+        ['Security', '/security'],
+        ['Audit log', '/audit-log'],
+        ['Overview', '/'],
+      ] as const) {
+        await menu.click();
+        await expect(menu.getAttribute('aria-expanded')).resolves.toBe('true');
+        await nav.getByRole('link', { name: label, exact: true }).click();
+        await page.waitForURL((at) => at.pathname.replace(/\/$/, '') === `/dashboard${path}`.replace(/\/$/, ''));
+        await page.locator('main h1').waitFor();
+        await page.waitForLoadState('networkidle');
+        await expect(nav.isVisible()).resolves.toBe(false);
+        await phonePages.checkPage(page, `phone${path === '/' ? '-overview-again' : path.replace(/\//g, '-')}`);
+      }
+      for (const path of [`/businesses/${business.poboUserId}`, `/businesses/${business.poboUserId}/vault`]) {
+        await page.goto(url(path));
+        await page.locator('main h1').waitFor();
+        await page.waitForLoadState('networkidle');
+        await phonePages.checkPage(page, `phone${path.replace(/\//g, '-').replace(business.poboUserId, 'one')}`);
+      }
+      expect(phonePages.cspViolations).toEqual([]);
+    } finally {
+      await phone.close();
+    }
   });
 
   it('reports its first load: the initial JavaScript (gzip, kept under 250 KiB) and the time until the login form works', async () => {

@@ -80,7 +80,9 @@ export async function startAppAtPublicUrl(databaseUrl: string, env: Record<strin
 /**
  * The dashboard's pages in a browser, as the browser suites check them: `newPage` collects CSP
  * violations from the console (a suite expects none after each test); `checkPage` asserts the
- * page's strict CSP, that axe-core finds no serious or critical violation, and keeps a screenshot.
+ * page's strict CSP, that the document does not scroll sideways at the viewport's width (wide
+ * content scrolls inside its own box), that axe-core finds no serious or critical violation, and
+ * keeps a screenshot.
  */
 export function dashboardPages(browser: Browser, screenshotDir: string) {
   const cspViolations: string[] = [];
@@ -98,6 +100,10 @@ export function dashboardPages(browser: Browser, screenshotDir: string) {
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
     }
+    const width = await page.evaluate<{ document: number; viewport: number }>(
+      '({ document: document.documentElement.scrollWidth, viewport: document.documentElement.clientWidth })',
+    );
+    expect([name, width.document]).toEqual([name, width.viewport]);
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
     expect(serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`)).toEqual([]);

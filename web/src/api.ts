@@ -32,6 +32,7 @@ export type BalanceTransaction = Schemas['BalanceTransactionDto'];
 export type Business = Schemas['PoboBusinessDto'];
 export type PaymentIntent = Schemas['PaymentIntentDto'];
 export type Withdrawal = Schemas['WithdrawalDto'];
+export type Collection = Schemas['CollectionDto'];
 export type InternationalIntent = Schemas['InternationalIntentDto'];
 /** One move of an international payment intent through the pipeline. */
 export type TimelineEntry = Schemas['TimelineEntryDto'];

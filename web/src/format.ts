@@ -1,6 +1,15 @@
-/** A date in the viewer's time zone, for people; its UTC value goes in the element's title. */
+const LOCAL_TIME = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+
+/** A date in the viewer's time zone, named, for people; its UTC value goes in the element's title. */
 export function localTime(iso: string): string {
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return LOCAL_TIME.format(new Date(iso));
 }
 
 export function utcTime(iso: string): string {

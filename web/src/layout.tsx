@@ -1,10 +1,17 @@
 import { useMutation } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { NavLink } from 'react-router';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
 import { Account, answer, dashboard } from './api';
 
-/** Every signed-in page: a skip link, the navigation, who is signed in, and the page in `main`. */
+/**
+ * Every signed-in page: a skip link, the navigation, who is signed in, and the page in `main`. On
+ * a narrow screen the navigation and the account fold into a menu behind one button.
+ */
 export function Layout({ account, children }: { account: Account; children: ReactNode }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const { pathname } = useLocation();
+  // A link followed from the open menu closes it.
+  useEffect(() => setMenuOpen(false), [pathname]);
   const logout = useMutation({
     mutationFn: () => answer(dashboard.POST('/api/dashboard/logout')),
     // A fresh page: nothing of the session (its CSRF token, its data) stays in memory.
@@ -29,9 +36,16 @@ export function Layout({ account, children }: { account: Account; children: Reac
       <a className="skip-link" href="#main">
         Skip to the content
       </a>
-      <header className="top">
-        <span className="brand">Merchant Dashboard</span>
-        <nav aria-label="Main">
+      <header className={menuOpen ? 'top open' : 'top'}>
+        <div className="bar">
+          <Link className="brand" to="/">
+            Merchant Dashboard
+          </Link>
+          <button type="button" className="secondary menu-toggle" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+            Menu
+          </button>
+        </div>
+        <nav id="main-nav" aria-label="Main">
           <ul>
             {links.map((link) => (
               <li key={link.to}>
@@ -40,6 +54,9 @@ export function Layout({ account, children }: { account: Account; children: Reac
                 </NavLink>
               </li>
             ))}
+            <li>
+              <a href="/docs">API reference</a>
+            </li>
           </ul>
         </nav>
         <div className="who">

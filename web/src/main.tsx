@@ -6,12 +6,13 @@ import type { Account } from './api';
 import { Layout } from './layout';
 import { ApiKeys } from './pages/api-keys';
 import { AuditLog } from './pages/audit-log';
-import { BusinessPage, Businesses } from './pages/businesses';
+import { BusinessCollections, BusinessPage, Businesses, CollectionPage } from './pages/businesses';
 import { InternationalIntentPage, InternationalIntents, Quotes } from './pages/international';
-import { BalancePage, Withdrawals } from './pages/money';
+import { BalancePage, WithdrawalPage, Withdrawals } from './pages/money';
 import { PaymentIntentPage, PaymentIntents } from './pages/payments';
 import { AcceptInvitation, LogIn, ResetPassword, SignUp, VerifyEmail } from './pages/auth';
-import { NotFound, Overview } from './pages/overview';
+import { NotFound } from './components/ui';
+import { Overview } from './pages/overview';
 import { Security } from './pages/security';
 import { Team } from './pages/team';
 import { RequireSession } from './session';
@@ -32,10 +33,13 @@ const router = createBrowserRouter(
     { path: '/balance', element: signedIn(() => <BalancePage />) },
     { path: '/businesses', element: signedIn(() => <Businesses />) },
     { path: '/businesses/:poboUserId', element: signedIn((account) => <BusinessPage account={account} />) },
+    { path: '/businesses/:poboUserId/collections', element: signedIn(() => <BusinessCollections />) },
+    { path: '/collections/:collectionId', element: signedIn(() => <CollectionPage />) },
     { path: '/businesses/:poboUserId/vault', element: signedIn((account) => <VaultPage account={account} />) },
     { path: '/payment-intents', element: signedIn(() => <PaymentIntents />) },
     { path: '/payment-intents/:paymentIntentId', element: signedIn((account) => <PaymentIntentPage account={account} />) },
     { path: '/withdrawals', element: signedIn((account) => <Withdrawals account={account} />) },
+    { path: '/withdrawals/:withdrawalId', element: signedIn(() => <WithdrawalPage />) },
     { path: '/international', element: signedIn(() => <InternationalIntents />) },
     { path: '/international/:intentId', element: signedIn(() => <InternationalIntentPage />) },
     { path: '/quotes', element: signedIn(() => <Quotes />) },

@@ -21,8 +21,12 @@ export const DASHBOARD_WEB_HEADERS: Record<string, string> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
+/** The icon every page of the service names, and the one a browser asks for when a page names none. */
+const ICON_PATHS = [`${DASHBOARD_WEB_PATH}/favicon.svg`, '/favicon.ico'];
+
+/** The dashboard's pages and files, and the service's icon: public, with the dashboard's headers. */
 export function isDashboardWebRoute(url: string): boolean {
-  return url === DASHBOARD_WEB_PATH || url.startsWith(`${DASHBOARD_WEB_PATH}/`);
+  return url === DASHBOARD_WEB_PATH || url.startsWith(`${DASHBOARD_WEB_PATH}/`) || ICON_PATHS.includes(url);
 }
 
 /** The repository's root, from the built (`dist/src/…`) or the source (`src/…`) location of this file. */
@@ -52,6 +56,12 @@ export async function installDashboardWeb(app: NestFastifyApplication): Promise<
       immutable: true,
       maxAge: '365d',
     });
+  }
+  const iconFile = join(webDir, 'favicon.svg');
+  if (existsSync(iconFile)) {
+    const icon = readFileSync(iconFile);
+    const sendIcon = (_request: unknown, reply: FastifyReply) => reply.header('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(icon);
+    for (const path of ICON_PATHS) fastify.get(path, sendIcon);
   }
   const sendPage = (_request: unknown, reply: FastifyReply) => {
     if (!page) return reply.code(503).type('text/plain; charset=utf-8').send('The dashboard is not built: run `npm run build`.');

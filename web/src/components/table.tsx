@@ -24,7 +24,7 @@ export function DataTable<T>({ caption, rows, rowKey, columns }: { caption: stri
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column.header} scope="col">
+              <th key={column.header} scope="col" className={column.className}>
                 {column.header}
               </th>
             ))}

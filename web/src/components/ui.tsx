@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../api';
 import { localTime, utcTime } from '../format';
 
@@ -185,4 +185,17 @@ export function Pager({ nextCursor }: { nextCursor?: string }) {
 /** The form's text fields by name (the dashboard's forms have no file inputs). */
 export function formValues(form: HTMLFormElement): Record<string, string> {
   return Object.fromEntries([...new FormData(form).entries()].flatMap(([key, value]) => (typeof value === 'string' ? [[key, value]] : [])));
+}
+
+/** What any page shows for an object that does not exist or belongs to another merchant. */
+export function NotFound() {
+  return (
+    <>
+      <PageHeader title="Not found" />
+      <p>There is nothing here, or it belongs to another merchant.</p>
+      <p>
+        <Link to="/">Back to the overview</Link>
+      </p>
+    </>
+  );
 }

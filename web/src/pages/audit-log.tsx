@@ -2,6 +2,7 @@ import { useSearchParams } from 'react-router';
 import { AuditEntry } from '../api';
 import { PagedTable } from '../components/table';
 import { EmptyState, PageHeader, Time, useUrlFilter } from '../components/ui';
+import { IdLink } from '../components/id-link';
 
 /** The audit log, filtered by action and user, the filters and the page in the URL. Owners only. */
 export function AuditLog() {
@@ -40,7 +41,7 @@ export function AuditLog() {
           { header: 'When', cell: (entry) => <Time iso={entry.createdAt} /> },
           { header: 'Who', cell: (entry) => entry.user?.email ?? '—' },
           { header: 'Action', cell: (entry) => <code>{entry.action}</code> },
-          { header: 'Object', cell: (entry) => (entry.objectId ? <code>{entry.objectId}</code> : '—') },
+          { header: 'Object', cell: (entry) => (entry.objectId ? <IdLink id={entry.objectId} /> : '—') },
           { header: 'IP', cell: (entry) => entry.ip },
         ]}
       />

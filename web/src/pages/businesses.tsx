@@ -1,12 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { Account, answer, ApiError, Business, dashboard } from '../api';
+import { Account, answer, ApiError, Business, Collection, dashboard } from '../api';
+import { IdLink } from '../components/id-link';
 import { toneOf } from '../components/status';
 import { PagedTable } from '../components/table';
-import { CopyButton, EmptyState, ErrorNotice, FilterSelect, PageHeader, Status, Time } from '../components/ui';
+import { CopyButton, EmptyState, ErrorNotice, FilterSelect, NotFound, PageHeader, Status, Time } from '../components/ui';
+import { money } from '../format';
 import { useOnce, useOperationKey } from '../once';
 import { canWrite } from '../session';
-import { NotFound } from './overview';
 
 const KYB_STATUSES = ['agreement_pending', 'not_started', 'processing', 'action_required', 'verified', 'declined'];
 
@@ -76,7 +77,11 @@ export function BusinessPage({ account }: { account: Account }) {
           <dt>Naira account</dt>
           <dd>
             {data.nairaAccount ? (
-              `${data.nairaAccount.bankName} ${data.nairaAccount.accountNumber} (${data.nairaAccount.accountName})`
+              <>
+                {data.nairaAccount.bankName} {data.nairaAccount.accountNumber} ({data.nairaAccount.accountName})
+                <br />
+                <Link to={`/businesses/${data.poboUserId}/collections`}>Transfers into this account</Link>
+              </>
             ) : (
               <Status value={data.nairaCollectionStatus} tone={toneOf(data.nairaCollectionStatus)} />
             )}
@@ -130,5 +135,94 @@ function FreshAgreementLink({ poboUserId }: { poboUserId: string }) {
       )}
       <ErrorNotice error={issue.error} />
     </div>
+  );
+}
+
+/** Every transfer into a business's own Naira account: credited to the balance, or returned to its sender. */
+export function BusinessCollections() {
+  const { poboUserId = '' } = useParams();
+  const business = useQuery({
+    queryKey: ['business', poboUserId],
+    queryFn: () => answer(dashboard.GET('/api/dashboard/businesses/{poboUserId}', { params: { path: { poboUserId } } })),
+    retry: false,
+  });
+  if (business.error instanceof ApiError && business.error.status === 404) return <NotFound />;
+  const name = business.data?.businessName;
+  return (
+    <>
+      <PageHeader title={name ? `Collections of ${name}` : 'Collections'} />
+      <ErrorNotice error={business.error} />
+      <p>
+        <Link to={`/businesses/${poboUserId}`}>Back to the business</Link>
+      </p>
+      <PagedTable<Collection>
+        path="/api/dashboard/businesses/{poboUserId}/collections"
+        pathParams={{ poboUserId }}
+        caption={name ? `Transfers into the Naira account of ${name}` : 'Transfers into the Naira account'}
+        rowKey={(row) => row.collectionId}
+        empty={<EmptyState title="No transfers yet">Transfers into the business's Naira account show here, each credited to your balance.</EmptyState>}
+        columns={[
+          { header: 'Received', cell: (row) => <Time iso={row.receivedAt} /> },
+          { header: 'Amount', className: 'amount', cell: (row) => money(row.amount, row.currency) },
+          { header: 'From', cell: (row) => `${row.senderName} · ${row.senderBankName} ${row.senderAccountNumber}` },
+          { header: 'Narration', cell: (row) => row.narration ?? '' },
+          {
+            header: 'Status',
+            cell: (row) => (
+              <>
+                <Status value={row.status} tone={toneOf(row.status)} />
+                {row.returnReason && <span className="muted"> ({row.returnReason})</span>}
+              </>
+            ),
+          },
+          { header: 'Id', cell: (row) => <IdLink id={row.collectionId} /> },
+        ]}
+      />
+    </>
+  );
+}
+
+/** One transfer into a business's Naira account (a balance transaction's source). */
+export function CollectionPage() {
+  const { collectionId = '' } = useParams();
+  const collection = useQuery({
+    queryKey: ['collection', collectionId],
+    queryFn: () => answer(dashboard.GET('/api/dashboard/collections/{collectionId}', { params: { path: { collectionId } } })),
+    retry: false,
+  });
+  if (collection.error instanceof ApiError && collection.error.status === 404) return <NotFound />;
+  const data = collection.data;
+  return (
+    <>
+      <PageHeader title={data ? `Transfer of ${money(data.amount, data.currency)}` : 'Transfer'} />
+      <ErrorNotice error={collection.error} />
+      {data && (
+        <dl className="details">
+          <dt>Id</dt>
+          <dd>
+            <code>{data.collectionId}</code> <CopyButton text={data.collectionId} label="Copy id" />
+          </dd>
+          <dt>Status</dt>
+          <dd>
+            <Status value={data.status} tone={toneOf(data.status)} />
+            {data.returnReason && <span className="muted"> ({data.returnReason})</span>}
+          </dd>
+          <dt>Into</dt>
+          <dd>
+            <IdLink id={data.poboUserId} /> <Link to={`/businesses/${data.poboUserId}/collections`}>(every transfer into its account)</Link>
+          </dd>
+          <dt>From</dt>
+          <dd>
+            {data.senderName} · {data.senderBankName} {data.senderAccountNumber}
+          </dd>
+          <dt>Narration</dt>
+          <dd>{data.narration ?? <span className="muted">—</span>}</dd>
+          <dt>Received</dt>
+          <dd>
+            <Time iso={data.receivedAt} />
+          </dd>
+        </dl>
+      )}
+    </>
   );
 }

@@ -3,9 +3,9 @@ import { Link, useParams } from 'react-router';
 import { answer, ApiError, dashboard, InternationalIntent, Quote } from '../api';
 import { toneOf } from '../components/status';
 import { PagedTable } from '../components/table';
-import { EmptyState, ErrorNotice, FilterSelect, PageHeader, Status, Time } from '../components/ui';
+import { IdLink } from '../components/id-link';
+import { CopyButton, EmptyState, ErrorNotice, FilterSelect, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { money } from '../format';
-import { NotFound } from './overview';
 
 const INTERNATIONAL_STATUSES = [
   'pending',
@@ -117,6 +117,18 @@ export function InternationalIntentPage() {
             {data.adminNote && <span className="muted"> {data.adminNote}</span>}
           </p>
           <dl className="details">
+            <dt>Id</dt>
+            <dd>
+              <code>{data.intentId}</code> <CopyButton text={data.intentId} label="Copy id" />
+            </dd>
+            <dt>Business</dt>
+            <dd>
+              <IdLink id={data.poboUserId} />
+            </dd>
+            <dt>Quote expiry</dt>
+            <dd>
+              <Time iso={data.quoteExpiresAt} />
+            </dd>
             <dt>Recipient</dt>
             <dd>
               {data.recipientFullName}, {data.destinationCountry} · {data.bankCodeType.toUpperCase()} <code>{data.bankCode}</code>

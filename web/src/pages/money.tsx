@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Account, answer, BalanceTransaction, dashboard, formBody, Withdrawal } from '../api';
+import { Link, useParams } from 'react-router';
+import { Account, answer, ApiError, BalanceTransaction, dashboard, formBody, Withdrawal } from '../api';
+import { IdLink } from '../components/id-link';
 import { toneOf } from '../components/status';
 import { Column, PagedTable } from '../components/table';
-import { EmptyState, ErrorNotice, Field, FilterSelect, formValues, PageHeader, Status, Time } from '../components/ui';
+import { CopyButton, EmptyState, ErrorNotice, Field, FilterSelect, formValues, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { money } from '../format';
 import { useOnce, useOperationKey } from '../once';
 import { canWrite } from '../session';
@@ -31,7 +33,7 @@ export const BALANCE_TRANSACTION_COLUMNS: Column<BalanceTransaction>[] = [
   { header: 'When', cell: (row) => <Time iso={row.createdAt} /> },
   { header: 'Type', cell: (row) => row.type.replace(/_/g, ' ') },
   { header: 'Amount', className: 'amount', cell: (row) => money(row.amount, row.currency) },
-  { header: 'Source', cell: (row) => <code>{row.sourceId}</code> },
+  { header: 'Source', cell: (row) => <IdLink id={row.sourceId} /> },
 ];
 
 export const NO_MONEY_MOVED = <EmptyState title="No money has moved yet">Collect a payment: a confirmed payment intent credits the balance.</EmptyState>;
@@ -112,7 +114,7 @@ export function Withdrawals({ account }: { account: Account }) {
         rowKey={(row) => row.withdrawalId}
         empty={<EmptyState title="No withdrawals yet">Withdrawals pay your available balance out to a Nigerian bank account.</EmptyState>}
         columns={[
-          { header: 'Reference', cell: (row) => row.merchantReference },
+          { header: 'Reference', cell: (row) => <Link to={`/withdrawals/${row.withdrawalId}`}>{row.merchantReference}</Link> },
           { header: 'Amount', className: 'amount', cell: (row) => money(row.amount, row.currency) },
           { header: 'To', cell: (row) => `${row.accountName} · ${row.accountNumber}` },
           {
@@ -127,6 +129,65 @@ export function Withdrawals({ account }: { account: Account }) {
           { header: 'Created', cell: (row) => <Time iso={row.createdAt} /> },
         ]}
       />
+    </>
+  );
+}
+
+/** One withdrawal: where the money went, its state, and why it failed. */
+export function WithdrawalPage() {
+  const { withdrawalId = '' } = useParams();
+  const withdrawal = useQuery({
+    queryKey: ['withdrawal', withdrawalId],
+    queryFn: () => answer(dashboard.GET('/api/dashboard/withdrawals/{withdrawalId}', { params: { path: { withdrawalId } } })),
+    retry: false,
+    // Followed until the payout ends.
+    refetchInterval: (query) => (query.state.data && ['pending', 'processing'].includes(query.state.data.status) ? 2000 : false),
+  });
+  if (withdrawal.error instanceof ApiError && withdrawal.error.status === 404) return <NotFound />;
+  const data = withdrawal.data;
+  return (
+    <>
+      <PageHeader title={data ? `Withdrawal ${data.merchantReference}` : 'Withdrawal'} />
+      <ErrorNotice error={withdrawal.error} />
+      {data && (
+        <dl className="details">
+          <dt>Id</dt>
+          <dd>
+            <code>{data.withdrawalId}</code> <CopyButton text={data.withdrawalId} label="Copy id" />
+          </dd>
+          <dt>Status</dt>
+          <dd>
+            <Status value={data.status} tone={toneOf(data.status)} />
+            {data.failureMessage && (
+              <span className="muted">
+                {' '}
+                {data.failureMessage} ({data.failureCode})
+              </span>
+            )}
+          </dd>
+          <dt>Amount</dt>
+          <dd>{money(data.amount, data.currency)}</dd>
+          <dt>Fee</dt>
+          <dd>{money(data.fee, data.currency)}</dd>
+          <dt>To</dt>
+          <dd>
+            {data.accountName} · {data.accountNumber} (bank {data.bankCode})
+          </dd>
+          <dt>Narration</dt>
+          <dd>{data.narration ?? <span className="muted">—</span>}</dd>
+          <dt>Created</dt>
+          <dd>
+            <Time iso={data.createdAt} />
+          </dd>
+          <dt>Completed</dt>
+          <dd>
+            <Time iso={data.completedAt} />
+          </dd>
+        </dl>
+      )}
+      <p>
+        <Link to="/withdrawals">Every withdrawal</Link>
+      </p>
     </>
   );
 }

@@ -64,15 +64,3 @@ export function Overview({ account }: { account: Account }) {
     </>
   );
 }
-
-export function NotFound() {
-  return (
-    <>
-      <PageHeader title="Not found" />
-      <p>There is nothing here, or it belongs to another merchant.</p>
-      <p>
-        <Link to="/">Back to the overview</Link>
-      </p>
-    </>
-  );
-}

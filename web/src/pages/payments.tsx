@@ -4,11 +4,10 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { Account, answer, ApiError, dashboard, PaymentIntent } from '../api';
 import { toneOf } from '../components/status';
 import { PagedTable } from '../components/table';
-import { EmptyState, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
+import { CopyButton, EmptyState, ErrorNotice, Field, formValues, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { money, subtractMoney } from '../format';
 import { useOnce, useOperationKey } from '../once';
 import { canWrite } from '../session';
-import { NotFound } from './overview';
 
 const PAYMENT_INTENT_STATUSES = ['awaiting_payment', 'funds_received', 'succeeded', 'expired'];
 /** The instant a day picked in the viewer's time zone starts, `days` later (what the API's window takes). */
@@ -126,9 +125,22 @@ export function PaymentIntentPage({ account }: { account: Account }) {
             </p>
           )}
           <ErrorNotice error={confirm.error} />
-          <p>
-            Pay into {data.virtualAccount.bankName} {data.virtualAccount.accountNumber} ({data.virtualAccount.accountName})
-          </p>
+          <dl className="details">
+            <dt>Id</dt>
+            <dd>
+              <code>{data.paymentIntentId}</code> <CopyButton text={data.paymentIntentId} label="Copy id" />
+            </dd>
+            <dt>Your reference</dt>
+            <dd>{data.merchantReference}</dd>
+            <dt>Pay into</dt>
+            <dd>
+              {data.virtualAccount.bankName} {data.virtualAccount.accountNumber} ({data.virtualAccount.accountName})
+            </dd>
+            <dt>Expires</dt>
+            <dd>
+              <Time iso={data.expiresAt} />
+            </dd>
+          </dl>
           {account.merchant.mode === 'test' && data.status === 'awaiting_payment' && canWrite(account, 'owner', 'developer') && (
             <TestHelpersPanel intent={data} onSent={() => setWatchFrom(data.payments.length)} />
           )}

@@ -4,11 +4,10 @@ import { Link, useParams } from 'react-router';
 import { Account, answer, ApiError, Body, dashboard, formBody, Vault, VaultTransaction } from '../api';
 import { toneOf } from '../components/status';
 import { DataTable, PagedTable } from '../components/table';
-import { CopyButton, EmptyState, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
+import { CopyButton, EmptyState, ErrorNotice, Field, formValues, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { usdc } from '../format';
 import { useOnce, useOperationKey } from '../once';
 import { canWrite } from '../session';
-import { NotFound } from './overview';
 
 const UNDER_WAY = new Set(['pending', 'submitted']);
 /** How long the page keeps reading after a deposit or transfer was sent: the chain shows it within a few blocks. */

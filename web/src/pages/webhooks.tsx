@@ -2,10 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { Account, answer, ApiError, Body, dashboard, MerchantEvent, WebhookAttempt, WebhookEndpoint, WebhookEndpointWithSecret } from '../api';
+import { IdLink } from '../components/id-link';
 import { Column, PagedTable } from '../components/table';
-import { CopyButton, EmptyState, ErrorNotice, Field, formValues, PageHeader, Status, Time } from '../components/ui';
+import { CopyButton, EmptyState, ErrorNotice, Field, formValues, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { canWrite } from '../session';
-import { NotFound } from './overview';
 
 type EventType = Exclude<Body<'CreateWebhookEndpointDto'>['enabledEvents'][number], '*'>;
 
@@ -405,7 +405,7 @@ export function Events() {
         </Link>
       ),
     },
-    { header: 'Object', cell: (event) => <code className="wrap">{objectIdOf(event)}</code> },
+    { header: 'Object', cell: (event) => <IdLink id={objectIdOf(event)} /> },
     { header: 'When', cell: (event) => <Time iso={event.createdAt} /> },
   ];
   return (
