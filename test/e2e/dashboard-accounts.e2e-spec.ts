@@ -47,10 +47,13 @@ describe('Dashboard accounts and sessions', () => {
         csrfToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       },
     });
-    const setCookie = result.headers.get('set-cookie')!;
+    const [setCookie, marker] = result.headers.getSetCookie();
+    expect(setCookie).toMatch(/^dashboard_session=/);
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Lax/);
     expect(setCookie).toMatch(/Path=\//);
+    // Beside it, what the dashboard's script may read: that a session exists, nothing of it.
+    expect(marker).toMatch(/^dashboard_signed_in=1; Max-Age=43200; Path=\/; SameSite=Lax$/);
     const [user] = (await stack.pg.query('SELECT password_hash FROM users WHERE email = $1', [address])).rows;
     expect(user.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(JSON.stringify(await stack.pg.query('SELECT * FROM users'))).not.toContain(PASSWORD);
@@ -84,7 +87,10 @@ describe('Dashboard accounts and sessions', () => {
 
     const out = await post('/logout', undefined, { cookie, 'x-csrf-token': csrf, origin: new URL(base).origin });
     expect(out.status).toBe(200);
-    expect(out.headers.get('set-cookie')).toMatch(/dashboard_session=;.*Max-Age=0/);
+    expect(out.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^dashboard_session=;.*Max-Age=0/),
+      expect.stringMatching(/^dashboard_signed_in=;.*Max-Age=0/),
+    ]);
     expectErrorBody(await get('/me', { cookie }), 401, 'session_required');
     // Sign-up and login from another site's form are refused too.
     expectErrorBody(await post('/login', { email: other.email, password: PASSWORD }, { origin: 'https://evil.example' }), 403, 'csrf_failed');

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { dashboardPages, launchBrowser, Browser, startAppAtPublicUrl } from '../support/browser';
+import { dashboardPages, launchBrowser, Browser, signInBrowser, startAppAtPublicUrl } from '../support/browser';
 import { DashboardClient, PASSWORD, totpCode } from '../support/dashboard';
 import { createInternationalIntent, createQuote, intentBody, pollIntent, verifiedBusiness } from '../support/international';
 import { kybApplication } from '../support/kyb-fixtures';
@@ -47,6 +47,7 @@ describe('Merchant Dashboard (browser)', () => {
 
   afterEach(() => {
     expect(pages.cspViolations).toEqual([]);
+    expect(pages.takeConsoleErrors()).toEqual([]);
   });
 
   const newPage = () => pages.newPage();
@@ -80,12 +81,16 @@ describe('Merchant Dashboard (browser)', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await checkPage(page, 'login');
+    // Up to here the console is clean: the signed-out pages asked nothing that answered 401.
+    expect(pages.takeConsoleErrors()).toEqual([]);
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     const codeField = page.getByLabel('Code from your authenticator app, or a recovery code');
     await codeField.waitFor();
     await checkPage(page, 'login-second-factor');
+    // The password alone is answered 401 `two_factor_required`, which the page turns into the code's field.
+    expect(pages.takeConsoleErrors()).toEqual([expect.stringMatching(/status of 401 .*\/api\/dashboard\/login\)$/)]);
     await codeField.fill(codes[0]);
     await page.getByRole('button', { name: 'Verify and sign in' }).click();
     await page.getByRole('heading', { name: 'Acme Web' }).waitFor();
@@ -95,7 +100,7 @@ describe('Merchant Dashboard (browser)', () => {
   it('invites a developer from the team page, who joins from the e-mailed link and rolls a key, its secret shown once', async () => {
     const owner = await newPage();
     const ownerAccount = await d.signUp(d.email('web-team'), 'Team Co');
-    await browser.context.addCookies([{ name: 'dashboard_session', value: ownerAccount.cookie.split('=')[1], url: stack.t.baseUrl }]);
+    await signInBrowser(browser, stack.t.baseUrl, ownerAccount);
     const team = await owner.goto(url('/team'));
     await owner.getByRole('heading', { name: 'Team' }).waitFor();
     await checkPage(owner, 'team', team);
@@ -178,7 +183,7 @@ describe('Merchant Dashboard (browser)', () => {
     const intent = await createIntent(stack.t, apiKey, { amount: 75000, merchantReference: 'order-web-1' });
 
     await browser.context.clearCookies();
-    await browser.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
+    await signInBrowser(browser, stack.t.baseUrl, owner);
     const page = await newPage();
     const businesses = await page.goto(url('/businesses'));
     await page.getByRole('link', { name: 'Lagos Textiles' }).waitFor();
@@ -274,11 +279,14 @@ describe('Merchant Dashboard (browser)', () => {
 
     const other = await d.signUp(d.email('web-other'), 'Other Co');
     await browser.context.clearCookies();
-    await browser.context.addCookies([{ name: 'dashboard_session', value: other.cookie.split('=')[1], url: stack.t.baseUrl }]);
+    await signInBrowser(browser, stack.t.baseUrl, other);
     await page.goto(url(`/payment-intents/${intent.paymentIntentId}`));
     await page.getByRole('heading', { name: 'Not found' }).waitFor();
     expect(await page.content()).not.toContain('order-web-1');
     await checkPage(page, 'not-found');
+    expect(pages.takeConsoleErrors()).toEqual([
+      expect.stringMatching(new RegExp(`status of 404 .*/api/dashboard/payment-intents/${intent.paymentIntentId}\\)$`)),
+    ]);
     await page.close();
     await browser.context.clearCookies();
   });
@@ -289,7 +297,7 @@ describe('Merchant Dashboard (browser)', () => {
     const business = await createBusiness(stack.t, apiKey, { businessName: 'Kano Grains Ltd' });
 
     await browser.context.clearCookies();
-    await browser.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
+    await signInBrowser(browser, stack.t.baseUrl, owner);
     const page = await newPage();
     const opened = await page.goto(url(`/businesses/${business.poboUserId}`));
     await page.getByRole('heading', { name: 'Kano Grains Ltd' }).waitFor();
@@ -348,7 +356,7 @@ describe('Merchant Dashboard (browser)', () => {
     await pollIntent(stack.t, apiKey, intent.intentId, (seen) => seen.status === 'settled');
 
     await browser.context.clearCookies();
-    await browser.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
+    await signInBrowser(browser, stack.t.baseUrl, owner);
     const page = await newPage();
     const list = await page.goto(url('/international'));
     await page.getByRole('link', { name: 'Jane Doe (US)' }).waitFor();
@@ -382,7 +390,7 @@ describe('Merchant Dashboard (browser)', () => {
     const poboUserId = await verifiedBusiness(stack, apiKey, { businessName: 'Lagos Stablecoins Ltd' });
 
     await browser.context.clearCookies();
-    await browser.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
+    await signInBrowser(browser, stack.t.baseUrl, owner);
     const page = await newPage();
     await page.goto(url(`/businesses/${poboUserId}`));
     await page.getByRole('link', { name: /Open the vault/ }).click();
@@ -435,7 +443,7 @@ describe('Merchant Dashboard (browser)', () => {
     const phone = await launchBrowser({ viewport: { width: 390, height: 844 }, isMobile: true });
     try {
       const phonePages = dashboardPages(phone, SCREENSHOT_DIR);
-      await phone.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
+      await signInBrowser(phone, stack.t.baseUrl, owner);
       const page = await phonePages.newPage();
       const first = await page.goto(url('/'));
       await page.getByRole('heading', { name: 'Phone Co' }).waitFor();
@@ -473,6 +481,7 @@ describe('Merchant Dashboard (browser)', () => {
         await phonePages.checkPage(page, `phone${path.replace(/\//g, '-').replace(business.poboUserId, 'one')}`);
       }
       expect(phonePages.cspViolations).toEqual([]);
+      expect(phonePages.takeConsoleErrors()).toEqual([]);
     } finally {
       await phone.close();
     }

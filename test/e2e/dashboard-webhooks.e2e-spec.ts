@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Browser, dashboardPages, launchBrowser, startAppAtPublicUrl } from '../support/browser';
+import { Browser, dashboardPages, launchBrowser, signInBrowser, startAppAtPublicUrl } from '../support/browser';
 import { DashboardClient } from '../support/dashboard';
 import { createIntent, MoneyStack, startMoneyStack } from '../support/money-stack';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -46,7 +46,7 @@ describe('Dashboard webhook pages', () => {
   async function journey(name: string, browser: Browser, receiver: WebhookReceiver): Promise<void> {
     const pages = dashboardPages(browser, SCREENSHOT_DIR);
     const owner = await d.signUp(d.email(`web-hooks-${name}`), 'Hooks Co');
-    await browser.context.addCookies([{ name: 'dashboard_session', value: owner.cookie.split('=')[1], url: stack.t.baseUrl }]);
+    await signInBrowser(browser, stack.t.baseUrl, owner);
     const page = await pages.newPage();
 
     const list = await page.goto(url('/webhooks'));
@@ -93,5 +93,6 @@ describe('Dashboard webhook pages', () => {
     await page.getByText('disabled', { exact: true }).waitFor();
     await page.close();
     expect(pages.cspViolations).toEqual([]);
+    expect(pages.takeConsoleErrors()).toEqual([]);
   }
 });

@@ -79,19 +79,28 @@ export async function startAppAtPublicUrl(databaseUrl: string, env: Record<strin
 
 /**
  * The dashboard's pages in a browser, as the browser suites check them: `newPage` collects CSP
- * violations from the console (a suite expects none after each test); `checkPage` asserts the
+ * violations and other errors from the console (a suite expects none after each test); `checkPage` asserts the
  * page's strict CSP, that the document does not scroll sideways at the viewport's width (wide
  * content scrolls inside its own box), that axe-core finds no serious or critical violation, and
  * keeps a screenshot.
  */
 export function dashboardPages(browser: Browser, screenshotDir: string) {
   const cspViolations: string[] = [];
+  let consoleErrors: string[] = [];
   const newPage = async (): Promise<Page> => {
     const page = await browser.context.newPage();
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+      else if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
     });
+    page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
     return page;
+  };
+  /** The console's errors since the last call (a suite expects none after each test but those a step caused on purpose and took). */
+  const takeConsoleErrors = (): string[] => {
+    const taken = consoleErrors;
+    consoleErrors = [];
+    return taken;
   };
   const checkPage = async (page: Page, name: string, response?: Response | null): Promise<void> => {
     if (response) {
@@ -109,5 +118,17 @@ export function dashboardPages(browser: Browser, screenshotDir: string) {
     expect(serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`)).toEqual([]);
     await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
   };
-  return { cspViolations, newPage, checkPage };
+  return { cspViolations, takeConsoleErrors, newPage, checkPage };
+}
+
+/**
+ * Signs the browser in as a user whose session was opened through the API: its session cookie, and
+ * the marker the service sets beside it (without which the dashboard takes the browser for signed
+ * out and asks nothing).
+ */
+export async function signInBrowser(browser: Browser, baseUrl: string, user: { cookie: string }): Promise<void> {
+  await browser.context.addCookies([
+    { name: 'dashboard_session', value: user.cookie.split('=')[1], url: baseUrl },
+    { name: 'dashboard_signed_in', value: '1', url: baseUrl },
+  ]);
 }

@@ -5,17 +5,27 @@ import { Account, answer, ApiError, dashboard, setCsrfToken } from './api';
 
 export const ME = ['me'] as const;
 
-/** The signed-in account, or null when there is no session (the service answered 401). */
+/** The marker the service sets beside the session cookie (which scripts cannot read), and clears with it. */
+const SIGNED_IN = /(?:^|;\s*)(?:__Host-)?dashboard_signed_in=1(?:;|$)/;
+
+/**
+ * The signed-in account, or null when there is no session: no marker (nothing is asked, so a
+ * signed-out page logs no 401), or the service answered 401 (the session ended; the marker goes).
+ */
 export function useAccount() {
   return useQuery({
     queryKey: ME,
     queryFn: async (): Promise<Account | null> => {
+      if (!SIGNED_IN.test(document.cookie)) return null;
       try {
         const account = await answer(dashboard.GET('/api/dashboard/me'));
         setCsrfToken(account.csrfToken);
         return account;
       } catch (err) {
-        if (err instanceof ApiError && err.status === 401) return null;
+        if (err instanceof ApiError && err.status === 401) {
+          document.cookie = `${window.location.protocol === 'https:' ? '__Host-' : ''}dashboard_signed_in=; Max-Age=0; Path=/${window.location.protocol === 'https:' ? '; Secure' : ''}`;
+          return null;
+        }
         throw err;
       }
     },
