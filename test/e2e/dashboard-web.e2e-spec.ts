@@ -394,7 +394,7 @@ describe('Merchant Dashboard (browser)', () => {
     const page = await newPage();
     await page.goto(url(`/businesses/${poboUserId}`));
     await page.getByRole('link', { name: /Open the vault/ }).click();
-    await page.getByRole('heading', { name: 'Vault' }).waitFor();
+    await page.getByRole('heading', { name: 'Vault of Lagos Stablecoins Ltd' }).waitFor();
     await page.getByText('Nothing in this vault yet').waitFor();
     await checkPage(page, 'vault-empty');
 
@@ -410,6 +410,12 @@ describe('Merchant Dashboard (browser)', () => {
     await baseRow.getByRole('cell', { name: '100.00 USDC' }).first().waitFor({ timeout: 20_000 });
     await page.getByRole('cell', { name: 'confirmed' }).waitFor({ timeout: 20_000 });
     await checkPage(page, 'vault-deposited');
+    // The deposit's hash, shortened to its ends, whole in its title and on the clipboard button.
+    const [deposit] = (await http(stack.t.baseUrl, 'GET', `/api/merchant/pobo/users/${poboUserId}/vault/transactions`, { apiKey })).body.response;
+    const hash = page.locator('span.hash code').first();
+    await expect(hash.getAttribute('title')).resolves.toBe(deposit.txHash);
+    await expect(hash.textContent()).resolves.toBe(`${deposit.txHash.slice(0, 10)}…${deposit.txHash.slice(-8)}`);
+    await expect(page.getByRole('button', { name: 'Copy the hash' }).count()).resolves.toBe(1);
 
     const form = page.getByRole('form', { name: 'Send USDC from this vault' });
     await form.getByLabel('Chain').selectOption('base');

@@ -63,6 +63,16 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   );
 }
 
+/** A transaction hash, shortened to its ends (whole on hover), with a button that copies it whole. */
+export function Hash({ value, label }: { value: string; label: string }) {
+  const short = value.length > 20 ? `${value.slice(0, 10)}…${value.slice(-8)}` : value;
+  return (
+    <span className="hash">
+      <code title={value}>{short}</code> <CopyButton text={value} label={label} />
+    </span>
+  );
+}
+
 /** Copies a text to the clipboard, and says so. */
 export function CopyButton({ text, label }: { text: string; label: string }) {
   const [copied, setCopied] = useState(false);

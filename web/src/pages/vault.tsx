@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { Account, answer, ApiError, Body, dashboard, formBody, Vault, VaultTransaction } from '../api';
 import { toneOf } from '../components/status';
 import { DataTable, PagedTable } from '../components/table';
-import { CopyButton, EmptyState, ErrorNotice, Field, formValues, NotFound, PageHeader, Status, Time } from '../components/ui';
+import { CopyButton, EmptyState, ErrorNotice, Field, formValues, Hash, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { usdc } from '../format';
 import { useOnce, useOperationKey } from '../once';
 import { canWrite } from '../session';
@@ -38,6 +38,11 @@ export function VaultPage({ account }: { account: Account }) {
     // While a deposit or transfer is on its way, or a deposit waits for its confirmations, the balances follow it.
     refetchInterval: (query) => (expecting || query.state.data?.balances.some((balance) => balance.pending > 0) ? 2000 : false),
   });
+  const business = useQuery({
+    queryKey: ['business', poboUserId],
+    queryFn: () => answer(dashboard.GET('/api/dashboard/businesses/{poboUserId}', { params: { path: { poboUserId } } })),
+    retry: false,
+  });
   if (vault.error instanceof ApiError && vault.error.status === 404) return <NotFound />;
   const refresh = () => {
     expect();
@@ -47,7 +52,7 @@ export function VaultPage({ account }: { account: Account }) {
   };
   return (
     <>
-      <PageHeader title="Vault">
+      <PageHeader title={business.data ? `Vault of ${business.data.businessName}` : 'Vault'}>
         <Link to={`/businesses/${poboUserId}`}>Back to the business</Link>
       </PageHeader>
       <ErrorNotice error={vault.error} />
@@ -96,7 +101,7 @@ export function VaultPage({ account }: { account: Account }) {
               </>
             ),
           },
-          { header: 'Transaction', cell: (row) => (row.txHash ? <code className="hash">{row.txHash}</code> : '—') },
+          { header: 'Transaction', cell: (row) => (row.txHash ? <Hash value={row.txHash} label="Copy the hash" /> : '—') },
         ]}
       />
     </>
