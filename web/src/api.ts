@@ -60,6 +60,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The service answered 404: the object does not exist, or it is another merchant's. */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
 /** A page of a list: its items, and the cursor of the next page when there is one. */
 export interface Page<T> {
   items: T[];

@@ -73,6 +73,18 @@ export function Hash({ value, label }: { value: string; label: string }) {
   );
 }
 
+/** The `Id` row of an object's details: the id, and a button that copies it. */
+export function IdDetail({ id }: { id: string }) {
+  return (
+    <>
+      <dt>Id</dt>
+      <dd>
+        <code>{id}</code> <CopyButton text={id} label="Copy id" />
+      </dd>
+    </>
+  );
+}
+
 /** Copies a text to the clipboard, and says so. */
 export function CopyButton({ text, label }: { text: string; label: string }) {
   const [copied, setCopied] = useState(false);

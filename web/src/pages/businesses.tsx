@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { Account, answer, ApiError, Business, Collection, dashboard } from '../api';
+import { Account, answer, Business, Collection, dashboard, isNotFound } from '../api';
 import { IdLink } from '../components/id-link';
 import { toneOf } from '../components/status';
 import { PagedTable } from '../components/table';
-import { CopyButton, EmptyState, ErrorNotice, FilterSelect, NotFound, PageHeader, Status, Time } from '../components/ui';
+import { CopyButton, EmptyState, ErrorNotice, FilterSelect, IdDetail, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { money } from '../format';
 import { useOnce, useOperationKey } from '../once';
 import { canWrite } from '../session';
@@ -33,16 +33,21 @@ export function Businesses() {
   );
 }
 
-export function BusinessPage({ account }: { account: Account }) {
-  const { poboUserId = '' } = useParams();
-  const business = useQuery({
+/** One of the merchant's businesses, read again every 2 s while `following` holds for it. */
+export function useBusiness(poboUserId: string, following: (business: Business | undefined) => boolean = () => false) {
+  return useQuery({
     queryKey: ['business', poboUserId],
     queryFn: () => answer(dashboard.GET('/api/dashboard/businesses/{poboUserId}', { params: { path: { poboUserId } } })),
     retry: false,
-    // While the provider reviews the application, the page follows it to its verdict.
-    refetchInterval: (query) => (query.state.data?.kyb.status === 'processing' ? 2000 : false),
+    refetchInterval: (query) => (following(query.state.data) ? 2000 : false),
   });
-  if (business.error instanceof ApiError && business.error.status === 404) return <NotFound />;
+}
+
+export function BusinessPage({ account }: { account: Account }) {
+  const { poboUserId = '' } = useParams();
+  // While the provider reviews the application, the page follows it to its verdict.
+  const business = useBusiness(poboUserId, (data) => data?.kyb.status === 'processing');
+  if (isNotFound(business.error)) return <NotFound />;
   const data = business.data;
   return (
     <>
@@ -141,12 +146,8 @@ function FreshAgreementLink({ poboUserId }: { poboUserId: string }) {
 /** Every transfer into a business's own Naira account: credited to the balance, or returned to its sender. */
 export function BusinessCollections() {
   const { poboUserId = '' } = useParams();
-  const business = useQuery({
-    queryKey: ['business', poboUserId],
-    queryFn: () => answer(dashboard.GET('/api/dashboard/businesses/{poboUserId}', { params: { path: { poboUserId } } })),
-    retry: false,
-  });
-  if (business.error instanceof ApiError && business.error.status === 404) return <NotFound />;
+  const business = useBusiness(poboUserId);
+  if (isNotFound(business.error)) return <NotFound />;
   const name = business.data?.businessName;
   return (
     <>
@@ -190,7 +191,7 @@ export function CollectionPage() {
     queryFn: () => answer(dashboard.GET('/api/dashboard/collections/{collectionId}', { params: { path: { collectionId } } })),
     retry: false,
   });
-  if (collection.error instanceof ApiError && collection.error.status === 404) return <NotFound />;
+  if (isNotFound(collection.error)) return <NotFound />;
   const data = collection.data;
   return (
     <>
@@ -198,10 +199,7 @@ export function CollectionPage() {
       <ErrorNotice error={collection.error} />
       {data && (
         <dl className="details">
-          <dt>Id</dt>
-          <dd>
-            <code>{data.collectionId}</code> <CopyButton text={data.collectionId} label="Copy id" />
-          </dd>
+          <IdDetail id={data.collectionId} />
           <dt>Status</dt>
           <dd>
             <Status value={data.status} tone={toneOf(data.status)} />

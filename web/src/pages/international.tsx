@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { answer, ApiError, dashboard, InternationalIntent, Quote } from '../api';
+import { answer, dashboard, InternationalIntent, isNotFound, Quote } from '../api';
 import { toneOf } from '../components/status';
 import { PagedTable } from '../components/table';
 import { IdLink } from '../components/id-link';
-import { CopyButton, EmptyState, ErrorNotice, FilterSelect, NotFound, PageHeader, Status, Time } from '../components/ui';
+import { EmptyState, ErrorNotice, FilterSelect, IdDetail, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { money } from '../format';
 
 const INTERNATIONAL_STATUSES = [
@@ -103,7 +103,7 @@ export function InternationalIntentPage() {
     queryFn: () => answer(dashboard.GET('/api/dashboard/quotes/{quoteId}', { params: { path: { quoteId: quoteId! } } })),
     enabled: quoteId !== undefined,
   });
-  if (intent.error instanceof ApiError && intent.error.status === 404) return <NotFound />;
+  if (isNotFound(intent.error)) return <NotFound />;
   const data = intent.data;
   const option = quote.data?.options.find((candidate) => candidate.quoteOptionId === data?.quoteOptionId);
   return (
@@ -117,10 +117,7 @@ export function InternationalIntentPage() {
             {data.adminNote && <span className="muted"> {data.adminNote}</span>}
           </p>
           <dl className="details">
-            <dt>Id</dt>
-            <dd>
-              <code>{data.intentId}</code> <CopyButton text={data.intentId} label="Copy id" />
-            </dd>
+            <IdDetail id={data.intentId} />
             <dt>Business</dt>
             <dd>
               <IdLink id={data.poboUserId} />

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { Account, answer, ApiError, BalanceTransaction, dashboard, formBody, Withdrawal } from '../api';
+import { Account, answer, BalanceTransaction, dashboard, formBody, isNotFound, Withdrawal } from '../api';
 import { IdLink } from '../components/id-link';
 import { toneOf } from '../components/status';
 import { Column, PagedTable } from '../components/table';
-import { CopyButton, EmptyState, ErrorNotice, Field, FilterSelect, formValues, NotFound, PageHeader, Status, Time } from '../components/ui';
+import { EmptyState, ErrorNotice, Field, FilterSelect, formValues, IdDetail, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { money } from '../format';
 import { useOnce, useOperationKey } from '../once';
 import { canWrite } from '../session';
@@ -143,7 +143,7 @@ export function WithdrawalPage() {
     // Followed until the payout ends.
     refetchInterval: (query) => (query.state.data && ['pending', 'processing'].includes(query.state.data.status) ? 2000 : false),
   });
-  if (withdrawal.error instanceof ApiError && withdrawal.error.status === 404) return <NotFound />;
+  if (isNotFound(withdrawal.error)) return <NotFound />;
   const data = withdrawal.data;
   return (
     <>
@@ -151,10 +151,7 @@ export function WithdrawalPage() {
       <ErrorNotice error={withdrawal.error} />
       {data && (
         <dl className="details">
-          <dt>Id</dt>
-          <dd>
-            <code>{data.withdrawalId}</code> <CopyButton text={data.withdrawalId} label="Copy id" />
-          </dd>
+          <IdDetail id={data.withdrawalId} />
           <dt>Status</dt>
           <dd>
             <Status value={data.status} tone={toneOf(data.status)} />

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { Account, answer, ApiError, dashboard, PaymentIntent } from '../api';
+import { Account, answer, dashboard, isNotFound, PaymentIntent } from '../api';
 import { toneOf } from '../components/status';
 import { PagedTable } from '../components/table';
-import { CopyButton, EmptyState, ErrorNotice, Field, formValues, NotFound, PageHeader, Status, Time } from '../components/ui';
+import { EmptyState, ErrorNotice, Field, formValues, IdDetail, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { money, subtractMoney } from '../format';
 import { useOnce, useOperationKey } from '../once';
 import { canWrite } from '../session';
@@ -105,7 +105,7 @@ export function PaymentIntentPage({ account }: { account: Account }) {
       ),
     onSuccess: (confirmed) => client.setQueryData(['payment-intent', paymentIntentId], confirmed),
   });
-  if (intent.error instanceof ApiError && intent.error.status === 404) return <NotFound />;
+  if (isNotFound(intent.error)) return <NotFound />;
   const data = intent.data;
   return (
     <>
@@ -126,10 +126,7 @@ export function PaymentIntentPage({ account }: { account: Account }) {
           )}
           <ErrorNotice error={confirm.error} />
           <dl className="details">
-            <dt>Id</dt>
-            <dd>
-              <code>{data.paymentIntentId}</code> <CopyButton text={data.paymentIntentId} label="Copy id" />
-            </dd>
+            <IdDetail id={data.paymentIntentId} />
             <dt>Your reference</dt>
             <dd>{data.merchantReference}</dd>
             <dt>Pay into</dt>

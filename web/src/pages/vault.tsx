@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Account, answer, ApiError, Body, dashboard, formBody, Vault, VaultTransaction } from '../api';
+import { Account, answer, Body, dashboard, formBody, isNotFound, Vault, VaultTransaction } from '../api';
 import { toneOf } from '../components/status';
 import { DataTable, PagedTable } from '../components/table';
 import { CopyButton, EmptyState, ErrorNotice, Field, formValues, Hash, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { usdc } from '../format';
 import { useOnce, useOperationKey } from '../once';
 import { canWrite } from '../session';
+import { useBusiness } from './businesses';
 
 const UNDER_WAY = new Set(['pending', 'submitted']);
 /** How long the page keeps reading after a deposit or transfer was sent: the chain shows it within a few blocks. */
@@ -38,12 +39,8 @@ export function VaultPage({ account }: { account: Account }) {
     // While a deposit or transfer is on its way, or a deposit waits for its confirmations, the balances follow it.
     refetchInterval: (query) => (expecting || query.state.data?.balances.some((balance) => balance.pending > 0) ? 2000 : false),
   });
-  const business = useQuery({
-    queryKey: ['business', poboUserId],
-    queryFn: () => answer(dashboard.GET('/api/dashboard/businesses/{poboUserId}', { params: { path: { poboUserId } } })),
-    retry: false,
-  });
-  if (vault.error instanceof ApiError && vault.error.status === 404) return <NotFound />;
+  const business = useBusiness(poboUserId);
+  if (isNotFound(vault.error)) return <NotFound />;
   const refresh = () => {
     expect();
     void client.invalidateQueries({

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Account, answer, ApiError, Body, dashboard, MerchantEvent, WebhookAttempt, WebhookEndpoint, WebhookEndpointWithSecret } from '../api';
+import { Account, answer, Body, dashboard, isNotFound, MerchantEvent, WebhookAttempt, WebhookEndpoint, WebhookEndpointWithSecret } from '../api';
 import { IdLink } from '../components/id-link';
 import { Column, PagedTable } from '../components/table';
-import { CopyButton, EmptyState, ErrorNotice, Field, formValues, NotFound, PageHeader, Status, Time } from '../components/ui';
+import { CopyButton, EmptyState, ErrorNotice, Field, formValues, IdDetail, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { canWrite } from '../session';
 
 type EventType = Exclude<Body<'CreateWebhookEndpointDto'>['enabledEvents'][number], '*'>;
@@ -230,7 +230,7 @@ export function WebhookEndpointPage({ account }: { account: Account }) {
       void navigate('/webhooks');
     },
   });
-  if (endpoint.error instanceof ApiError && endpoint.error.status === 404) return <NotFound />;
+  if (isNotFound(endpoint.error)) return <NotFound />;
   const data = endpoint.data;
   const columns: Column<WebhookAttempt>[] = [
     {
@@ -299,10 +299,7 @@ export function WebhookEndpointPage({ account }: { account: Account }) {
                 <dd>{data.description}</dd>
               </>
             )}
-            <dt>Id</dt>
-            <dd>
-              <code>{data.webhookEndpointId}</code>
-            </dd>
+            <IdDetail id={data.webhookEndpointId} />
           </dl>
           {writer && (
             <div className="actions-bar">
@@ -445,7 +442,7 @@ export function EventPage({ account }: { account: Account }) {
       answer(dashboard.POST('/api/dashboard/events/{eventId}/resend', { params: { path: { eventId } }, body: { webhookEndpointId } })),
     onSuccess: (endpoint) => setResentTo(endpoint.url),
   });
-  if (event.error instanceof ApiError && event.error.status === 404) return <NotFound />;
+  if (isNotFound(event.error)) return <NotFound />;
   const data = event.data;
   return (
     <>
@@ -454,10 +451,7 @@ export function EventPage({ account }: { account: Account }) {
       {data && (
         <>
           <dl className="details">
-            <dt>Id</dt>
-            <dd>
-              <code>{data.eventId}</code>
-            </dd>
+            <IdDetail id={data.eventId} />
             <dt>Created</dt>
             <dd>
               <Time iso={data.createdAt} />
