@@ -1,5 +1,6 @@
 import { DEVELOPMENT_CHAINS, serviceEnvOf, STAGING_CHAINS, usdcAddressOf } from '../../sandbox/chains/profiles';
 import { ConfigError, loadConfig } from './app.config';
+import { explorerUrl } from './vault-chains.config';
 import {
   DEV_BANK_RAIL_WEBHOOK_SECRET,
   DEV_BRIDGE_RAIL_WEBHOOK_SECRET,
@@ -146,6 +147,21 @@ describe('loadConfig', () => {
       confirmations: 20,
       networkFeeMicro: 125_000n,
     });
+
+    // Block explorers: the public ones in production, none for the local chains, each replaceable.
+    expect(loadConfig(PROD_SECRETS).vault.chains.map((chain) => chain.explorerTxUrl)).toEqual([
+      'https://etherscan.io/tx/{txHash}',
+      'https://polygonscan.com/tx/{txHash}',
+      'https://basescan.org/tx/{txHash}',
+      'https://explorer.solana.com/tx/{txHash}',
+    ]);
+    expect(dev.chains.map((chain) => chain.explorerTxUrl)).toEqual([null, null, null, null]);
+    const explorers = loadConfig({ BASE_EXPLORER_TX_URL: 'https://scan.example/base/tx/{txHash}?ref=dash' }).vault.chains;
+    expect(explorerUrl(explorers, 'base', '0xabc')).toBe('https://scan.example/base/tx/0xabc?ref=dash');
+    expect(explorerUrl(explorers, 'base', null)).toBeNull();
+    expect(explorerUrl(explorers, 'ethereum', '0xabc')).toBeNull();
+    expect(() => loadConfig({ BASE_EXPLORER_TX_URL: 'https://scan.example/base/tx/' })).toThrow(/BASE_EXPLORER_TX_URL must be an https URL with \{txHash\}/);
+    expect(() => loadConfig({ BASE_EXPLORER_TX_URL: 'javascript:alert({txHash})' })).toThrow(/BASE_EXPLORER_TX_URL/);
 
     const { SOLANA_RPC_URL: _solana, ...withoutSolana } = PROD_SECRETS;
     expect(() => loadConfig(withoutSolana)).toThrow(/SOLANA_RPC_URL: required in production/);

@@ -186,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       rpcUrl: rpcUrl ?? `http://127.0.0.1:${defaults.dev.port}`,
       confirmations: parsed[`${upper}_CONFIRMATIONS`] ?? (production ? defaults.confirmations : defaults.dev.confirmations),
       networkFeeMicro: microUsdc(parsed[`${upper}_NETWORK_FEE_USDC`] ?? defaults.networkFeeUsdc),
+      explorerTxUrl: parsed[`${upper}_EXPLORER_TX_URL`] ?? (production ? defaults.explorerTxUrl : null),
     };
     if (name === 'solana') {
       const usdcMint = parsed.SOLANA_USDC_MINT ?? (production ? defaults.usdc : defaults.dev.usdc);

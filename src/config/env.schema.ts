@@ -2,6 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsIP, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
 
+const EXPLORER_TEMPLATE = /^https:\/\/[^\s{}]+\{txHash\}[^\s{}]*$/;
+
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 
 /** A whole number from the environment, at least `min` (and at most `max` when given); unset or empty takes the default. */
@@ -183,7 +185,9 @@ export class EnvironmentVariables {
 
   // The vault's chains (see docs/operations.md): each one's JSON-RPC URL (required in production),
   // its USDC (an ERC-20 contract, or an SPL mint), the confirmations a deposit waits for, and the
-  // network fee a transfer out charges, in USDC. Development's defaults are the local chains.
+  // network fee a transfer out charges, in USDC, and a block explorer's transaction page ({txHash}
+  // stands for the hash; the public explorers by default in production, none in development).
+  // Development's defaults are the local chains.
 
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true }, { message: 'ETHEREUM_RPC_URL must be an absolute http(s) URL' })
@@ -206,6 +210,10 @@ export class EnvironmentVariables {
   ETHEREUM_NETWORK_FEE_USDC?: string;
 
   @IsOptional()
+  @Matches(EXPLORER_TEMPLATE, { message: 'ETHEREUM_EXPLORER_TX_URL must be an https URL with {txHash} in it' })
+  ETHEREUM_EXPLORER_TX_URL?: string;
+
+  @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true }, { message: 'POLYGON_RPC_URL must be an absolute http(s) URL' })
   POLYGON_RPC_URL?: string;
 
@@ -224,6 +232,10 @@ export class EnvironmentVariables {
   @IsOptional()
   @Matches(/^\d{1,6}(\.\d{1,6})?$/, { message: 'POLYGON_NETWORK_FEE_USDC must be an amount of USDC with at most 6 decimals' })
   POLYGON_NETWORK_FEE_USDC?: string;
+
+  @IsOptional()
+  @Matches(EXPLORER_TEMPLATE, { message: 'POLYGON_EXPLORER_TX_URL must be an https URL with {txHash} in it' })
+  POLYGON_EXPLORER_TX_URL?: string;
 
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true }, { message: 'BASE_RPC_URL must be an absolute http(s) URL' })
@@ -246,6 +258,10 @@ export class EnvironmentVariables {
   BASE_NETWORK_FEE_USDC?: string;
 
   @IsOptional()
+  @Matches(EXPLORER_TEMPLATE, { message: 'BASE_EXPLORER_TX_URL must be an https URL with {txHash} in it' })
+  BASE_EXPLORER_TX_URL?: string;
+
+  @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true }, { message: 'SOLANA_RPC_URL must be an absolute http(s) URL' })
   SOLANA_RPC_URL?: string;
 
@@ -260,6 +276,10 @@ export class EnvironmentVariables {
   @IsOptional()
   @Matches(/^\d{1,6}(\.\d{1,6})?$/, { message: 'SOLANA_NETWORK_FEE_USDC must be an amount of USDC with at most 6 decimals' })
   SOLANA_NETWORK_FEE_USDC?: string;
+
+  @IsOptional()
+  @Matches(EXPLORER_TEMPLATE, { message: 'SOLANA_EXPLORER_TX_URL must be an https URL with {txHash} in it' })
+  SOLANA_EXPLORER_TX_URL?: string;
 
   /** How often the worker reads the chains for new blocks (deposits, confirmations, reorganisations). */
   @IntegerVariable(100, 600_000)

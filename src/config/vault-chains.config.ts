@@ -11,6 +11,8 @@ interface ChainSettings {
   confirmations: number;
   /** What a transfer out costs the business, in micro-USDC, reserved with the amount. */
   networkFeeMicro: bigint;
+  /** A block explorer's page of a transaction, `{txHash}` standing for its hash; null where there is none (the local chains). */
+  explorerTxUrl: string | null;
 }
 
 export interface EvmChainConfig extends ChainSettings {
@@ -41,6 +43,7 @@ export const CHAIN_DEFAULTS: Record<
     usdc: string;
     confirmations: number;
     networkFeeUsdc: string;
+    explorerTxUrl: string;
     dev: { port: number; chainId?: number; usdc: string; confirmations: number };
   }
 > = {
@@ -49,6 +52,7 @@ export const CHAIN_DEFAULTS: Record<
     usdc: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
     confirmations: 12,
     networkFeeUsdc: '2',
+    explorerTxUrl: 'https://etherscan.io/tx/{txHash}',
     dev: { port: 8545, chainId: 31337, usdc: DEV_EVM_USDC_ADDRESS, confirmations: 2 },
   },
   polygon: {
@@ -56,6 +60,7 @@ export const CHAIN_DEFAULTS: Record<
     usdc: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
     confirmations: 64,
     networkFeeUsdc: '0.05',
+    explorerTxUrl: 'https://polygonscan.com/tx/{txHash}',
     dev: { port: 8546, chainId: 31338, usdc: DEV_EVM_USDC_ADDRESS, confirmations: 2 },
   },
   base: {
@@ -63,12 +68,14 @@ export const CHAIN_DEFAULTS: Record<
     usdc: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
     confirmations: 12,
     networkFeeUsdc: '0.05',
+    explorerTxUrl: 'https://basescan.org/tx/{txHash}',
     dev: { port: 8547, chainId: 31339, usdc: DEV_EVM_USDC_ADDRESS, confirmations: 2 },
   },
   solana: {
     usdc: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
     confirmations: 32,
     networkFeeUsdc: '0.01',
+    explorerTxUrl: 'https://explorer.solana.com/tx/{txHash}',
     dev: { port: 8899, usdc: DEV_SOLANA_USDC_MINT, confirmations: 2 },
   },
 };
@@ -87,4 +94,10 @@ export const LOCAL_CHAIN_IDS: readonly number[] = [31337, 31338, 31339];
 export function microUsdc(amount: string): bigint {
   const [whole, fraction = ''] = amount.split('.');
   return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, '0'));
+}
+
+/** The explorer's page of the transaction `txHash` on `chain`, where the chain has an explorer and the transaction a hash. */
+export function explorerUrl(chains: readonly Pick<ChainConfig, 'name' | 'explorerTxUrl'>[], chain: string, txHash: string | null): string | null {
+  const template = chains.find((candidate) => candidate.name === chain)?.explorerTxUrl;
+  return template && txHash ? template.replace('{txHash}', encodeURIComponent(txHash)) : null;
 }

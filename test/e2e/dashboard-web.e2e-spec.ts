@@ -29,7 +29,8 @@ describe('Merchant Dashboard (browser)', () => {
     // cross-border rails (international payments settle) and the local chains (the vault); the app at
     // its public URL, as a browser reaches it.
     const started = await startStack({
-      ...moneyStackOptions({ name: 'dashboard-web' }),
+      // Base's transactions link to an explorer (the local chains have none by default).
+      ...moneyStackOptions({ name: 'dashboard-web', env: { BASE_EXPLORER_TX_URL: 'https://basescan.example/tx/{txHash}' } }),
       crossBorder: { settlementStepMs: 50 },
       chains: { confirmations: 2, blockIntervalMs: 300 },
       startApp: startAppAtPublicUrl,
@@ -416,6 +417,8 @@ describe('Merchant Dashboard (browser)', () => {
     await expect(hash.getAttribute('title')).resolves.toBe(deposit.txHash);
     await expect(hash.textContent()).resolves.toBe(`${deposit.txHash.slice(0, 10)}…${deposit.txHash.slice(-8)}`);
     await expect(page.getByRole('button', { name: 'Copy the hash' }).count()).resolves.toBe(1);
+    expect(deposit.explorerUrl).toBe(`https://basescan.example/tx/${deposit.txHash}`);
+    await expect(page.getByRole('link', { name: 'Explorer' }).getAttribute('href')).resolves.toBe(deposit.explorerUrl);
 
     const form = page.getByRole('form', { name: 'Send USDC from this vault' });
     await form.getByLabel('Chain').selectOption('base');

@@ -99,6 +99,8 @@ describe('Vault transfers out', () => {
       txHash: done.txHash,
       merchantReference: 'payout-1',
     });
+    // The local chains have no block explorer: no link, on the transfer or its line.
+    expect([done.explorerUrl, line.explorerUrl]).toEqual([null, null]);
 
     // The address that signed is the vault address the API shows.
     const vaultAddress = (await vaultOf(poboUserId)).wallets.find((w: any) => w.chain === chain).address;

@@ -150,7 +150,10 @@ export class VaultDepositsService {
   private async tell(manager: EntityManager, type: EventType, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     const lines = await this.repository.transactionsOf(manager, ids);
-    await this.events.record(manager, ...lines.map(({ merchantId, ...line }) => ({ merchantId, type, objectId: line.id, object: mapVaultTransaction(line) })));
+    await this.events.record(
+      manager,
+      ...lines.map(({ merchantId, ...line }) => ({ merchantId, type, objectId: line.id, object: mapVaultTransaction(line, this.config.vault.chains) })),
+    );
   }
 
   /**

@@ -31,6 +31,7 @@ const TRANSFER_EXAMPLE: VaultTransferDto = {
   failureReason: null,
   stalledReason: null,
   txHash: null,
+  explorerUrl: null,
   createdAt: '2026-11-20T10:15:00.000Z',
   submittedAt: null,
   completedAt: null,

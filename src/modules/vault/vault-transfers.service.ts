@@ -95,7 +95,7 @@ export class VaultTransfersService {
         // Refused (insufficient_funds) when the vault's available balance does not cover both: nothing is written.
         await this.ledger.post(manager, this.posting('vault_transfer_reserved', transfer));
         await this.outbox.enqueue(manager, VAULT_JOBS.sendTransfer, { vaultTransferId: id });
-        return mapVaultTransfer(transfer);
+        return mapVaultTransfer(transfer, this.config.vault.chains);
       }),
     );
   }
@@ -103,7 +103,7 @@ export class VaultTransfersService {
   async get(merchantId: string, id: string): Promise<VaultTransferDto> {
     const row = isId('vtr', id) ? await this.repository.findOwned(merchantId, id) : undefined;
     if (!row) throw new VaultTransferNotFoundError();
-    return mapVaultTransfer(row);
+    return mapVaultTransfer(row, this.config.vault.chains);
   }
 
   list(merchantId: string, query: VaultTransferListQuery): Promise<Page<VaultTransferDto>> {
@@ -111,7 +111,7 @@ export class VaultTransfersService {
       query,
       'vtr',
       (limit, after) => this.repository.page(merchantId, limit, after),
-      mapVaultTransfer,
+      (row) => mapVaultTransfer(row, this.config.vault.chains),
       (item) => item.vaultTransferId,
     );
   }
@@ -238,7 +238,7 @@ export class VaultTransfersService {
     if (!(await this.repository.move(manager, transfer.id, to, cause, fields))) return false;
     const type = TRANSFER_EVENTS[to];
     if (type) {
-      const object = mapVaultTransfer((await this.repository.find(transfer.id, manager))!);
+      const object = mapVaultTransfer((await this.repository.find(transfer.id, manager))!, this.config.vault.chains);
       await this.events.record(manager, { merchantId: transfer.merchantId, type, objectId: transfer.id, object });
     }
     return true;

@@ -50,6 +50,7 @@ export const VAULT_TRANSACTION_EXAMPLE: VaultTransactionDto = {
   fromAddress: '0x2f1A6b4d8c0e2F4A6b8C0d2E4F6A8B0C2d4e6f8A',
   toAddress: EVM_VAULT,
   txHash: TX_HASH,
+  explorerUrl: `https://basescan.org/tx/${TX_HASH}`,
   confirmations: 12,
   status: 'confirmed',
   merchantReference: null,

@@ -1,5 +1,5 @@
 import { minorFromColumn, toMajorUnits } from '../../common/money/money';
-import type { ChainConfig } from '../../config/vault-chains.config';
+import { ChainConfig, explorerUrl } from '../../config/vault-chains.config';
 import type { VaultAccountBalance } from '../ledger';
 import type { PoboBusinessRow } from '../pobo-businesses';
 import type { VaultDto, VaultTransactionDto } from './dto/vault.dto';
@@ -32,13 +32,15 @@ export function mapVault(
   };
 }
 
-export function mapVaultTransaction(row: VaultTransactionRecord): VaultTransactionDto {
+/** `chains` give each chain's explorer. */
+export function mapVaultTransaction(row: VaultTransactionRecord, chains: readonly ChainConfig[]): VaultTransactionDto {
   return {
     vaultTransactionId: row.id,
     poboUserId: row.poboUserId,
     direction: row.direction,
     ...movement(row),
     txHash: row.txHash,
+    explorerUrl: explorerUrl(chains, row.chain, row.txHash),
     confirmations: row.confirmations,
     status: row.status,
     merchantReference: row.merchantReference,
@@ -47,7 +49,8 @@ export function mapVaultTransaction(row: VaultTransactionRecord): VaultTransacti
   };
 }
 
-export function mapVaultTransfer(row: VaultTransferRecord): VaultTransferDto {
+/** `chains` give each chain's explorer. */
+export function mapVaultTransfer(row: VaultTransferRecord, chains: readonly ChainConfig[]): VaultTransferDto {
   return {
     vaultTransferId: row.id,
     vaultTransactionId: row.vaultTransactionId,
@@ -58,6 +61,7 @@ export function mapVaultTransfer(row: VaultTransferRecord): VaultTransferDto {
     failureReason: row.failureReason,
     stalledReason: row.stalledReason,
     txHash: row.txHash,
+    explorerUrl: explorerUrl(chains, row.chain, row.txHash),
     createdAt: row.createdAt.toISOString(),
     submittedAt: row.submittedAt?.toISOString() ?? null,
     completedAt: row.completedAt?.toISOString() ?? null,

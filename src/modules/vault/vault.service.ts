@@ -51,7 +51,7 @@ export class VaultService {
       query,
       'vtx',
       (limit, after) => this.repository.page(merchantId, poboUserId, limit, after),
-      mapVaultTransaction,
+      (row) => mapVaultTransaction(row, this.config.vault.chains),
       (item) => item.vaultTransactionId,
     );
   }

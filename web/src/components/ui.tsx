@@ -63,12 +63,23 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   );
 }
 
-/** A transaction hash, shortened to its ends (whole on hover), with a button that copies it whole. */
-export function Hash({ value, label }: { value: string; label: string }) {
+/**
+ * A transaction hash, shortened to its ends (whole on hover), with a button that copies it whole
+ * and, where the chain has one, a link to its page on the block explorer.
+ */
+export function Hash({ value, label, explorerUrl }: { value: string; label: string; explorerUrl?: string | null }) {
   const short = value.length > 20 ? `${value.slice(0, 10)}…${value.slice(-8)}` : value;
   return (
     <span className="hash">
       <code title={value}>{short}</code> <CopyButton text={value} label={label} />
+      {explorerUrl && (
+        <>
+          {' '}
+          <a href={explorerUrl} target="_blank" rel="noopener noreferrer">
+            Explorer
+          </a>
+        </>
+      )}
     </span>
   );
 }

@@ -98,7 +98,7 @@ export function VaultPage({ account }: { account: Account }) {
               </>
             ),
           },
-          { header: 'Transaction', cell: (row) => (row.txHash ? <Hash value={row.txHash} label="Copy the hash" /> : '—') },
+          { header: 'Transaction', cell: (row) => (row.txHash ? <Hash value={row.txHash} label="Copy the hash" explorerUrl={row.explorerUrl} /> : '—') },
         ]}
       />
     </>

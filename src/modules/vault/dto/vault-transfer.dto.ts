@@ -109,6 +109,14 @@ export class VaultTransferDto {
   })
   txHash: string | null;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'https://basescan.org/tx/0x6b1d2f4a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c',
+    description: "The transaction's page on the chain's block explorer (`<CHAIN>_EXPLORER_TX_URL`); null without a hash or where the chain has no explorer",
+  })
+  explorerUrl: string | null;
+
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
 
