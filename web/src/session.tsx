@@ -23,7 +23,9 @@ export function useAccount() {
         return account;
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) {
-          document.cookie = `${window.location.protocol === 'https:' ? '__Host-' : ''}dashboard_signed_in=; Max-Age=0; Path=/${window.location.protocol === 'https:' ? '; Secure' : ''}`;
+          // Named and flagged as the service set it: `__Host-` and `Secure` over HTTPS.
+          const https = window.location.protocol === 'https:';
+          document.cookie = `${https ? '__Host-' : ''}dashboard_signed_in=; Max-Age=0; Path=/${https ? '; Secure' : ''}`;
           return null;
         }
         throw err;

@@ -6,7 +6,7 @@ import { ApiPublicOperation } from '../../common/http/api-docs';
 import { CurrentUser, DashboardOperation, DashboardPrincipal, PublicRoute } from '../auth';
 import { DASHBOARD_PATH } from './accounts.routes';
 import { AccountsService } from './accounts.service';
-import { clientOf, SET_COOKIE, setCookie, signedIn } from './client';
+import { clientOf, SET_COOKIE, setCookies, signedIn } from './client';
 import { DashboardSessions } from './dashboard-sessions.service';
 import {
   AccountDto,
@@ -120,7 +120,7 @@ export class AccountsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SessionEndedDto> {
     const ended = await this.accounts.logout(user, clientOf(request));
-    setCookie(reply, this.sessions.clearedCookie());
+    setCookies(reply, this.sessions.clearedCookies());
     return ended;
   }
 

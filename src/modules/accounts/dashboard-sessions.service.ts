@@ -30,7 +30,8 @@ export interface SessionCookie {
 export interface StartedSession {
   sessionId: string;
   csrfToken: string;
-  cookie: SessionCookie;
+  /** The session cookie and its marker (`sessionCookies`). */
+  cookies: SessionCookie[];
 }
 
 /** Whose cached sessions a change makes stale: one user's (ended, new role, removed), or a whole team's (its settings). */
@@ -58,6 +59,7 @@ export interface ClientOf {
 export class DashboardSessions implements SessionAuthenticator, OnModuleDestroy {
   private readonly logger = new Logger(DashboardSessions.name);
   private readonly cookieName: string;
+  private readonly markerName: string;
   private readonly channel: string;
   /** Live sessions this process looked up lately, by token hash; none when the TTL is 0. */
   private readonly cache?: LRUCache<string, SessionRow>;
@@ -70,6 +72,7 @@ export class DashboardSessions implements SessionAuthenticator, OnModuleDestroy 
     private readonly limits: RateLimitsService,
   ) {
     this.cookieName = config.secureCookies ? '__Host-dashboard_session' : 'dashboard_session';
+    this.markerName = config.secureCookies ? '__Host-dashboard_signed_in' : 'dashboard_signed_in';
     this.channel = `${config.queuePrefix}:dashboard-sessions:stale`;
     if (config.sessionCacheTtlMs > 0) this.cache = new LRUCache({ max: MAX_CACHED_SESSIONS, ttl: config.sessionCacheTtlMs });
   }
@@ -114,7 +117,7 @@ export class DashboardSessions implements SessionAuthenticator, OnModuleDestroy 
       },
       manager,
     );
-    return { sessionId, csrfToken: this.csrfTokenFor(token), cookie: this.cookie(token, SESSION_ABSOLUTE_MS / 1000) };
+    return { sessionId, csrfToken: this.csrfTokenFor(token), cookies: this.cookies(token, SESSION_ABSOLUTE_MS / 1000) };
   }
 
   /**
@@ -126,9 +129,9 @@ export class DashboardSessions implements SessionAuthenticator, OnModuleDestroy 
     return this.start(userId, client, manager);
   }
 
-  /** The cookie that removes the session's from the browser. */
-  clearedCookie(): SessionCookie {
-    return this.cookie('', 0);
+  /** The cookies that remove the session's (and its marker) from the browser. */
+  clearedCookies(): SessionCookie[] {
+    return this.cookies('', 0);
   }
 
   /**
@@ -228,7 +231,16 @@ export class DashboardSessions implements SessionAuthenticator, OnModuleDestroy 
     return createHmac('sha256', this.config.linkSigningSecret).update(`dashboard-csrf\0${token}`).digest('base64url');
   }
 
-  private cookie(value: string, maxAgeSeconds: number): SessionCookie {
-    return { name: this.cookieName, value, options: { path: '/', httpOnly: true, sameSite: 'lax', secure: this.config.secureCookies, maxAge: maxAgeSeconds } };
+  /**
+   * The session cookie, and beside it a marker the dashboard's script can read (`1` while the
+   * session cookie is set, no secret in it, gone with it): a page opened signed out then knows it
+   * without asking `/me` for a 401.
+   */
+  private cookies(token: string, maxAgeSeconds: number): SessionCookie[] {
+    const options = { path: '/', sameSite: 'lax', secure: this.config.secureCookies, maxAge: maxAgeSeconds } as const;
+    return [
+      { name: this.cookieName, value: token, options: { ...options, httpOnly: true } },
+      { name: this.markerName, value: token === '' ? '' : '1', options: { ...options, httpOnly: false } },
+    ];
   }
 }

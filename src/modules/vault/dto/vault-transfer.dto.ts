@@ -7,7 +7,7 @@ import { ListQuery } from '../../../common/http/list.query';
 import { IsMoneyAmount } from '../../../common/validation/money.validator';
 import { CHAIN_NAMES, type ChainName } from '../../../config/vault-chains.config';
 import { VAULT_TRANSFER_STATES } from '../vault.states';
-import { CHAIN } from './vault.dto';
+import { CHAIN, EXPLORER_URL_PROPERTY } from './vault.dto';
 
 /** The most one transfer out sends: well inside exact integer micro-USDC. */
 export const MAX_TRANSFER_USDC = 1_000_000_000;
@@ -109,12 +109,7 @@ export class VaultTransferDto {
   })
   txHash: string | null;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: 'https://basescan.org/tx/0x6b1d2f4a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c',
-    description: "The transaction's page on the chain's block explorer (`<CHAIN>_EXPLORER_TX_URL`); null without a hash or where the chain has no explorer",
-  })
+  @ApiProperty(EXPLORER_URL_PROPERTY)
   explorerUrl: string | null;
 
   @ApiProperty({ format: 'date-time' })

@@ -52,6 +52,14 @@ export class VaultEnvelopeDto {
   response: VaultDto;
 }
 
+/** `explorerUrl` of a vault transaction and of a transfer: where its chain's explorer shows it. */
+export const EXPLORER_URL_PROPERTY = {
+  type: String,
+  nullable: true,
+  example: 'https://basescan.org/tx/0x6b1d2f4a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c',
+  description: "The transaction's page on the chain's block explorer (`<CHAIN>_EXPLORER_TX_URL`); null without a hash or where the chain has no explorer",
+};
+
 export class VaultTransactionDto {
   @ApiProperty({ example: 'vtx_5b6c7d8e9f0a1b2c3d4e5f60', pattern: '^vtx_[0-9a-f]{24}$' })
   vaultTransactionId: string;
@@ -93,12 +101,7 @@ export class VaultTransactionDto {
   })
   txHash: string | null;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: 'https://basescan.org/tx/0x6b1d2f4a8c0e2a4c6e8a0c2e4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4a6c8e0a2c',
-    description: "The transaction's page on the chain's block explorer (`<CHAIN>_EXPLORER_TX_URL`); null without a hash or where the chain has no explorer",
-  })
+  @ApiProperty(EXPLORER_URL_PROPERTY)
   explorerUrl: string | null;
 
   @ApiProperty({ example: 2, description: "Blocks (slots) on top of the transaction's, counted until it reached the chain's confirmation count" })
