@@ -438,6 +438,21 @@ describe('Merchant Dashboard (browser)', () => {
     const transfers = (await http(stack.t.baseUrl, 'GET', '/api/merchant/vault-transfers', { apiKey })).body.response;
     expect(transfers).toHaveLength(1);
     expect(transfers[0]).toMatchObject({ poboUserId, amount: 25.5, toAddress: to, status: 'confirmed' });
+
+    // The merchant-wide vault, from the navigation: the totals, the business holding USDC, both transactions.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Vault', exact: true }).click();
+    await page.getByRole('heading', { name: 'Vault', exact: true }).waitFor();
+    await page.getByRole('region', { name: 'USDC on each chain, over every business' }).getByRole('row', { name: 'base 74.45 USDC 0.00 USDC' }).waitFor();
+    await page.getByRole('region', { name: 'USDC on each chain, over every business' }).getByRole('row', { name: 'All chains 74.45 USDC 0.00 USDC' }).waitFor();
+    await page.getByRole('region', { name: 'Businesses holding USDC' }).getByRole('link', { name: 'Lagos Stablecoins Ltd' }).waitFor();
+    await expect(page.getByRole('region', { name: 'Vault transactions of every business' }).getByRole('row').count()).resolves.toBe(3);
+    await checkPage(page, 'vault-overview');
+    // The transfer's own page, followed to its confirmation, its hash linked to the explorer.
+    await page.goto(url(`/vault-transfers/${transfers[0].vaultTransferId}`));
+    await page.getByRole('heading', { name: 'Vault transfer web-payout-1' }).waitFor();
+    await page.getByText(transfers[0].vaultTransferId).waitFor();
+    await expect(page.getByRole('link', { name: 'Explorer' }).getAttribute('href')).resolves.toBe(`https://basescan.example/tx/${transfers[0].txHash}`);
+    await checkPage(page, 'vault-transfer');
     await page.close();
     await browser.context.clearCookies();
   });
@@ -466,6 +481,7 @@ describe('Merchant Dashboard (browser)', () => {
         ['Payments', '/payment-intents'],
         ['Withdrawals', '/withdrawals'],
         ['International', '/international'],
+        ['Vault', '/vault'],
         ['API keys', '/api-keys'],
         ['Webhooks', '/webhooks'],
         ['Events', '/events'],

@@ -40,6 +40,7 @@ export type Quote = Schemas['QuoteDto'];
 export type TestTransfer = Schemas['FundPaymentIntentResultDto'];
 export type TestDeposit = Schemas['TestDepositSentDto'];
 export type Vault = Schemas['VaultDto'];
+export type VaultHolder = Schemas['VaultHolderDto'];
 export type VaultTransaction = Schemas['VaultTransactionDto'];
 export type VaultTransfer = Schemas['VaultTransferDto'];
 export type WebhookEndpoint = Schemas['WebhookEndpointDto'];

@@ -24,6 +24,7 @@ export function Layout({ account, children }: { account: Account; children: Reac
     { to: '/payment-intents', label: 'Payments' },
     { to: '/withdrawals', label: 'Withdrawals' },
     { to: '/international', label: 'International' },
+    { to: '/vault', label: 'Vault' },
     { to: '/api-keys', label: 'API keys' },
     { to: '/webhooks', label: 'Webhooks' },
     { to: '/events', label: 'Events' },

@@ -17,7 +17,7 @@ import { Security } from './pages/security';
 import { Team } from './pages/team';
 import { RequireSession } from './session';
 import './styles.css';
-import { VaultPage } from './pages/vault';
+import { VaultOverview, VaultPage, VaultTransferPage } from './pages/vault';
 import { EventPage, Events, WebhookEndpointPage, Webhooks } from './pages/webhooks';
 
 const signedIn = (page: (account: Account) => ReactNode) => <RequireSession>{(account) => <Layout account={account}>{page(account)}</Layout>}</RequireSession>;
@@ -36,6 +36,8 @@ const router = createBrowserRouter(
     { path: '/businesses/:poboUserId/collections', element: signedIn(() => <BusinessCollections />) },
     { path: '/collections/:collectionId', element: signedIn(() => <CollectionPage />) },
     { path: '/businesses/:poboUserId/vault', element: signedIn((account) => <VaultPage account={account} />) },
+    { path: '/vault', element: signedIn(() => <VaultOverview />) },
+    { path: '/vault-transfers/:vaultTransferId', element: signedIn(() => <VaultTransferPage />) },
     { path: '/payment-intents', element: signedIn(() => <PaymentIntents />) },
     { path: '/payment-intents/:paymentIntentId', element: signedIn((account) => <PaymentIntentPage account={account} />) },
     { path: '/withdrawals', element: signedIn((account) => <Withdrawals account={account} />) },

@@ -17,6 +17,7 @@ import { VaultStatusHistory1795776366828 } from './1795776366828-VaultStatusHist
 import { Events1795790976323 } from './1795790976323-Events';
 import { Webhooks1795800044176 } from './1795800044176-Webhooks';
 import { WebhookClaimByEndpoint1795811586806 } from './1795811586806-WebhookClaimByEndpoint';
+import { VaultHolders1795830000000 } from './1795830000000-VaultHolders';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   Events1795790976323,
   Webhooks1795800044176,
   WebhookClaimByEndpoint1795811586806,
+  VaultHolders1795830000000,
 ];

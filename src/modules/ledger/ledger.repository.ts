@@ -165,6 +165,41 @@ export class LedgerRepository {
     return rows;
   }
 
+  /**
+   * A page of the merchant's businesses that hold an account of `kind` in `currency`, by business
+   * id (the id's first part): their accounts of that kind. A business has one per chain, so
+   * `perBusiness` × (`businesses`) rows reach the page's businesses; the caller groups them.
+   * Served by the partial index on (merchant, business) of the vault's available accounts.
+   */
+  async accountsByBusiness(
+    merchantId: string,
+    kind: string,
+    currency: string,
+    businesses: number,
+    perBusiness: number,
+    afterPoboUserId?: string,
+  ): Promise<{ id: string; balance: string }[]> {
+    const { rows } = await this.pool.query<{ id: string; balance: string }>({
+      name: 'ledger_accounts_by_business',
+      text: `SELECT id, balance FROM ledger_accounts
+              WHERE merchant_id = $1 AND kind = $2 AND currency = $3 AND ($4::text IS NULL OR split_part(id, ':', 1) > $4)
+              ORDER BY split_part(id, ':', 1), id LIMIT $5`,
+      values: [merchantId, kind, currency, afterPoboUserId ?? null, businesses * perBusiness],
+    });
+    return rows;
+  }
+
+  /** The sum of the merchant's accounts of `kind` in `currency` by the id's `part` (a vault account's chain, say). */
+  async sumsByIdPart(merchantId: string, kind: string, currency: string, part: number): Promise<{ key: string; balance: string }[]> {
+    const { rows } = await this.pool.query<{ key: string; balance: string }>({
+      name: 'ledger_sums_by_id_part',
+      text: `SELECT split_part(id, ':', $4) AS key, sum(balance)::text AS balance FROM ledger_accounts
+              WHERE merchant_id = $1 AND kind = $2 AND currency = $3 GROUP BY 1`,
+      values: [merchantId, kind, currency, part],
+    });
+    return rows;
+  }
+
   /** A page of the merchant's balance transactions (see `KeysetList`). */
   listBalanceTransactions(merchantId: string, limit: number, afterId?: string): Promise<BalanceTransactionRow[] | undefined> {
     return this.pages.page(merchantId, limit, afterId);

@@ -186,6 +186,33 @@ export class LedgerService {
     }));
   }
 
+  /**
+   * The merchant's vaults: a page of its businesses that hold a vault account in `currency`, in
+   * business id order after `afterPoboUserId`, with their available balance on each chain
+   * (a business appears once a deposit was credited to it).
+   */
+  async vaultHolders(
+    merchantId: string,
+    currency: string,
+    chains: number,
+    limit: number,
+    afterPoboUserId?: string,
+  ): Promise<{ poboUserId: string; accounts: VaultAccountBalance[] }[]> {
+    const holders = new Map<string, VaultAccountBalance[]>();
+    for (const row of await this.repository.accountsByBusiness(merchantId, 'vault_available', currency, limit, chains, afterPoboUserId)) {
+      const account = { ...parseVaultAccountId(row.id), balance: minorFromColumn(row.balance) };
+      holders.set(account.poboUserId, [...(holders.get(account.poboUserId) ?? []), account]);
+    }
+    // The last business read may have more accounts than the rows reached: it starts the next page.
+    return [...holders].slice(0, limit).map(([poboUserId, accounts]) => ({ poboUserId, accounts }));
+  }
+
+  /** The merchant's available vault balance in `currency` on each chain, summed over its businesses (minor units). */
+  async vaultTotals(merchantId: string, currency: string): Promise<Map<ChainName, number>> {
+    const rows = await this.repository.sumsByIdPart(merchantId, 'vault_available', currency, 2);
+    return new Map(rows.map((row) => [row.key as ChainName, minorFromColumn(row.balance)]));
+  }
+
   /** A page (newest first) of the merchant's balance transactions; undefined for a cursor that is not one of them. */
   async balanceTransactions(merchantId: string, limit: number, after?: string): Promise<BalanceTransactionView[] | undefined> {
     return (await this.repository.listBalanceTransactions(merchantId, limit, after))?.map(mapBalanceTransaction);

@@ -120,6 +120,16 @@ export class PoboBusinessesRepository {
     return this.pages.page(merchantId, limit, afterId, filter);
   }
 
+  /** The names of those of `ids` that are the merchant's businesses. */
+  async namesOf(merchantId: string, ids: string[]): Promise<Map<string, string>> {
+    const { rows } = await this.pool.query<{ id: string; name: string }>({
+      name: 'pobo_names_of',
+      text: `SELECT id, business_name AS name FROM pobo_businesses WHERE merchant_id = $1 AND id = ANY($2)`,
+      values: [merchantId, ids],
+    });
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
   /** Up to `limit` businesses created after the one of insertion order `afterSeq`, oldest first. */
   async vaultsAfter(afterSeq: string, limit: number): Promise<VaultOwnerRow[]> {
     const { rows } = await this.pool.query<VaultOwnerRow>({

@@ -68,6 +68,11 @@ export class PoboBusinessesService {
     return row;
   }
 
+  /** The names of those of `ids` that are the merchant's businesses, by id (for lists of other objects that name theirs). */
+  namesOf(merchantId: string, ids: string[]): Promise<Map<string, string>> {
+    return ids.length === 0 ? Promise.resolve(new Map<string, string>()) : this.repository.namesOf(merchantId, ids);
+  }
+
   /**
    * A business by id alone, for the worker and the rails' callbacks, which act for no merchant;
    * never for a merchant's request. In `manager`'s transaction when given: a transaction that

@@ -1,12 +1,22 @@
 import { Body, Controller, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { LIST_HEADERS } from '../../common/http/api-docs';
-import { sendPage } from '../../common/http/list.query';
+import { ListQuery, sendPage } from '../../common/http/list.query';
 import { MerchantId, TestModeOnly } from '../auth';
 import { Operation } from '../operations';
 import { IdempotencyClaim, IdempotencyContext, REPLAYED_HEADER } from '../idempotency';
 import { POBO_USERS_PATH } from '../pobo-businesses';
-import { VaultDto, VaultEnvelopeDto, VaultTransactionDto, VaultTransactionListEnvelopeDto, VaultTransactionListQuery } from './dto/vault.dto';
+import {
+  VaultDto,
+  VaultEnvelopeDto,
+  VaultHolderDto,
+  VaultHolderListEnvelopeDto,
+  VaultTotalsDto,
+  VaultTotalsEnvelopeDto,
+  VaultTransactionDto,
+  VaultTransactionListEnvelopeDto,
+  VaultTransactionListQuery,
+} from './dto/vault.dto';
 import {
   AddressBlacklistedDto,
   AddressBlacklistedEnvelopeDto,
@@ -16,7 +26,7 @@ import {
   TestDepositSentDto,
   TestDepositSentEnvelopeDto,
 } from './dto/vault-test-helpers.dto';
-import { DASHBOARD_VAULT_BUSINESSES_PATH, DASHBOARD_VAULT_TEST_HELPERS_PATH, VAULT_TEST_HELPERS_PATH } from './vault.routes';
+import { DASHBOARD_VAULT_BUSINESSES_PATH, DASHBOARD_VAULT_PATH, DASHBOARD_VAULT_TEST_HELPERS_PATH, VAULT_TEST_HELPERS_PATH } from './vault.routes';
 import { VaultService } from './vault.service';
 
 const BUSINESS = 'pobo_4c1f0a9e2b7d3c5e8f601a2b';
@@ -104,6 +114,69 @@ export class VaultController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<VaultTransactionDto[]> {
     return sendPage(reply, await this.vaults.transactions(merchantId, poboUserId, query));
+  }
+
+  @Operation({
+    method: 'GET',
+    dashboard: { path: DASHBOARD_VAULT_PATH, tag: 'Dashboard: money' },
+    answer: 'Vault totals retrieved',
+    operationId: 'getVaultTotals',
+    summary: "Every business's vault summed: USDC available and pending on each chain",
+    description: 'Available is what the ledger holds for the businesses; pending is deposits seen on a chain and not yet at its confirmation count.',
+    success: {
+      status: 200,
+      type: VaultTotalsEnvelopeDto,
+      description: 'The totals',
+      example: { message: 'Vault totals retrieved', response: { asset: 'USDC', available: 1290.5, pending: 100, balances: VAULT_EXAMPLE.balances } },
+    },
+    errors: [],
+  })
+  totals(@MerchantId() merchantId: string): Promise<VaultTotalsDto> {
+    return this.vaults.totals(merchantId);
+  }
+
+  @Operation({
+    method: 'GET',
+    dashboard: { path: `${DASHBOARD_VAULT_PATH}/businesses`, tag: 'Dashboard: money' },
+    answer: 'Vault holders retrieved',
+    operationId: 'listVaultHolders',
+    summary: 'List the businesses that hold USDC, with their balances on each chain',
+    description: 'A business is listed once a deposit to it has been credited, in business id order (the cursor is the last business of the previous page).',
+    success: {
+      status: 200,
+      type: VaultHolderListEnvelopeDto,
+      description: 'A page of businesses',
+      headers: LIST_HEADERS,
+      example: { message: 'Vault holders retrieved', response: [{ poboUserId: BUSINESS, businessName: 'Acme Trading Ltd', balances: VAULT_EXAMPLE.balances }] },
+    },
+    errors: ['validation_failed', 'invalid_cursor', 'uri_too_long'],
+  })
+  async holders(@MerchantId() merchantId: string, @Query() query: ListQuery, @Res({ passthrough: true }) reply: FastifyReply): Promise<VaultHolderDto[]> {
+    return sendPage(reply, await this.vaults.holders(merchantId, query));
+  }
+
+  @Operation({
+    method: 'GET',
+    dashboard: { path: `${DASHBOARD_VAULT_PATH}/transactions`, tag: 'Dashboard: money' },
+    answer: 'Vault transactions retrieved',
+    operationId: 'listMerchantVaultTransactions',
+    summary: "List every business's vault transactions, newest first",
+    description: "The merchant's deposits and transfers out on every chain, as each business's own list shows them.",
+    success: {
+      status: 200,
+      type: VaultTransactionListEnvelopeDto,
+      description: 'A page of vault transactions',
+      headers: LIST_HEADERS,
+      example: { message: 'Vault transactions retrieved', response: [VAULT_TRANSACTION_EXAMPLE] },
+    },
+    errors: ['validation_failed', 'invalid_cursor', 'uri_too_long'],
+  })
+  async merchantTransactions(
+    @MerchantId() merchantId: string,
+    @Query() query: VaultTransactionListQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<VaultTransactionDto[]> {
+    return sendPage(reply, await this.vaults.transactions(merchantId, undefined, query));
   }
 }
 

@@ -2,7 +2,7 @@ import { minorFromColumn, toMajorUnits } from '../../common/money/money';
 import { ChainConfig, explorerUrl } from '../../config/vault-chains.config';
 import type { VaultAccountBalance } from '../ledger';
 import type { PoboBusinessRow } from '../pobo-businesses';
-import type { VaultDto, VaultTransactionDto } from './dto/vault.dto';
+import type { VaultDto, VaultHolderDto, VaultTotalsDto, VaultTransactionDto } from './dto/vault.dto';
 import type { VaultTransferDto } from './dto/vault-transfer.dto';
 import type { VaultTransferRecord } from './vault-transfers.repository';
 import type { VaultTransactionRecord } from './vault.repository';
@@ -19,17 +19,48 @@ export function mapVault(
   accounts: VaultAccountBalance[],
   pending: ReadonlyMap<string, bigint>,
 ): VaultDto {
-  const available = (chain: string) => accounts.find((account) => account.chain === chain && account.kind === 'vault_available')?.balance ?? 0;
   return {
     poboUserId: business.id,
     wallets: chains.map((chain) => ({ chain: chain.name, address: vaultAddressOn(chain, business) })),
-    balances: chains.map((chain) => ({
-      chain: chain.name,
-      asset: VAULT_ASSET,
-      available: usdc(available(chain.name)),
-      pending: usdc(pending.get(chain.name) ?? 0n),
-    })),
+    balances: balancesOn(chains, availableOn(accounts), pending),
   };
+}
+
+/** A business in the merchant-wide list: its balances on each of `chains`. */
+export function mapVaultHolder(
+  holder: { poboUserId: string; businessName: string; accounts: VaultAccountBalance[] },
+  chains: readonly Pick<ChainConfig, 'name'>[],
+  pending: ReadonlyMap<string, bigint>,
+): VaultHolderDto {
+  return { poboUserId: holder.poboUserId, businessName: holder.businessName, balances: balancesOn(chains, availableOn(holder.accounts), pending) };
+}
+
+/** Every vault of the merchant summed: each chain's, from the ledger's totals (micro-USDC by chain) and the pending deposits. */
+export function mapVaultTotals(
+  chains: readonly Pick<ChainConfig, 'name'>[],
+  available: ReadonlyMap<string, number>,
+  pending: ReadonlyMap<string, bigint>,
+): VaultTotalsDto {
+  const sum = (of: (chain: string) => number | bigint) => usdc(chains.reduce((total, chain) => total + BigInt(of(chain.name)), 0n));
+  return {
+    asset: VAULT_ASSET,
+    available: sum((chain) => available.get(chain) ?? 0),
+    pending: sum((chain) => pending.get(chain) ?? 0n),
+    balances: balancesOn(chains, (chain) => available.get(chain) ?? 0, pending),
+  };
+}
+
+function availableOn(accounts: VaultAccountBalance[]): (chain: string) => number {
+  return (chain) => accounts.find((account) => account.chain === chain && account.kind === 'vault_available')?.balance ?? 0;
+}
+
+function balancesOn(chains: readonly Pick<ChainConfig, 'name'>[], available: (chain: string) => number, pending: ReadonlyMap<string, bigint>) {
+  return chains.map((chain) => ({
+    chain: chain.name,
+    asset: VAULT_ASSET,
+    available: usdc(available(chain.name)),
+    pending: usdc(pending.get(chain.name) ?? 0n),
+  }));
 }
 
 /** `chains` give each chain's explorer. */

@@ -236,15 +236,19 @@ export class VaultRepository {
     return row.moved === 1;
   }
 
-  /** Micro-USDC of the business's deposits still pending, by chain. */
-  async pendingByChain(poboUserId: string): Promise<Map<ChainName, bigint>> {
-    const { rows } = await this.pool.query<{ chain: ChainName; pending: string }>({
-      name: 'vault_pending_by_chain',
-      text: `SELECT chain, sum(amount)::text AS pending FROM vault_transactions
-              WHERE pobo_user_id = $1 AND direction = 'deposit' AND status = 'pending' GROUP BY chain`,
-      values: [poboUserId],
+  /**
+   * Micro-USDC of the merchant's deposits still pending, by business and chain: of `poboUserIds`
+   * when given, else of every business (pending deposits are few: they wait minutes at most).
+   */
+  async pendingOf(merchantId: string, poboUserIds?: string[]): Promise<{ poboUserId: string; chain: ChainName; pending: bigint }[]> {
+    const { rows } = await this.pool.query<{ poboUserId: string; chain: ChainName; pending: string }>({
+      name: 'vault_pending_of',
+      text: `SELECT pobo_user_id AS "poboUserId", chain, sum(amount)::text AS pending FROM vault_transactions
+              WHERE merchant_id = $1 AND direction = 'deposit' AND status = 'pending' AND ($2::text[] IS NULL OR pobo_user_id = ANY($2))
+              GROUP BY 1, 2`,
+      values: [merchantId, poboUserIds ?? null],
     });
-    return new Map(rows.map((row) => [row.chain, BigInt(row.pending)]));
+    return rows.map((row) => ({ ...row, pending: BigInt(row.pending) }));
   }
 
   /**
@@ -259,8 +263,8 @@ export class VaultRepository {
     return rows.map((row) => ({ poboUserId: row.pobo_user_id, chain: row.chain, address: row.to_address, pending: BigInt(row.pending) }));
   }
 
-  /** A page of one business's vault transactions (see `KeysetList`). */
-  page(merchantId: string, poboUserId: string, limit: number, afterId?: string): Promise<VaultTransactionRecord[] | undefined> {
+  /** A page of the merchant's vault transactions, or one business's (see `KeysetList`). */
+  page(merchantId: string, poboUserId: string | undefined, limit: number, afterId?: string): Promise<VaultTransactionRecord[] | undefined> {
     return this.pages.page(merchantId, limit, afterId, { poboUserId });
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ServiceUnavailableError } from '../../common/errors/app-error';
 import { ProviderError } from '../../common/providers/provider-http-client';
-import { listPage, Page } from '../../common/paging';
+import { listPage, Page, PageRequest } from '../../common/paging';
 import { toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { chainNamed } from '../../config/vault-chains.config';
@@ -11,9 +11,9 @@ import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService } from '../ledger';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { isChainAddress, vaultAddressOn } from './chain-address';
-import { VaultDto, VaultTransactionDto, VaultTransactionListQuery } from './dto/vault.dto';
+import { VaultDto, VaultHolderDto, VaultTotalsDto, VaultTransactionDto, VaultTransactionListQuery } from './dto/vault.dto';
 import { AddressBlacklistedDto, BlacklistAddressDto, SendTestDepositDto, TestDepositSentDto } from './dto/vault-test-helpers.dto';
-import { mapVault, mapVaultTransaction, VAULT_ASSET } from './vault.mapper';
+import { mapVault, mapVaultHolder, mapVaultTotals, mapVaultTransaction, VAULT_ASSET } from './vault.mapper';
 import { AddressInvalidError } from './vault.errors';
 import { VaultRepository } from './vault.repository';
 
@@ -39,14 +39,41 @@ export class VaultService {
         business.id,
         chains.map((chain) => chain.name),
       ),
-      this.repository.pendingByChain(business.id),
+      this.repository.pendingOf(merchantId, [business.id]),
     ]);
-    return mapVault(business, chains, accounts, pending);
+    return mapVault(business, chains, accounts, byChain(pending));
   }
 
-  /** A page of one of the merchant's businesses' vault transactions, newest first. */
-  async transactions(merchantId: string, poboUserId: string, query: VaultTransactionListQuery): Promise<Page<VaultTransactionDto>> {
-    await this.businesses.findOwned(merchantId, poboUserId);
+  /** Every vault of the merchant summed, on each chain: what the dashboard's vault page opens with. */
+  async totals(merchantId: string): Promise<VaultTotalsDto> {
+    const [available, pending] = await Promise.all([this.ledger.vaultTotals(merchantId, VAULT_ASSET), this.repository.pendingOf(merchantId)]);
+    return mapVaultTotals(this.config.vault.chains, available, byChain(pending));
+  }
+
+  /** A page of the merchant's businesses holding USDC, in business id order (the cursor is the last one's id), with their balances per chain. */
+  holders(merchantId: string, query: PageRequest): Promise<Page<VaultHolderDto>> {
+    const chains = this.config.vault.chains;
+    return listPage(
+      query,
+      'pobo',
+      async (limit, after) => {
+        const holders = await this.ledger.vaultHolders(merchantId, VAULT_ASSET, chains.length, limit, after);
+        const ids = holders.map((holder) => holder.poboUserId);
+        const [names, pending] = await Promise.all([this.businesses.namesOf(merchantId, ids), this.repository.pendingOf(merchantId, ids)]);
+        return holders.map((holder) => ({
+          ...holder,
+          businessName: names.get(holder.poboUserId) ?? '',
+          pending: byChain(pending.filter((row) => row.poboUserId === holder.poboUserId)),
+        }));
+      },
+      (holder) => mapVaultHolder(holder, chains, holder.pending),
+      (item) => item.poboUserId,
+    );
+  }
+
+  /** A page of the merchant's vault transactions, newest first: one business's when `poboUserId` is given, else every business's. */
+  async transactions(merchantId: string, poboUserId: string | undefined, query: VaultTransactionListQuery): Promise<Page<VaultTransactionDto>> {
+    if (poboUserId !== undefined) await this.businesses.findOwned(merchantId, poboUserId);
     return listPage(
       query,
       'vtx',
@@ -88,4 +115,11 @@ export class VaultService {
       throw err;
     }
   }
+}
+
+/** Micro-USDC pending by chain, summed over the rows' businesses. */
+function byChain(rows: { chain: string; pending: bigint }[]): Map<string, bigint> {
+  const sums = new Map<string, bigint>();
+  for (const row of rows) sums.set(row.chain, (sums.get(row.chain) ?? 0n) + row.pending);
+  return sums;
 }

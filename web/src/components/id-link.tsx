@@ -7,6 +7,7 @@ const PAGES: Record<string, (id: string) => string> = {
   wd: (id) => `/withdrawals/${id}`,
   col: (id) => `/collections/${id}`,
   ipi: (id) => `/international/${id}`,
+  vtr: (id) => `/vault-transfers/${id}`,
   evt: (id) => `/events/${id}`,
   we: (id) => `/webhooks/${id}`,
 };

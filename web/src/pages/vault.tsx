@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Account, answer, Body, dashboard, formBody, isNotFound, Vault, VaultTransaction } from '../api';
+import { Account, answer, Body, dashboard, formBody, isNotFound, Vault, VaultHolder, VaultTransaction } from '../api';
+import { IdLink } from '../components/id-link';
 import { toneOf } from '../components/status';
 import { DataTable, PagedTable } from '../components/table';
-import { CopyButton, EmptyState, ErrorNotice, Field, formValues, Hash, NotFound, PageHeader, Status, Time } from '../components/ui';
+import { CopyButton, EmptyState, ErrorNotice, Field, formValues, Hash, IdDetail, NotFound, PageHeader, Status, Time } from '../components/ui';
 import { usdc } from '../format';
 import { useOnce, useOperationKey } from '../once';
 import { canWrite } from '../session';
@@ -208,5 +209,117 @@ function TestDepositPanel({ vault, onSent }: { vault: Vault; onSent: () => void 
       )}
       <ErrorNotice error={send.error} />
     </section>
+  );
+}
+
+/** Every vault of the merchant: USDC on each chain summed, the businesses holding it, and the latest deposits and transfers. */
+export function VaultOverview() {
+  const totals = useQuery({ queryKey: ['/api/dashboard/vault'], queryFn: () => answer(dashboard.GET('/api/dashboard/vault')) });
+  return (
+    <>
+      <PageHeader title="Vault" />
+      <p className="muted">USDC the businesses hold in their vaults. Each business&apos;s own vault page has its addresses and sends transfers out.</p>
+      <ErrorNotice error={totals.error} />
+      {totals.data && (
+        <DataTable
+          caption="USDC on each chain, over every business"
+          rows={[...totals.data.balances, { chain: 'All chains', asset: 'USDC', available: totals.data.available, pending: totals.data.pending }]}
+          rowKey={(row) => row.chain}
+          columns={[
+            { header: 'Chain', cell: (row) => row.chain },
+            { header: 'Available', className: 'amount', cell: (row) => usdc(row.available) },
+            { header: 'Pending', className: 'amount', cell: (row) => usdc(row.pending) },
+          ]}
+        />
+      )}
+      <h2>Businesses holding USDC</h2>
+      <PagedTable<VaultHolder>
+        path="/api/dashboard/vault/businesses"
+        caption="Businesses holding USDC"
+        rowKey={(row) => row.poboUserId}
+        empty={<EmptyState title="No business holds USDC yet">A business is listed here once a deposit to its vault is credited.</EmptyState>}
+        columns={[
+          { header: 'Business', cell: (row) => <Link to={`/businesses/${row.poboUserId}/vault`}>{row.businessName}</Link> },
+          ...(totals.data?.balances ?? []).map(({ chain }) => ({
+            header: chain,
+            className: 'amount' as const,
+            cell: (row: VaultHolder) => usdc(row.balances.find((balance) => balance.chain === chain)?.available ?? 0),
+          })),
+        ]}
+      />
+      <h2>Latest deposits and transfers</h2>
+      <PagedTable<VaultTransaction>
+        path="/api/dashboard/vault/transactions"
+        caption="Vault transactions of every business"
+        rowKey={(row) => row.vaultTransactionId}
+        empty={<EmptyState title="No vault transaction yet" />}
+        columns={[
+          { header: 'When', cell: (row) => <Time iso={row.createdAt} /> },
+          { header: 'What', cell: (row) => `${row.direction} on ${row.chain}` },
+          { header: 'Business', cell: (row) => <IdLink id={row.poboUserId} /> },
+          { header: 'Amount', className: 'amount', cell: (row) => usdc(row.amount) },
+          { header: 'Status', cell: (row) => <Status value={row.status} tone={toneOf(row.status)} /> },
+          { header: 'Transaction', cell: (row) => (row.txHash ? <Hash value={row.txHash} label="Copy the hash" explorerUrl={row.explorerUrl} /> : '—') },
+        ]}
+      />
+    </>
+  );
+}
+
+/** One transfer out of a vault, followed until the chain confirms or refuses it. */
+export function VaultTransferPage() {
+  const { vaultTransferId = '' } = useParams();
+  const transfer = useQuery({
+    queryKey: ['vault-transfer', vaultTransferId],
+    queryFn: () => answer(dashboard.GET('/api/dashboard/vault-transfers/{vaultTransferId}', { params: { path: { vaultTransferId } } })),
+    retry: false,
+    refetchInterval: (query) => (query.state.data && UNDER_WAY.has(query.state.data.status) ? 2000 : false),
+  });
+  if (isNotFound(transfer.error)) return <NotFound />;
+  const data = transfer.data;
+  return (
+    <>
+      <PageHeader title={data ? `Vault transfer ${data.merchantReference}` : 'Vault transfer'} />
+      <ErrorNotice error={transfer.error} />
+      {data && (
+        <dl className="details">
+          <IdDetail id={data.vaultTransferId} />
+          <dt>Status</dt>
+          <dd>
+            <Status value={data.status} tone={toneOf(data.status)} />
+            {(data.failureReason ?? data.stalledReason) && <span className="muted"> {data.failureReason ?? data.stalledReason}</span>}
+          </dd>
+          <dt>Business</dt>
+          <dd>
+            <IdLink id={data.poboUserId} /> · <Link to={`/businesses/${data.poboUserId}/vault`}>its vault</Link>
+          </dd>
+          <dt>Amount</dt>
+          <dd>
+            {usdc(data.amount)} on {data.chain}
+          </dd>
+          <dt>Network fee</dt>
+          <dd>{usdc(data.networkFee)}</dd>
+          <dt>To</dt>
+          <dd>
+            <code>{data.toAddress}</code>
+          </dd>
+          <dt>Transaction</dt>
+          <dd>
+            {data.txHash ? <Hash value={data.txHash} label="Copy the hash" explorerUrl={data.explorerUrl} /> : <span className="muted">not signed yet</span>}
+          </dd>
+          <dt>Created</dt>
+          <dd>
+            <Time iso={data.createdAt} />
+          </dd>
+          <dt>Completed</dt>
+          <dd>
+            <Time iso={data.completedAt} />
+          </dd>
+        </dl>
+      )}
+      <p>
+        <Link to="/vault">Every vault</Link>
+      </p>
+    </>
   );
 }

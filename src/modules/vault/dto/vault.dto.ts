@@ -134,3 +134,46 @@ export class VaultTransactionListEnvelopeDto {
 }
 
 export class VaultTransactionListQuery extends ListQuery {}
+
+/** The dashboard's view of every vault of the merchant: USDC summed over its businesses. */
+export class VaultTotalsDto {
+  @ApiProperty({ example: 'USDC' })
+  asset: string;
+
+  @ApiProperty({ example: 1290.5, description: 'USDC available over every business and chain' })
+  available: number;
+
+  @ApiProperty({ example: 100, description: 'USDC of deposits still waiting for their confirmations, over every business and chain' })
+  pending: number;
+
+  @ApiProperty({ type: [VaultBalanceDto], description: 'Summed over the businesses: one per chain' })
+  balances: VaultBalanceDto[];
+}
+
+export class VaultTotalsEnvelopeDto {
+  @ApiProperty({ example: 'Vault totals retrieved' })
+  message: string;
+
+  @ApiProperty({ type: VaultTotalsDto })
+  response: VaultTotalsDto;
+}
+
+/** One business holding USDC, in the merchant-wide vault list. */
+export class VaultHolderDto {
+  @ApiProperty({ example: 'pobo_4c1f0a9e2b7d3c5e8f601a2b' })
+  poboUserId: string;
+
+  @ApiProperty({ example: 'Acme Trading Ltd' })
+  businessName: string;
+
+  @ApiProperty({ type: [VaultBalanceDto], description: 'One per chain' })
+  balances: VaultBalanceDto[];
+}
+
+export class VaultHolderListEnvelopeDto {
+  @ApiProperty({ example: 'Vault holders retrieved' })
+  message: string;
+
+  @ApiProperty({ type: [VaultHolderDto] })
+  response: VaultHolderDto[];
+}
