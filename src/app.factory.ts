@@ -111,7 +111,10 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
   fastify.addHook('preValidation', (request, _reply, done) => {
     const isApi = request.url.startsWith('/api/');
     const json = /^application\/json\b/i.test(request.headers['content-type'] ?? '');
-    done(isApi && request.body !== undefined && !json ? new AppError('unsupported_media_type', 'Content-Type must be application/json') : undefined);
+    if (isApi && request.body !== undefined && !json) return done(new AppError('unsupported_media_type', 'Content-Type must be application/json'));
+    // The query string's values reach the same validators and SQL as a body's: the same refusals
+    // (a NUL in a filter would otherwise fail in PostgreSQL as a 500).
+    done((isApi && checkJsonBody(request.query)) || undefined);
   });
 
   installAnswers(fastify);

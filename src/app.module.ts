@@ -22,6 +22,7 @@ import { VaultModule } from './modules/vault';
 import { WithdrawalsModule } from './modules/withdrawals';
 import { EventsModule } from './modules/events';
 import { PoboBusinessesModule } from './modules/pobo-businesses';
+import { SearchModule } from './modules/search';
 import { RedisModule } from './redis/redis.module';
 
 export interface AppModuleOptions {
@@ -52,6 +53,7 @@ export class AppModule {
         WithdrawalsModule,
         EventsModule,
         VaultModule,
+        SearchModule,
         InternationalIntentsModule,
         RailEventsModule,
       ],

@@ -40,7 +40,12 @@ const TAGS = [
   {
     name: 'Dashboard: money',
     description:
-      "The merchant's balance, payment intents, withdrawals, quotes and international payment intents, read with a session; owners confirm payments and withdraw",
+      "The merchant's balance, payment intents, withdrawals, quotes, international payment intents and the vaults, read with a session; owners confirm payments and withdraw",
+  },
+  {
+    name: 'Dashboard: search',
+    description:
+      "One box for every object: the merchant's businesses, payments, withdrawals, international payments and vault transfers by id, reference, name, account number or amount",
   },
   { name: 'Dashboard: events', description: "The merchant's events and their payloads, read with a session; resending one to an endpoint" },
   {

@@ -326,4 +326,102 @@ describe('Dashboard reads of the merchant API objects', () => {
     expect((await d.as(other, 'GET', '/businesses')).body.response).toEqual([]);
     expectErrorBody(await http(stack.t.baseUrl, 'GET', '/api/dashboard/businesses', { apiKey }), 401, 'session_required');
   });
+  it("finds each kind of object by each of its keys, best match first, and never another merchant's", async () => {
+    const searcher = await d.signUp(d.email('search'), 'Search Co');
+    const key = (await d.as(searcher, 'POST', '/api-keys', { name: 'Server' })).body.response.apiKey;
+    const poboUserId = await verifiedBusiness(stack, key, { businessName: 'Zephyr Logistics Ltd' });
+    await fundBalance(stack.t, key, 500000);
+    const intent = await createIntent(stack.t, key, { merchantReference: 'srch-order-77', amount: 1234.56 });
+    const withdrawal = await post(stack.t, key, '/api/merchant/withdrawals', {
+      merchantReference: 'srch-payout-9',
+      amount: 4321.5,
+      bankCode: '058',
+      accountNumber: '0123456785',
+      accountName: 'Quillon Freight',
+    });
+    expect(withdrawal.status).toBe(201);
+    const quote = await createQuote(stack.t, key, { poboUserId, amount: 77.25 });
+    const international = await createInternationalIntent(
+      stack.t,
+      key,
+      intentBody(quote, { recipientFullName: 'Xanthe Okafor', accountNumber: '000987654321', paymentReference: 'srch-intl-5' }),
+      `srch-intl-${Date.now()}`,
+    );
+    // A vault transfer needs a chain (the vault suites send real ones); here its row is what the search reads.
+    const merchantId = (await stack.pg.query<{ merchant_id: string }>('SELECT merchant_id FROM pobo_businesses WHERE id = $1', [poboUserId])).rows[0]
+      .merchant_id;
+    const vaultTransferId = 'vtr_5c0ffee5c0ffee5c0ffee5c0';
+    await stack.pg.query(
+      `INSERT INTO vault_transfers (id, merchant_id, pobo_user_id, vault_transaction_id, chain, asset, amount, network_fee, from_address, wallet_index, to_address, merchant_reference, status)
+       VALUES ($1, $2, $3, 'vtx_5c0ffee5c0ffee5c0ffee5c0', 'base', 'USDC', 12345678, 50000, '0xfrom', 0, '0xto', 'srch-vault-3', 'confirmed')`,
+      [vaultTransferId, merchantId, poboUserId],
+    );
+    const ids = {
+      pobo_business: poboUserId,
+      payment_intent: intent.paymentIntentId as string,
+      withdrawal: withdrawal.body.response.withdrawalId as string,
+      international_payment_intent: international.intentId as string,
+      vault_transfer: vaultTransferId,
+    };
+    const search = async (user: DashboardUser, q: string) => {
+      const result = await d.as(user, 'GET', `/search?q=${encodeURIComponent(q)}`);
+      expect(result.status).toBe(200);
+      return result.body.response as { kind: string; id: string; label: string; createdAt: string }[];
+    };
+    const finds = async (q: string, kind: keyof typeof ids) => {
+      const found = await search(searcher, q);
+      expect(found.map((hit) => `${hit.kind} ${hit.id}`)).toContain(`${kind} ${ids[kind]}`);
+      return found;
+    };
+
+    for (const [kind, id] of Object.entries(ids) as [keyof typeof ids, string][]) {
+      // Whole, in capitals as pasted from elsewhere, and by its start.
+      expect((await finds(id, kind))[0].id).toBe(id);
+      await finds(id.toUpperCase(), kind);
+      await finds(id.slice(0, id.indexOf('_') + 9), kind);
+    }
+    expect(await search(searcher, 'pi_12')).toEqual([]);
+
+    expect((await finds('srch-order-77', 'payment_intent'))[0]).toMatchObject({ id: ids.payment_intent, label: 'srch-order-77 · 1,234.56 NGN' });
+    expect((await finds('srch-payout-9', 'withdrawal'))[0].label).toBe('srch-payout-9 · 4,321.50 NGN to Quillon Freight');
+    expect((await finds('srch-intl-5', 'international_payment_intent'))[0].label).toBe('77.25 USD to Xanthe Okafor');
+    expect((await finds('srch-vault-3', 'vault_transfer'))[0].label).toBe('srch-vault-3 · 12.345678 USDC on base');
+
+    expect((await finds('zephyr', 'pobo_business'))[0].label).toBe('Zephyr Logistics Ltd');
+    await finds('ZEPHYR LOG', 'pobo_business');
+    await finds('quillon', 'withdrawal');
+    await finds('Xanthe Ok', 'international_payment_intent');
+    expect(await search(searcher, 'ephyr')).toEqual([]);
+
+    await finds((intent.virtualAccount.accountNumber as string).slice(-4), 'payment_intent');
+    await finds('56785', 'withdrawal');
+    await finds('654321', 'international_payment_intent');
+
+    await finds('1234.56', 'payment_intent');
+    await finds('1,234.56', 'payment_intent');
+    await finds('4321.5', 'withdrawal');
+    await finds('77.25', 'international_payment_intent');
+    await finds('12.345678', 'vault_transfer');
+
+    // Another merchant finds none of them, by any key, and their pages answer 404.
+    const other = await d.signUp(d.email('search-other'), 'Other Search Co');
+    for (const q of [...Object.values(ids), 'srch-order-77', 'zephyr', '1234.56', '56785', 'srch-vault-3']) expect(await search(other, q)).toEqual([]);
+    for (const path of [
+      `/businesses/${ids.pobo_business}`,
+      `/payment-intents/${ids.payment_intent}`,
+      `/withdrawals/${ids.withdrawal}`,
+      `/international-payment-intents/${ids.international_payment_intent}`,
+      `/vault-transfers/${ids.vault_transfer}`,
+    ]) {
+      expectErrorBody(await d.as(other, 'GET', path), 404, 'resource_not_found');
+    }
+
+    for (const bad of ['/search', '/search?q=', '/search?q=%20%20', '/search?q=a%00b', `/search?q=${'x'.repeat(101)}`, '/search?q=a&q=b']) {
+      expectErrorBody(await d.as(searcher, 'GET', bad), 400, 'validation_failed');
+    }
+    expectErrorBody(await http(stack.t.baseUrl, 'GET', '/api/dashboard/search?q=zephyr', { apiKey: key }), 401, 'session_required');
+    // A NUL in any list's filter is the same refusal, not a database error.
+    expectErrorBody(await d.as(searcher, 'GET', '/payment-intents?merchantReference=a%00b'), 400, 'validation_failed');
+    expectErrorBody(await http(stack.t.baseUrl, 'GET', '/api/merchant/payment-intents?merchantReference=a%00b', { apiKey: key }), 400, 'validation_failed');
+  });
 });

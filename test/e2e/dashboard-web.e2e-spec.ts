@@ -447,8 +447,13 @@ describe('Merchant Dashboard (browser)', () => {
     await page.getByRole('region', { name: 'Businesses holding USDC' }).getByRole('link', { name: 'Lagos Stablecoins Ltd' }).waitFor();
     await expect(page.getByRole('region', { name: 'Vault transactions of every business' }).getByRole('row').count()).resolves.toBe(3);
     await checkPage(page, 'vault-overview');
-    // The transfer's own page, followed to its confirmation, its hash linked to the explorer.
-    await page.goto(url(`/vault-transfers/${transfers[0].vaultTransferId}`));
+    // The header's search finds the transfer by its reference; its own page has its hash linked to the explorer.
+    const search = page.getByRole('search');
+    await search.getByRole('searchbox').fill('web-payout-1');
+    await search.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('heading', { name: 'Search: web-payout-1' }).waitFor();
+    await checkPage(page, 'search-results');
+    await page.getByRole('link', { name: 'web-payout-1 · 25.500000 USDC on base' }).click();
     await page.getByRole('heading', { name: 'Vault transfer web-payout-1' }).waitFor();
     await page.getByText(transfers[0].vaultTransferId).waitFor();
     await expect(page.getByRole('link', { name: 'Explorer' }).getAttribute('href')).resolves.toBe(`https://basescan.example/tx/${transfers[0].txHash}`);
@@ -499,6 +504,11 @@ describe('Merchant Dashboard (browser)', () => {
         await expect(nav.isVisible()).resolves.toBe(false);
         await phonePages.checkPage(page, `phone${path === '/' ? '-overview-again' : path.replace(/\//g, '-')}`);
       }
+      // The search box stays in the header on a phone, outside the menu.
+      await page.getByRole('search').getByRole('searchbox').fill('abuja cer');
+      await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('link', { name: 'Abuja Ceramics and Household Goods Limited' }).waitFor();
+      await phonePages.checkPage(page, 'phone-search');
       for (const path of [`/businesses/${business.poboUserId}`, `/businesses/${business.poboUserId}/vault`]) {
         await page.goto(url(path));
         await page.locator('main h1').waitFor();

@@ -66,6 +66,8 @@ export interface Medium {
 }
 
 export interface BusinessColumns {
+  /** Another merchant's (by default the medium's own). */
+  merchant_id?: string;
   business_name?: string;
   allow_naira_collection?: boolean;
   agreement_status?: string;

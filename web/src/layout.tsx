@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { Account, answer, dashboard } from './api';
+import { SearchBox } from './pages/search';
 
 /**
  * Every signed-in page: a skip link, the navigation, who is signed in, and the page in `main`. On
@@ -46,6 +47,7 @@ export function Layout({ account, children }: { account: Account; children: Reac
             Menu
           </button>
         </div>
+        <SearchBox />
         <nav id="main-nav" aria-label="Main">
           <ul>
             {links.map((link) => (

@@ -13,6 +13,7 @@ import { PaymentIntentPage, PaymentIntents } from './pages/payments';
 import { AcceptInvitation, LogIn, ResetPassword, SignUp, VerifyEmail } from './pages/auth';
 import { NotFound } from './components/ui';
 import { Overview } from './pages/overview';
+import { SearchPage } from './pages/search';
 import { Security } from './pages/security';
 import { Team } from './pages/team';
 import { RequireSession } from './session';
@@ -30,6 +31,7 @@ const router = createBrowserRouter(
     { path: '/verify-email', element: <VerifyEmail /> },
     { path: '/accept-invitation', element: <AcceptInvitation /> },
     { path: '/', element: signedIn((account) => <Overview account={account} />) },
+    { path: '/search', element: signedIn(() => <SearchPage />) },
     { path: '/balance', element: signedIn(() => <BalancePage />) },
     { path: '/businesses', element: signedIn(() => <Businesses />) },
     { path: '/businesses/:poboUserId', element: signedIn((account) => <BusinessPage account={account} />) },

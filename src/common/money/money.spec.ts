@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { MAX_MAJOR_AMOUNT, toMajorUnits, toMinorUnits } from './money';
+import { formatMoney, MAX_MAJOR_AMOUNT, toMajorUnits, toMinorUnits } from './money';
 
 describe('money', () => {
   it('reads major units exactly, without floating-point arithmetic', () => {
@@ -33,5 +33,33 @@ describe('money', () => {
       fc.property(fc.integer({ min: 1, max: 10_000_000_000_000 }), (minor) => toMinorUnits(toMajorUnits(minor, 'NGN'), 'NGN') === minor),
       { numRuns: 5_000 },
     );
+  });
+});
+
+describe('formatMoney', () => {
+  it.each([
+    [150000, 'USD', '1,500.00 USD'],
+    [248775188, 'NGN', '2,487,751.88 NGN'],
+    [5, 'NGN', '0.05 NGN'],
+    [0, 'NGN', '0.00 NGN'],
+    [-123456, 'NGN', '-1,234.56 NGN'],
+    [100, 'NGN', '1.00 NGN'],
+    [123456789, 'USDC', '123.456789 USDC'],
+    [Number.MAX_SAFE_INTEGER, 'NGN', '90,071,992,547,409.91 NGN'],
+  ])('writes %d minor units of %s exactly as %s', (minor, currency, text) => {
+    expect(formatMoney(minor, currency)).toBe(text);
+  });
+
+  it("agrees with the API's major units for every amount the API shows", () => {
+    for (const minor of [1, 9, 10, 99, 101, 1999, 100000, 248775188, 10000000000000, 9999999999999]) {
+      for (const currency of ['NGN', 'USD', 'USDC']) {
+        expect(Number(formatMoney(minor, currency).split(' ')[0].replaceAll(',', ''))).toBe(toMajorUnits(minor, currency));
+      }
+    }
+  });
+
+  it('refuses what is not an integer count of minor units', () => {
+    expect(() => formatMoney(1.5, 'NGN')).toThrow();
+    expect(() => formatMoney(Number.MAX_SAFE_INTEGER + 1, 'NGN')).toThrow();
   });
 });

@@ -48,3 +48,18 @@ export function minorFromColumn(value: string | number): number {
   if (!Number.isSafeInteger(minor)) throw new Error('money: stored amount is not a safe integer');
   return minor;
 }
+
+/**
+ * `minor` minor units of `currency`, written from the integer's digits (never through a
+ * floating-point number) with the currency's decimal places: 247537525, NGN → "2,475,375.25 NGN".
+ */
+export function formatMoney(minor: number, currency: string): string {
+  if (!Number.isSafeInteger(minor)) throw new Error('money: minor units must be a safe integer');
+  const decimals = decimalsOf(currency);
+  const digits = Math.abs(minor)
+    .toString()
+    .padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const fraction = decimals > 0 ? `.${digits.slice(digits.length - decimals)}` : '';
+  return `${minor < 0 ? '-' : ''}${whole}${fraction} ${currency}`;
+}

@@ -18,6 +18,7 @@ import { Events1795790976323 } from './1795790976323-Events';
 import { Webhooks1795800044176 } from './1795800044176-Webhooks';
 import { WebhookClaimByEndpoint1795811586806 } from './1795811586806-WebhookClaimByEndpoint';
 import { VaultHolders1795830000000 } from './1795830000000-VaultHolders';
+import { DashboardSearch1795840000000 } from './1795840000000-DashboardSearch';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   Webhooks1795800044176,
   WebhookClaimByEndpoint1795811586806,
   VaultHolders1795830000000,
+  DashboardSearch1795840000000,
 ];

@@ -1,5 +1,6 @@
 /** What other modules may use of the international payment intents module. */
 export { InternationalIntentsModule } from './international-intents.module';
+export { InternationalIntentsService } from './international-intents.service';
 export { InternationalSettlementService } from './international-settlement.service';
 export { InternationalRecovery } from './international-recovery.service';
 export { installReceiptPageErrors } from './receipts.controller';

@@ -9,6 +9,11 @@ import { INTERNATIONAL_INTENT_STATES, InternationalIntentStatus } from './intern
  * NGN balance at a quote's price. Its id (`ipi_…`) is both rails' idempotency key, so neither leg
  * is ever started twice, and it is fixed (with the Idempotency-Key's claim) before any call.
  */
+// The dashboard search's indexes: made by the DashboardSearch migration (expressions TypeORM cannot declare).
+@Index('idx_international_payment_intents_search_reference', { synchronize: false })
+@Index('idx_international_payment_intents_search_name', { synchronize: false })
+@Index('idx_international_payment_intents_search_account', { synchronize: false })
+@Index('idx_international_payment_intents_search_amount', { synchronize: false })
 @Entity({ name: 'international_payment_intents' })
 @Check('chk_international_payment_intents_status', `"status" IN (${INTERNATIONAL_INTENT_STATES.sqlList()})`)
 @Check('chk_international_payment_intents_amounts', `amount > 0 AND source_amount > 0 AND fee >= 0 AND converted_amount + fee = source_amount`)

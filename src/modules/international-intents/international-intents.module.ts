@@ -48,6 +48,6 @@ import { ReceiptsService } from './receipts.service';
     InternationalIntentsRepository,
     ReceiptsService,
   ],
-  exports: [InternationalSettlementService, InternationalRecovery],
+  exports: [InternationalIntentsService, InternationalSettlementService, InternationalRecovery],
 })
 export class InternationalIntentsModule {}

@@ -1,8 +1,7 @@
 import { escapeHtml } from '../../common/html/html';
-import { toMajorUnits } from '../../common/money/money';
 import type { PayoutConfirmation } from '../cross-border-rails';
 import { USD_1500_CONFIRMATION, USD_1500_INTENT } from '../../../test/support/receipt-fixtures';
-import { countryName, field32A, formatMoney, ReceiptIntent, renderReceiptMessagePage, renderReceiptPage, renderTelexPage } from './receipt.html';
+import { countryName, field32A, ReceiptIntent, renderReceiptMessagePage, renderReceiptPage, renderTelexPage } from './receipt.html';
 
 const HOSTILE = `<img src=x onerror="alert(1)">&'`;
 
@@ -68,34 +67,6 @@ const expectSelfContained = (page: string) => {
   }
   expect(page).not.toMatch(/url\(|@import/i);
 };
-
-describe('formatMoney', () => {
-  it.each([
-    [150000, 'USD', '1,500.00 USD'],
-    [248775188, 'NGN', '2,487,751.88 NGN'],
-    [5, 'NGN', '0.05 NGN'],
-    [0, 'NGN', '0.00 NGN'],
-    [-123456, 'NGN', '-1,234.56 NGN'],
-    [100, 'NGN', '1.00 NGN'],
-    [123456789, 'USDC', '123.456789 USDC'],
-    [Number.MAX_SAFE_INTEGER, 'NGN', '90,071,992,547,409.91 NGN'],
-  ])('writes %d minor units of %s exactly as %s', (minor, currency, text) => {
-    expect(formatMoney(minor, currency)).toBe(text);
-  });
-
-  it("agrees with the API's major units for every amount the API shows", () => {
-    for (const minor of [1, 9, 10, 99, 101, 1999, 100000, 248775188, 10000000000000, 9999999999999]) {
-      for (const currency of ['NGN', 'USD', 'USDC']) {
-        expect(Number(formatMoney(minor, currency).split(' ')[0].replaceAll(',', ''))).toBe(toMajorUnits(minor, currency));
-      }
-    }
-  });
-
-  it('refuses what is not an integer count of minor units', () => {
-    expect(() => formatMoney(1.5, 'NGN')).toThrow();
-    expect(() => formatMoney(Number.MAX_SAFE_INTEGER + 1, 'NGN')).toThrow();
-  });
-});
 
 describe('renderReceiptPage', () => {
   it('shows every field of the payment, exactly', () => {

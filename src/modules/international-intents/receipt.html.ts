@@ -1,5 +1,5 @@
 import { html, isolated, isolatedText, pageDocument, SafeHtml } from '../../common/html/html';
-import { decimalsOf, minorFromColumn } from '../../common/money/money';
+import { formatMoney, minorFromColumn } from '../../common/money/money';
 import type { BankCodeType } from '../../common/banking/recipient-bank';
 import type { PayoutConfirmation } from '../cross-border-rails';
 import type { ReceiptRecord } from './international-intents.repository';
@@ -96,21 +96,6 @@ table,tr,pre{break-inside:avoid}
 `;
 
 const layout = (title: string, content: SafeHtml): string => pageDocument(title, STYLE, content);
-
-/**
- * `minor` minor units of `currency`, written from the integer's digits (never through a
- * floating-point number) with the currency's decimal places: 247537525, NGN → "2,475,375.25 NGN".
- */
-export function formatMoney(minor: number, currency: string): string {
-  if (!Number.isSafeInteger(minor)) throw new Error('receipt: minor units must be a safe integer');
-  const decimals = decimalsOf(currency);
-  const digits = Math.abs(minor)
-    .toString()
-    .padStart(decimals + 1, '0');
-  const whole = digits.slice(0, digits.length - decimals).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const fraction = decimals > 0 ? `.${digits.slice(digits.length - decimals)}` : '';
-  return `${minor < 0 ? '-' : ''}${whole}${fraction} ${currency}`;
-}
 
 /** A bigint column's amount, formatted. */
 const money = (column: string, currency: string) => formatMoney(minorFromColumn(column), currency);

@@ -3,6 +3,9 @@ import { MerchantOwnedEntity } from '../auth/merchant-owned.entity';
 import { PAYMENT_INTENT_STATES, PaymentIntentStatus } from './payment-intent.states';
 
 /** A Naira collection: a dynamic virtual account for one expected transfer of `amount`. */
+// The dashboard search's indexes: made by the DashboardSearch migration (expressions TypeORM cannot declare).
+@Index('idx_payment_intents_search_account', { synchronize: false })
+@Index('idx_payment_intents_search_amount', { synchronize: false })
 @Entity({ name: 'payment_intents' })
 @Check('chk_payment_intents_status', `"status" IN (${PAYMENT_INTENT_STATES.sqlList()})`)
 @Check('chk_payment_intents_amount', `amount > 0`)

@@ -10,6 +10,8 @@ import {
   PendingRequirement,
 } from './pobo-business.states';
 
+// The dashboard search's indexes: made by the DashboardSearch migration (expressions TypeORM cannot declare).
+@Index('idx_pobo_businesses_search_name', { synchronize: false })
 @Entity({ name: 'pobo_businesses' })
 @Index('idx_pobo_businesses_merchant_seq', ['merchantId', 'seq'])
 @Check('chk_pobo_businesses_naira_status', `"naira_collection_status" IN (${NAIRA_COLLECTION_STATES.sqlList()})`)

@@ -27,23 +27,21 @@ describe('merchant-wide vault (medium)', () => {
     const id = newId('vtx');
     await m.dataSource.transaction(async (manager) => {
       const block = BigInt(Math.floor(Math.random() * 1e9));
-      await m.app
-        .get(VaultRepository)
-        .recordDeposits(manager, [
-          {
-            id,
-            merchantId,
-            poboUserId,
-            chain,
-            txHash: id,
-            logIndex: 0,
-            fromAddress: null,
-            toAddress: 'vault',
-            amount: BigInt(micro),
-            block,
-            blockHash: `h${block}`,
-          },
-        ]);
+      await m.app.get(VaultRepository).recordDeposits(manager, [
+        {
+          id,
+          merchantId,
+          poboUserId,
+          chain,
+          txHash: id,
+          logIndex: 0,
+          fromAddress: null,
+          toAddress: 'vault',
+          amount: BigInt(micro),
+          block,
+          blockHash: `h${block}`,
+        },
+      ]);
       if (pending) return;
       await manager.query(`UPDATE vault_transactions SET status = 'confirmed', confirmed_at = now() WHERE tx_hash = $1`, [id]);
       await m.app.get(LedgerService).post(manager, {

@@ -10,6 +10,9 @@ import { VAULT_TRANSFER_STATES, VaultTransferStatus } from './vault.states';
  * recovery point, from which it is only ever broadcast again, unchanged. Its line in the vault's
  * transactions is `vault_transaction_id`, moved in step in the same statements.
  */
+// The dashboard search's indexes: made by the DashboardSearch migration (expressions TypeORM cannot declare).
+@Index('idx_vault_transfers_search_reference', { synchronize: false })
+@Index('idx_vault_transfers_search_amount', { synchronize: false })
 @Entity({ name: 'vault_transfers' })
 @Check('chk_vault_transfers_status', `status IN (${VAULT_TRANSFER_STATES.sqlList()})`)
 @Check('chk_vault_transfers_amount', `amount > 0 AND network_fee >= 0`)

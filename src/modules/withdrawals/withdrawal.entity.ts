@@ -3,6 +3,10 @@ import { MerchantOwnedEntity } from '../auth/merchant-owned.entity';
 import { WITHDRAWAL_STATES, WithdrawalStatus } from './withdrawal.states';
 
 /** A payout of the merchant's NGN balance to a Nigerian bank account; its id (`wd_…`) is the rail's idempotency key for the payout. */
+// The dashboard search's indexes: made by the DashboardSearch migration (expressions TypeORM cannot declare).
+@Index('idx_withdrawals_search_name', { synchronize: false })
+@Index('idx_withdrawals_search_account', { synchronize: false })
+@Index('idx_withdrawals_search_amount', { synchronize: false })
 @Entity({ name: 'withdrawals' })
 @Check('chk_withdrawals_status', `"status" IN (${WITHDRAWAL_STATES.sqlList()})`)
 @Check('chk_withdrawals_amounts', `amount > 0 AND fee >= 0`)

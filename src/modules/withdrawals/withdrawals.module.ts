@@ -30,6 +30,6 @@ import { WithdrawalsService } from './withdrawals.service';
   ],
   controllers: [WithdrawalsController],
   providers: [WithdrawalsService, WithdrawalPayoutsService, WithdrawalStates, WithdrawalsRepository],
-  exports: [WithdrawalPayoutsService],
+  exports: [WithdrawalsService, WithdrawalPayoutsService],
 })
 export class WithdrawalsModule {}

@@ -1,0 +1,2 @@
+/** What other modules may use of the search module. */
+export { SearchModule } from './search.module';
