@@ -211,6 +211,8 @@ export const oddQuery: fc.Arbitrary<string> = fc.oneof(
     'limit=-1',
     'limit=1e400',
     'limit=%00',
+    'q=%00',
+    'merchantReference=a%00b',
     'limit=1&limit=2',
     'cursor=',
     'cursor=%00',
@@ -226,6 +228,13 @@ export const oddQuery: fc.Arbitrary<string> = fc.oneof(
     '=',
     'limit',
   ),
+  // The lists' own filters and the search's `q`, with hostile values: a NUL in one was a 500.
+  fc
+    .array(fc.tuple(fc.constantFrom('q', 'merchantReference', 'status', 'type', 'action', 'kybStatus', 'createdAfter'), nastyString(16)), {
+      minLength: 1,
+      maxLength: 2,
+    })
+    .map((pairs) => pairs.map(([k, v]) => `${k}=${isWellFormed(v) ? encodeURIComponent(v) : '%00'}`).join('&')),
   fc.array(fc.tuple(nastyString(8), nastyString(16)), { maxLength: 3 }).map((pairs) =>
     pairs
       .filter(([k, v]) => isWellFormed(k) && isWellFormed(v))
