@@ -69,6 +69,7 @@ const CONVERTERS: Converters = {
   isISO31661Alpha2: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2' },
   isIso8601: { type: 'string', format: 'date' },
   isTimestamp: { type: 'string', format: 'date-time' },
+  isTimeZone: { type: 'string', description: 'An IANA time zone, e.g. Africa/Lagos' },
   isUrl: { type: 'string', format: 'uri' },
   isPhoneNumber: {},
   isDisplayText: { description: 'Needs a visible character; no bidirectional control characters' },

@@ -501,7 +501,8 @@ describe('Merchant Dashboard (browser)', () => {
         await page.waitForURL((at) => at.pathname.replace(/\/$/, '') === `/dashboard${path}`.replace(/\/$/, ''));
         await page.locator('main h1').waitFor();
         await page.waitForLoadState('networkidle');
-        await expect(nav.isVisible()).resolves.toBe(false);
+        // The menu closes once the new page has rendered: waited for, and failing when it never does.
+        await nav.waitFor({ state: 'hidden', timeout: 2_000 });
         await phonePages.checkPage(page, `phone${path === '/' ? '-overview-again' : path.replace(/\//g, '-')}`);
       }
       // The search box stays in the header on a phone, outside the menu.
@@ -520,6 +521,44 @@ describe('Merchant Dashboard (browser)', () => {
     } finally {
       await phone.close();
     }
+  });
+
+  it("draws the overview's charts from the service's daily figures, with tables beside them, and loads the chart library on the overview only", async () => {
+    const owner = await d.signUp(d.email('web-charts'), 'Charts Co');
+    const apiKey = (await d.as(owner, 'POST', '/api-keys', { name: 'Server' })).body.response.apiKey;
+    await fundBalance(stack.t, apiKey, 250000);
+    await fundBalance(stack.t, apiKey, 50000.5);
+
+    await browser.context.clearCookies();
+    await signInBrowser(browser, stack.t.baseUrl, owner);
+    const page = await newPage();
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto(url('/balance'));
+    await page.getByRole('heading', { name: 'Balance', exact: true }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.some((path) => path.includes('activity-charts'))).toBe(false);
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+    const bars = page.getByRole('img', { name: /Bar chart of money collected, paid out and sent abroad per day over the last 30 days/ });
+    await bars.locator('svg .recharts-bar-rectangle').first().waitFor();
+    expect(scripts.filter((path) => path.includes('activity-charts'))).toHaveLength(1);
+    await page
+      .getByRole('img', { name: /Line chart of the available balance/ })
+      .locator('svg .recharts-line')
+      .waitFor();
+    // The figures as tables: today collected both payments, and closed at the balance.
+    await page.getByText('Money in and out as a table').click();
+    const today = page.getByRole('region', { name: 'Money in and out per day' }).getByRole('row').last();
+    await expect(today.getByRole('cell').nth(1).textContent()).resolves.toMatch(/300,000\.50 \(2\)$/);
+    await page.getByText('Balance as a table').click();
+    const closing = page.getByRole('region', { name: "Available balance at each day's end" }).getByRole('row').last();
+    await expect(closing.getByRole('cell').nth(1).textContent()).resolves.toMatch(/300,000\.50$/);
+    await checkPage(page, 'overview-charts');
+    await page.close();
+    await browser.context.clearCookies();
   });
 
   it('reports its first load: the initial JavaScript (gzip, kept under 250 KiB) and the time until the login form works', async () => {

@@ -29,6 +29,7 @@ export type Session = Schemas['SessionDto'];
 export type AuditEntry = Schemas['AuditEntryDto'];
 export type Balance = Schemas['BalanceDto'];
 export type BalanceTransaction = Schemas['BalanceTransactionDto'];
+export type DailyActivity = Schemas['DailyActivityDto'];
 export type Business = Schemas['PoboBusinessDto'];
 export type PaymentIntent = Schemas['PaymentIntentDto'];
 export type Withdrawal = Schemas['WithdrawalDto'];

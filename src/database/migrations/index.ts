@@ -19,6 +19,7 @@ import { Webhooks1795800044176 } from './1795800044176-Webhooks';
 import { WebhookClaimByEndpoint1795811586806 } from './1795811586806-WebhookClaimByEndpoint';
 import { VaultHolders1795830000000 } from './1795830000000-VaultHolders';
 import { DashboardSearch1795840000000 } from './1795840000000-DashboardSearch';
+import { DailyActivity1795850000000 } from './1795850000000-DailyActivity';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   WebhookClaimByEndpoint1795811586806,
   VaultHolders1795830000000,
   DashboardSearch1795840000000,
+  DailyActivity1795850000000,
 ];

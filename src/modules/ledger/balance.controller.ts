@@ -1,5 +1,11 @@
 import { Controller, Query, Res } from '@nestjs/common';
-import { BALANCE_PATH, BALANCE_TRANSACTIONS_PATH, DASHBOARD_BALANCE_PATH, DASHBOARD_BALANCE_TRANSACTIONS_PATH } from './ledger.routes';
+import {
+  BALANCE_PATH,
+  BALANCE_TRANSACTIONS_PATH,
+  DASHBOARD_BALANCE_PATH,
+  DASHBOARD_BALANCE_TRANSACTIONS_PATH,
+  DASHBOARD_DAILY_ACTIVITY_PATH,
+} from './ledger.routes';
 import { ApiProduces } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { LIST_HEADERS } from '../../common/http/api-docs';
@@ -8,6 +14,7 @@ import { MerchantId } from '../auth';
 import { Operation } from '../operations';
 import { BalanceDto, BalanceEnvelopeDto, BalanceTransactionDto, BalanceTransactionListEnvelopeDto } from './dto/balance.response';
 import { BalanceService } from './balance.service';
+import { DailyActivityEnvelopeDto, DailyActivityListDto, DailyActivityQuery } from './dto/balance-daily.dto';
 
 /** Balance transactions in one CSV export at most; past it, narrow by paging the list. */
 const CSV_MAX_ROWS = 50_000;
@@ -34,6 +41,47 @@ export class BalanceController {
   })
   async get(@MerchantId() merchantId: string): Promise<BalanceDto[]> {
     return await this.balance.get(merchantId);
+  }
+
+  @Operation({
+    method: 'GET',
+    dashboard: { path: DASHBOARD_DAILY_ACTIVITY_PATH, tag: 'Dashboard: money' },
+    answer: 'Daily activity retrieved',
+    operationId: 'getDailyActivity',
+    summary: "Money in and out per day, and the available balance at each day's end",
+    description:
+      "From the ledger's balance transactions: collected (payments and Naira account collections), paid out (withdrawals), sent abroad " +
+      "(international payments) and fees per calendar day of `timeZone`, each day's closing available balance walked back from the balance now. " +
+      "What the dashboard's overview charts draw.",
+    success: {
+      status: 200,
+      type: DailyActivityEnvelopeDto,
+      description: 'One entry per day, oldest first',
+      example: {
+        message: 'Daily activity retrieved',
+        response: {
+          currency: 'NGN',
+          timeZone: 'Africa/Lagos',
+          days: [
+            {
+              date: '2026-11-20',
+              collected: 250000,
+              collectedCount: 3,
+              paidOut: 50000,
+              paidOutCount: 1,
+              sentAbroad: 160250.75,
+              sentAbroadCount: 1,
+              fees: 100,
+              closingAvailable: 1250000.5,
+            },
+          ],
+        },
+      },
+    },
+    errors: ['validation_failed', 'uri_too_long'],
+  })
+  daily(@MerchantId() merchantId: string, @Query() query: DailyActivityQuery): Promise<DailyActivityListDto> {
+    return this.balance.daily(merchantId, query);
   }
 
   @Operation({

@@ -37,6 +37,14 @@ export interface LedgerProblems {
   balanceTransactionMismatches: string[];
 }
 
+/** `LedgerRepository.daily`'s answer: days as `YYYY-MM-DD`, amounts as minor-unit text. */
+export interface DailyRows {
+  firstDay: string;
+  today: string;
+  available: string;
+  sums: { day: string; type: BalanceTransactionType; amount: string; count: number }[];
+}
+
 export interface ReceivableRow {
   source_id: string;
   kind: string;
@@ -198,6 +206,28 @@ export class LedgerRepository {
       values: [merchantId, kind, currency, part],
     });
     return rows;
+  }
+
+  /**
+   * The merchant's balance transactions of the last `days` days in `timeZone` (today included),
+   * summed by day and type, with its available balance now, in one statement: one snapshot, so
+   * the balance and the sums agree. Served by the (merchant, created_at) index.
+   */
+  async daily(merchantId: string, availableAccountId: string, currency: string, days: number, timeZone: string): Promise<DailyRows> {
+    const { rows } = await this.pool.query<DailyRows>({
+      name: 'ledger_daily',
+      text: `WITH win AS (SELECT (now() AT TIME ZONE $2)::date AS today)
+             SELECT (win.today - ($3::int - 1))::text AS "firstDay", win.today::text AS today,
+                    COALESCE((SELECT balance FROM ledger_accounts WHERE id = $5), 0)::text AS available,
+                    COALESCE((SELECT json_agg(d) FROM (
+                      SELECT (b.created_at AT TIME ZONE $2)::date::text AS day, b.type, sum(b.amount)::text AS amount, count(*)::int AS count
+                        FROM balance_transactions b
+                       WHERE b.merchant_id = $1 AND b.currency = $4 AND b.created_at >= ((win.today - ($3::int - 1))::timestamp AT TIME ZONE $2)
+                       GROUP BY 1, 2) d), '[]') AS sums
+               FROM win`,
+      values: [merchantId, timeZone, days, currency, availableAccountId],
+    });
+    return rows[0];
   }
 
   /** A page of the merchant's balance transactions (see `KeysetList`). */

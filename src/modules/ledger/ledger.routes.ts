@@ -6,3 +6,4 @@ export const BALANCE_TRANSACTIONS_PATH = '/api/merchant/balance-transactions';
 /** The same reads for the dashboard, with a session. */
 export const DASHBOARD_BALANCE_PATH = `${DASHBOARD_API_PATH}/balance`;
 export const DASHBOARD_BALANCE_TRANSACTIONS_PATH = `${DASHBOARD_API_PATH}/balance-transactions`;
+export const DASHBOARD_DAILY_ACTIVITY_PATH = `${DASHBOARD_API_PATH}/balance/daily`;

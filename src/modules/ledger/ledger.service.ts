@@ -116,6 +116,51 @@ function parseVaultAccountId(id: string): Omit<VaultAccountBalance, 'balance'> {
 
 const VAULT_KINDS: readonly VaultAccount[] = ['vault_available', 'vault_reserved'];
 
+/** One day of a merchant's money, from its balance transactions: amounts in major units, each counted. */
+export interface DailyActivity {
+  /** `YYYY-MM-DD` in the time zone asked for. */
+  date: string;
+  /** Payments and Naira account collections credited. */
+  collected: number;
+  collectedCount: number;
+  /** Withdrawals, less those that failed and came back. */
+  paidOut: number;
+  paidOutCount: number;
+  /** International payments, less those rejected and returned. */
+  sentAbroad: number;
+  sentAbroadCount: number;
+  fees: number;
+  /** The available balance at the day's end (now, for today). */
+  closingAvailable: number;
+}
+
+/** A day's figures in minor units, as `daily` adds them up. */
+interface DaySums {
+  collected: number;
+  paidOut: number;
+  sentAbroad: number;
+  fees: number;
+  /** The change of the available balance. */
+  net: number;
+  collectedCount: number;
+  paidOutCount: number;
+  sentAbroadCount: number;
+}
+
+/**
+ * Which figure of a day each balance transaction type adds to, as money in (+1) or out (-1: its
+ * amount is negative), and which count it adds one to (a reversal adds none: it undoes one).
+ */
+const DAILY_FIGURES: Record<BalanceTransactionType, { figure: 'collected' | 'paidOut' | 'sentAbroad' | 'fees'; sign: 1 | -1; count?: keyof DaySums }> = {
+  payment: { figure: 'collected', sign: 1, count: 'collectedCount' },
+  collection: { figure: 'collected', sign: 1, count: 'collectedCount' },
+  withdrawal: { figure: 'paidOut', sign: -1, count: 'paidOutCount' },
+  withdrawal_reversal: { figure: 'paidOut', sign: -1 },
+  international_payment: { figure: 'sentAbroad', sign: -1, count: 'sentAbroadCount' },
+  international_payment_reversal: { figure: 'sentAbroad', sign: -1 },
+  fee: { figure: 'fees', sign: -1 },
+};
+
 /**
  * The double-entry ledger: every movement of money is one balanced transaction, posted in the
  * caller's database transaction together with the change that causes it. A merchant's balances
@@ -213,6 +258,48 @@ export class LedgerService {
     return new Map(rows.map((row) => [row.key as ChainName, minorFromColumn(row.balance)]));
   }
 
+  /**
+   * The merchant's last `days` days in `timeZone`, oldest first, today last: what came in and went
+   * out each day, and the available balance at each day's end, walked back from the balance now
+   * by each day's net change (every change of the available balance is a balance transaction).
+   */
+  async daily(merchantId: string, currency: string, days: number, timeZone: string): Promise<DailyActivity[]> {
+    const rows = await this.repository.daily(merchantId, accountId({ merchantId, kind: 'available' }, currency), currency, days, timeZone);
+    const sums = new Map<string, DaySums>();
+    const dayOf = (date: string): DaySums => {
+      let day = sums.get(date);
+      if (!day) sums.set(date, (day = { collected: 0, paidOut: 0, sentAbroad: 0, fees: 0, net: 0, collectedCount: 0, paidOutCount: 0, sentAbroadCount: 0 }));
+      return day;
+    };
+    for (const sum of rows.sums) {
+      const day = dayOf(sum.day);
+      const amount = minorFromColumn(sum.amount);
+      const { figure, sign, count } = DAILY_FIGURES[sum.type];
+      day[figure] += sign * amount;
+      day.net += amount;
+      if (count) day[count] += sum.count;
+    }
+    const major = (amount: number) => toMajorUnits(amount, currency);
+    const activity: DailyActivity[] = [];
+    let closing = minorFromColumn(rows.available);
+    for (let date = rows.today; activity.length < days; date = previousDay(date)) {
+      const day = dayOf(date);
+      activity.push({
+        date,
+        collected: major(day.collected),
+        collectedCount: day.collectedCount,
+        paidOut: major(day.paidOut),
+        paidOutCount: day.paidOutCount,
+        sentAbroad: major(day.sentAbroad),
+        sentAbroadCount: day.sentAbroadCount,
+        fees: major(day.fees),
+        closingAvailable: major(closing),
+      });
+      closing -= day.net;
+    }
+    return activity.reverse();
+  }
+
   /** A page (newest first) of the merchant's balance transactions; undefined for a cursor that is not one of them. */
   async balanceTransactions(merchantId: string, limit: number, after?: string): Promise<BalanceTransactionView[] | undefined> {
     return (await this.repository.listBalanceTransactions(merchantId, limit, after))?.map(mapBalanceTransaction);
@@ -278,4 +365,11 @@ function mapBalanceTransaction(row: BalanceTransactionRow): BalanceTransactionVi
     poboUserId: row.pobo_user_id,
     createdAt: row.created_at.toISOString(),
   };
+}
+
+/** The calendar day before `date` (`YYYY-MM-DD`), by the calendar alone (no time zone). */
+function previousDay(date: string): string {
+  const at = new Date(`${date}T00:00:00Z`);
+  at.setUTCDate(at.getUTCDate() - 1);
+  return at.toISOString().slice(0, 10);
 }

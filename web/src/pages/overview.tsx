@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { Account, answer, dashboard, page } from '../api';
 import { DataTable } from '../components/table';
@@ -6,6 +7,29 @@ import { ErrorNotice, PageHeader, Status } from '../components/ui';
 import { BALANCE_TRANSACTION_COLUMNS, BalanceFigures, NO_MONEY_MOVED } from './money';
 
 const RECENT = new URLSearchParams({ limit: '5' });
+const CHART_DAYS = 30;
+/** The chart library loads with the overview only, in its own chunk. */
+const ActivityCharts = lazy(() => import('../components/activity-charts'));
+
+/** The last 30 days in the viewer's time zone, as the service adds them up from the ledger. */
+function LastDays() {
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const daily = useQuery({
+    queryKey: ['/balance/daily', timeZone],
+    queryFn: () => answer(dashboard.GET('/api/dashboard/balance/daily', { params: { query: { days: CHART_DAYS, timeZone } } })),
+  });
+  return (
+    <section aria-labelledby="last-days-title">
+      <h2 id="last-days-title">Last {CHART_DAYS} days</h2>
+      <ErrorNotice error={daily.error} />
+      {daily.data && (
+        <Suspense fallback={<p className="muted">Drawing the charts…</p>}>
+          <ActivityCharts days={daily.data.days} currency={daily.data.currency} />
+        </Suspense>
+      )}
+    </section>
+  );
+}
 
 /** Where a signed-in user lands: the account's state, and what to do next. */
 export function Overview({ account }: { account: Account }) {
@@ -32,6 +56,7 @@ export function Overview({ account }: { account: Account }) {
       )}
       <h2>Balance</h2>
       <BalanceFigures />
+      <LastDays />
       <h2>Recent activity</h2>
       <ErrorNotice error={recent.error} />
       {recent.data?.items.length === 0 && NO_MONEY_MOVED}
