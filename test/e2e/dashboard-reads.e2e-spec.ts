@@ -424,4 +424,23 @@ describe('Dashboard reads of the merchant API objects', () => {
     expectErrorBody(await d.as(searcher, 'GET', '/payment-intents?merchantReference=a%00b'), 400, 'validation_failed');
     expectErrorBody(await http(stack.t.baseUrl, 'GET', '/api/merchant/payment-intents?merchantReference=a%00b', { apiKey: key }), 400, 'validation_failed');
   });
+  it('answers the daily figures for the signed-in merchant only, in the time zone asked for, and refuses a bad window or zone', async () => {
+    const charts = await d.signUp(d.email('daily'), 'Daily Co');
+    const key = (await d.as(charts, 'POST', '/api-keys', { name: 'Server' })).body.response.apiKey;
+    await fundBalance(stack.t, key, 12345.67);
+    const daily = await d.as(charts, 'GET', '/balance/daily?days=7&timeZone=Africa/Lagos');
+    expect(daily.status).toBe(200);
+    expect(daily.body.response).toMatchObject({ currency: 'NGN', timeZone: 'Africa/Lagos' });
+    expect(daily.body.response.days).toHaveLength(7);
+    expect(daily.body.response.days[6]).toMatchObject({ collected: 12345.67, collectedCount: 1, closingAvailable: 12345.67 });
+    expect(daily.body.response.days[5]).toMatchObject({ collected: 0, closingAvailable: 0 });
+    // Another merchant's figures are its own (nothing), and 30 UTC days by default.
+    const other = (await d.as(await d.signUp(d.email('daily-other'), 'Other Daily Co'), 'GET', '/balance/daily')).body.response;
+    expect(other.timeZone).toBe('UTC');
+    expect(other.days).toHaveLength(30);
+    expect(other.days.every((day: { collected: number; closingAvailable: number }) => day.collected === 0 && day.closingAvailable === 0)).toBe(true);
+    for (const bad of ['days=0', 'days=91', 'days=1.5', 'timeZone=Mars/Olympus', 'timeZone=', 'timeZone=UTC%00']) {
+      expectErrorBody(await d.as(charts, 'GET', `/balance/daily?${bad}`), 400, 'validation_failed');
+    }
+  });
 });
