@@ -2,6 +2,8 @@
 import { join, resolve } from 'node:path';
 
 export const BUSINESSES = intEnv('BENCH_BUSINESSES', 100_000);
+/** Objects of each kind the dashboard's signed-in merchant has, for search and the daily figures. */
+export const DASHBOARD_OBJECTS = intEnv('BENCH_DASHBOARD_OBJECTS', 100_000);
 export const CONNECTIONS = intEnv('BENCH_CONNECTIONS', 50);
 export const DURATION_S = intEnv('BENCH_DURATION_S', 10);
 export const WARMUP_S = intEnv('BENCH_WARMUP_S', 3);
