@@ -204,10 +204,10 @@ export const runDashboardPart: BenchPart = async (d) => {
  * `count` objects of every kind the search finds for the merchant of `email` (businesses, payment
  * intents, withdrawals, international payments, vault transfers, each in a final state that holds
  * no money), and `count` payments in its ledger spread over the last 30 days, posted as a
- * confirmed payment is (balanced entries, the balance transaction, the kept balance) so that
+ * confirmed payment is (balanced entries, the balance transaction, its 15 minutes' sums, the kept balance) so that
  * `ledger:verify` still passes. Answers a mix of what people type in the box, drawn from them.
  */
-async function seedDashboardMerchant(databaseUrl: string, email: string, count: number): Promise<string[]> {
+export async function seedDashboardMerchant(databaseUrl: string, email: string, count: number): Promise<string[]> {
   const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000, statement_timeout: 300_000 });
   await client.connect();
   try {
@@ -286,6 +286,12 @@ async function seedDashboardMerchant(databaseUrl: string, email: string, count: 
         `INSERT INTO balance_transactions (id, merchant_id, type, amount, currency, source_id, ledger_transaction_id, created_at)
        SELECT 'btx_' || ${hex('btx')}, $1, 'payment', (1 + g % 5000) * 100, 'NGN', 'pi_' || ${hex('pi')}, 'ltx_' || ${hex('ltx')}, t.at ${series}`,
         both,
+      ],
+      [
+        `INSERT INTO balance_activity (merchant_id, currency, bucket, type, amount, count)
+         SELECT merchant_id, currency, date_bin('15 minutes', created_at, TIMESTAMPTZ '2000-01-01 00:00:00+00'), type, sum(amount), count(*)
+           FROM balance_transactions WHERE merchant_id = $1 GROUP BY 1, 2, 3, 4`,
+        [merchantId],
       ],
       [
         `UPDATE ledger_accounts SET balance = balance + (SELECT sum((1 + g % 5000) * 100) FROM generate_series(1, $2::int) AS g) WHERE id = $1 || ':available:NGN'`,

@@ -25,15 +25,6 @@ export interface SearchTerms {
 /** How well an object matched, best first: the order results come in. */
 export const SEARCH_RANKS = { id: 0, reference: 1, name: 2, accountNumber: 3, amount: 4 } as const;
 
-/** An object a search found, as its kind's module reports it. */
-export interface SearchHit {
-  kind: string;
-  id: string;
-  label: string;
-  createdAt: Date;
-  rank: number;
-}
-
 const ID_LIKE = /^([a-z]+)_([0-9a-f]+)$/;
 const ID_DIGITS = 24;
 const AMOUNT = /^(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$/;

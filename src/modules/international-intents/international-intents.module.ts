@@ -48,6 +48,6 @@ import { ReceiptsService } from './receipts.service';
     InternationalIntentsRepository,
     ReceiptsService,
   ],
-  exports: [InternationalIntentsService, InternationalSettlementService, InternationalRecovery],
+  exports: [InternationalSettlementService, InternationalRecovery],
 })
 export class InternationalIntentsModule {}

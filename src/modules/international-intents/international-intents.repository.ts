@@ -1,5 +1,3 @@
-import { SearchStatement } from '../../common/persistence/search-statement';
-import type { SearchTerms } from '../../common/search/search-terms';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
@@ -35,9 +33,6 @@ export type NewQuote = Omit<QuoteEntity, 'merchant' | 'seq' | 'usedByIntentId'>;
 /** Everything a receipt or a telex shows. */
 export type ReceiptRecord = InternationalIntentRecord & Pick<InternationalIntentEntity, 'merchantId' | 'bridgeTransferId' | 'payoutId' | 'payoutConfirmation'>;
 
-/** What a search shows of a match. */
-export type InternationalIntentSearchRow = { id: string; createdAt: Date; recipientName: string; amount: string; currency: string };
-
 /**
  * SQL of quotes and international payment intents. Merchant reads are scoped to the merchant in
  * the WHERE clause.
@@ -46,7 +41,6 @@ export type InternationalIntentSearchRow = { id: string; createdAt: Date; recipi
 export class InternationalIntentsRepository {
   private readonly pages: KeysetList<InternationalIntentRecord, 'status'>;
   private readonly quotePages: KeysetList<QuoteRecord>;
-  private readonly searches: SearchStatement<InternationalIntentSearchRow>;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
@@ -56,20 +50,6 @@ export class InternationalIntentsRepository {
       status: 'status',
     });
     this.quotePages = new KeysetList(pool, 'qt', { table: 'quotes', alias: 'q' }, QUOTE_COLUMNS);
-    // Every recipient currency has two decimal places, so one amount in minor units serves them all.
-    this.searches = new SearchStatement(
-      pool,
-      'ipi',
-      { table: 'international_payment_intents', alias: 'i' },
-      `i.id, i.created_at AS "createdAt", i.recipient_full_name AS "recipientName", i.amount, i.currency`,
-      {
-        idPrefix: 'ipi',
-        reference: 'payment_reference',
-        name: 'recipient_full_name',
-        accountNumber: 'account_number',
-        amount: { column: 'amount', currency: 'USD' },
-      },
-    );
   }
 
   async findOwned(merchantId: string, id: string): Promise<InternationalIntentRecord | undefined> {
@@ -172,10 +152,5 @@ export class InternationalIntentsRepository {
       [id, merchantId],
     );
     return rows[0];
-  }
-
-  /** The merchant's international payment intents a dashboard search finds (see `SearchStatement`). */
-  search(merchantId: string, terms: SearchTerms): Promise<(InternationalIntentSearchRow & { rank: number })[]> {
-    return this.searches.find(merchantId, terms);
   }
 }

@@ -1,5 +1,3 @@
-import { formatMoney, minorFromColumn } from '../../common/money/money';
-import { SearchHit, SearchTerms } from '../../common/search/search-terms';
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
@@ -134,16 +132,5 @@ export class InternationalIntentsService {
     };
     await this.repository.insertIntent(manager, intent);
     return intent;
-  }
-
-  /** The merchant's international payment intents a dashboard search finds: by id, payment reference, recipient, the end of the account number, or amount. */
-  async search(merchantId: string, terms: SearchTerms): Promise<SearchHit[]> {
-    return (await this.repository.search(merchantId, terms)).map((row) => ({
-      kind: 'international_payment_intent',
-      id: row.id,
-      label: `${formatMoney(minorFromColumn(row.amount), row.currency)} to ${row.recipientName}`,
-      createdAt: row.createdAt,
-      rank: row.rank,
-    }));
   }
 }

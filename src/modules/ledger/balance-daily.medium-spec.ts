@@ -12,7 +12,8 @@ const TIME_ZONE = 'America/New_York';
  * failing back), international payments (some rejected back) and fees, each posted through the
  * ledger and dated back. Each day's figures equal the seeded amounts of that calendar day in the
  * time zone asked for (one with a daylight-saving change in the window), and each closing balance
- * equals the sum of the available account's ledger entries up to that day's end.
+ * equals the sum of the available account's ledger entries up to that day's end. A posting made
+ * now keeps the 15 minutes' sums the figures read, and `ledger:verify` tells sums that drifted.
  */
 describe('daily activity (medium)', () => {
   let m: Medium;
@@ -113,6 +114,15 @@ describe('daily activity (medium)', () => {
     }
 
     await m.sql('SET session_replication_role = DEFAULT');
+    // The 15 minutes' sums were kept at the postings' own time: summed again from the dated balance transactions.
+    await m.sql('DELETE FROM balance_activity WHERE merchant_id = $1', [merchantId]);
+    await m.sql(
+      `INSERT INTO balance_activity (merchant_id, currency, bucket, type, amount, count)
+       SELECT merchant_id, currency, date_bin('15 minutes', created_at, TIMESTAMPTZ '2000-01-01 00:00:00+00'), type, sum(amount), count(*)
+         FROM balance_transactions WHERE merchant_id = $1 GROUP BY 1, 2, 3, 4`,
+      [merchantId],
+    );
+    expect((await ledger.problems()).activityMismatches).not.toContain(merchantId);
 
     const daily = await m.app.get(BalanceService).daily(merchantId, { days: 30, timeZone: TIME_ZONE });
     expect(daily).toMatchObject({ currency: 'NGN', timeZone: TIME_ZONE });
@@ -144,5 +154,19 @@ describe('daily activity (medium)', () => {
     // The window holds the daylight-saving change (1 November in New York) when it falls in the last 30 days; every day is there once, in order.
     expect(new Set(daily.days.map((day) => day.date)).size).toBe(30);
     expect([...daily.days.map((day) => day.date)].sort()).toEqual(daily.days.map((day) => day.date));
+
+    // A posting now adds itself to today's sums, in its own statement, and the sums still agree.
+    await m.dataSource.transaction((manager) => ledger.post(manager, confirmedPayment(merchantId, 123_456)));
+    const after = await m.app.get(BalanceService).daily(merchantId, { days: 30, timeZone: TIME_ZONE });
+    expect(kobo(after.days[29].collected)).toBe(kobo(daily.days[29].collected) + 123_456);
+    expect(after.days[29].collectedCount).toBe(daily.days[29].collectedCount + 1);
+    expect(kobo(after.days[29].closingAvailable)).toBe(kobo(daily.days[29].closingAvailable) + 123_456);
+    expect((await ledger.problems()).activityMismatches).not.toContain(merchantId);
+    // ledger:verify tells sums that drifted from the balance transactions.
+    await m.sql(
+      `UPDATE balance_activity SET amount = amount + 1 WHERE merchant_id = $1 AND bucket = (SELECT max(bucket) FROM balance_activity WHERE merchant_id = $1)`,
+      [merchantId],
+    );
+    expect((await ledger.problems()).activityMismatches).toContain(merchantId);
   });
 });

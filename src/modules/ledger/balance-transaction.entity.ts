@@ -19,8 +19,6 @@ export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
  */
 @Entity({ name: 'balance_transactions' })
 @Index('idx_balance_transactions_merchant_seq', ['merchantId', 'seq'])
-// The dashboard's daily figures: a merchant's last days.
-@Index('idx_balance_transactions_merchant_created', ['merchantId', 'createdAt'])
 export class BalanceTransactionEntity extends MerchantOwnedEntity {
   @Column({ type: 'text' })
   type: BalanceTransactionType;

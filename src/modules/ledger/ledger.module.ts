@@ -1,5 +1,6 @@
 import { AuthModule } from '../auth';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { BalanceActivityEntity } from './balance-activity.entity';
 import { BalanceTransactionEntity } from './balance-transaction.entity';
 import { LedgerAccountEntity } from './ledger-account.entity';
 import { LedgerEntryEntity } from './ledger-entry.entity';
@@ -10,9 +11,12 @@ import { BalanceService } from './balance.service';
 import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
 
-/** Owns `ledger_accounts`, `ledger_transactions`, `ledger_entries` and `balance_transactions`. */
+/** Owns `ledger_accounts`, `ledger_transactions`, `ledger_entries`, `balance_transactions` and `balance_activity`. */
 @Module({
-  imports: [AuthModule, TypeOrmModule.forFeature([BalanceTransactionEntity, LedgerAccountEntity, LedgerEntryEntity, LedgerTransactionEntity])],
+  imports: [
+    AuthModule,
+    TypeOrmModule.forFeature([BalanceActivityEntity, BalanceTransactionEntity, LedgerAccountEntity, LedgerEntryEntity, LedgerTransactionEntity]),
+  ],
   controllers: [BalanceController],
   providers: [LedgerService, LedgerRepository, BalanceService],
   exports: [LedgerService],

@@ -35,12 +35,16 @@ export interface LedgerProblems {
   driftedAccounts: string[];
   negativeMerchantAccounts: string[];
   balanceTransactionMismatches: string[];
+  /** Merchants whose 15 minutes' sums (`balance_activity`) differ from their balance transactions. */
+  activityMismatches: string[];
 }
 
 /** `LedgerRepository.daily`'s answer: days as `YYYY-MM-DD`, amounts as minor-unit text. */
 export interface DailyRows {
   firstDay: string;
   today: string;
+  /** How long today has been going on in the time zone, at the statement's time. */
+  secondsIntoToday: number;
   available: string;
   sums: { day: string; type: BalanceTransactionType; amount: string; count: number }[];
 }
@@ -56,12 +60,18 @@ export interface ReceivableRow {
 
 const BTX_COLUMNS = 'id, type, amount, currency, source_id, pobo_user_id, created_at';
 
+/** The 15 minutes `at` falls in, as `balance_activity` keeps them (a balance transaction's, by its `created_at`). */
+const ACTIVITY_BUCKET = (at: string) => `date_bin('15 minutes', ${at}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`;
+
 /**
  * `LedgerRepository.post`'s statement. $5/$6: every account and its delta; $7–$10 and $13: the
  * balance transactions; $11: the merchant accounts among them, in id order; $12: the operator's
  * note, if any. `locked` is materialised and sorted before it locks, so the rows are locked in
  * that order, each before the UPDATE reaches it (the UPDATE's balance check then sees the latest
- * committed balance). Nothing is written unless every account exists.
+ * committed balance). Nothing is written unless every account exists. `activity` adds the
+ * balance transactions to their 15 minutes' sums; it runs after the main query (which reads
+ * `moved`, so after the merchant's accounts are locked): postings of one merchant queue on its
+ * account first, never on its sums.
  */
 const POST_SQL = `WITH present AS (
     SELECT count(*)::int AS n FROM ledger_accounts WHERE id = ANY($5::text[])
@@ -84,6 +94,14 @@ const POST_SQL = `WITH present AS (
     SELECT b.id, b.merchant_id, b.type, b.amount, $4, $3, b.pobo_user_id, $1
       FROM unnest($7::text[], $8::text[], $9::text[], $10::bigint[], $13::text[]) AS b(id, merchant_id, type, amount, pobo_user_id)
      WHERE (SELECT ok FROM complete)
+  ), activity AS (
+    INSERT INTO balance_activity (merchant_id, currency, bucket, type, amount, count)
+    SELECT b.merchant_id, $4, ${ACTIVITY_BUCKET('now()')}, b.type, sum(b.amount), count(*)
+      FROM unnest($8::text[], $9::text[], $10::bigint[]) AS b(merchant_id, type, amount)
+     WHERE (SELECT ok FROM complete)
+     GROUP BY b.merchant_id, b.type
+    ON CONFLICT (merchant_id, currency, bucket, type)
+    DO UPDATE SET amount = balance_activity.amount + EXCLUDED.amount, count = balance_activity.count + EXCLUDED.count
   )
   SELECT (SELECT n FROM present) AS present, (SELECT count(*)::int FROM moved) AS moved`;
 
@@ -210,19 +228,20 @@ export class LedgerRepository {
 
   /**
    * The merchant's balance transactions of the last `days` days in `timeZone` (today included),
-   * summed by day and type, with its available balance now, in one statement: one snapshot, so
-   * the balance and the sums agree. Served by the (merchant, created_at) index.
+   * summed by day and type from their 15 minutes' sums, with its available balance now, in one
+   * statement: one snapshot, so the balance and the sums agree.
    */
   async daily(merchantId: string, availableAccountId: string, currency: string, days: number, timeZone: string): Promise<DailyRows> {
     const { rows } = await this.pool.query<DailyRows>({
       name: 'ledger_daily',
       text: `WITH win AS (SELECT (now() AT TIME ZONE $2)::date AS today)
              SELECT (win.today - ($3::int - 1))::text AS "firstDay", win.today::text AS today,
+                    extract(epoch FROM (now() AT TIME ZONE $2) - win.today::timestamp)::int AS "secondsIntoToday",
                     COALESCE((SELECT balance FROM ledger_accounts WHERE id = $5), 0)::text AS available,
                     COALESCE((SELECT json_agg(d) FROM (
-                      SELECT (b.created_at AT TIME ZONE $2)::date::text AS day, b.type, sum(b.amount)::text AS amount, count(*)::int AS count
-                        FROM balance_transactions b
-                       WHERE b.merchant_id = $1 AND b.currency = $4 AND b.created_at >= ((win.today - ($3::int - 1))::timestamp AT TIME ZONE $2)
+                      SELECT (a.bucket AT TIME ZONE $2)::date::text AS day, a.type, sum(a.amount)::text AS amount, sum(a.count)::int AS count
+                        FROM balance_activity a
+                       WHERE a.merchant_id = $1 AND a.currency = $4 AND a.bucket >= ((win.today - ($3::int - 1))::timestamp AT TIME ZONE $2)
                        GROUP BY 1, 2) d), '[]') AS sums
                FROM win`,
       values: [merchantId, timeZone, days, currency, availableAccountId],
@@ -295,7 +314,7 @@ export class LedgerRepository {
   /** Everything `npm run ledger:verify` checks, as lists of offending ids. */
   async problems(): Promise<LedgerProblems> {
     const ids = async (text: string) => (await this.pool.query<{ id: string }>(text)).rows.map((row) => row.id);
-    const [unbalancedTransactions, driftedAccounts, negativeMerchantAccounts, balanceTransactionMismatches] = await Promise.all([
+    const [unbalancedTransactions, driftedAccounts, negativeMerchantAccounts, balanceTransactionMismatches, activityMismatches] = await Promise.all([
       ids(`SELECT t.id FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id LEFT JOIN ledger_accounts a ON a.id = e.account_id
             GROUP BY t.id, a.currency HAVING COALESCE(sum(e.amount), 0) <> 0 OR count(e.id) = 0`),
       ids(
@@ -306,7 +325,13 @@ export class LedgerRepository {
              LEFT JOIN (SELECT merchant_id, currency, sum(amount) AS total FROM balance_transactions GROUP BY merchant_id, currency) b
                ON b.merchant_id = a.merchant_id AND b.currency = a.currency
             WHERE a.kind = 'available' AND a.merchant_id IS NOT NULL AND a.balance <> COALESCE(b.total, 0)`),
+      ids(`SELECT DISTINCT COALESCE(a.merchant_id, b.merchant_id) AS id
+             FROM balance_activity a
+             FULL JOIN (SELECT merchant_id, currency, ${ACTIVITY_BUCKET('created_at')} AS bucket, type, sum(amount) AS amount, count(*)::int AS count
+                          FROM balance_transactions GROUP BY 1, 2, 3, 4) b
+               ON b.merchant_id = a.merchant_id AND b.currency = a.currency AND b.bucket = a.bucket AND b.type = a.type
+            WHERE a.amount IS DISTINCT FROM b.amount OR a.count IS DISTINCT FROM b.count`),
     ]);
-    return { unbalancedTransactions, driftedAccounts, negativeMerchantAccounts, balanceTransactionMismatches };
+    return { unbalancedTransactions, driftedAccounts, negativeMerchantAccounts, balanceTransactionMismatches, activityMismatches };
   }
 }

@@ -5,7 +5,7 @@ import { newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits } from '../../common/money/money';
 import type { BalanceTransactionType } from './balance-transaction.entity';
 import { InsufficientFundsError } from './ledger.errors';
-import { AccountDelta, BalanceTransactionRow, LedgerProblems, LedgerRepository } from './ledger.repository';
+import { AccountDelta, BalanceTransactionRow, DailyRows, LedgerProblems, LedgerRepository } from './ledger.repository';
 
 /**
  * The platform's own accounts. Credits are positive, so an asset (money we hold at the rail)
@@ -170,6 +170,13 @@ const DAILY_FIGURES: Record<BalanceTransactionType, { figure: 'collected' | 'pai
  */
 @Injectable()
 export class LedgerService {
+  /**
+   * The days before today of the daily figures already read, by merchant, currency, zone and
+   * window: they never change (balance transactions are append-only and dated by their
+   * transaction's start), so only today is read again. One map per process, bounded.
+   */
+  private readonly pastDays = new Map<string, PastDays>();
+
   constructor(private readonly repository: LedgerRepository) {}
 
   /** Posts `posting`; throws InsufficientFundsError when a merchant account would go below zero. */
@@ -264,40 +271,48 @@ export class LedgerService {
    * by each day's net change (every change of the available balance is a balance transaction).
    */
   async daily(merchantId: string, currency: string, days: number, timeZone: string): Promise<DailyActivity[]> {
-    const rows = await this.repository.daily(merchantId, accountId({ merchantId, kind: 'available' }, currency), currency, days, timeZone);
-    const sums = new Map<string, DaySums>();
-    const dayOf = (date: string): DaySums => {
-      let day = sums.get(date);
-      if (!day) sums.set(date, (day = { collected: 0, paidOut: 0, sentAbroad: 0, fees: 0, net: 0, collectedCount: 0, paidOutCount: 0, sentAbroadCount: 0 }));
-      return day;
-    };
-    for (const sum of rows.sums) {
-      const day = dayOf(sum.day);
-      const amount = minorFromColumn(sum.amount);
-      const { figure, sign, count } = DAILY_FIGURES[sum.type];
-      day[figure] += sign * amount;
-      day.net += amount;
-      if (count) day[count] += sum.count;
+    const account = accountId({ merchantId, kind: 'available' }, currency);
+    const key = `${merchantId}|${currency}|${timeZone}|${days}`;
+    // Today's sums and the balance now, in one statement; the days before from memory when they are there.
+    let rows = await this.repository.daily(merchantId, account, currency, 1, timeZone);
+    let past = this.pastDays.get(key);
+    if (past?.today !== rows.today) {
+      rows = await this.repository.daily(merchantId, account, currency, days, timeZone);
+      past = { today: rows.today, sums: sumsByDay(rows.sums.filter((sum) => sum.day !== rows.today)) };
+      // A posting dated just before midnight may still be committing just after it: the days
+      // before today are kept only once today has been going on long enough for them to be whole.
+      if (rows.secondsIntoToday >= PAST_DAYS_SETTLE_S) this.rememberPastDays(key, past);
     }
+    const today = sumsByDay(rows.sums.filter((sum) => sum.day === rows.today)).get(rows.today) ?? noSums();
     const major = (amount: number) => toMajorUnits(amount, currency);
     const activity: DailyActivity[] = [];
     let closing = minorFromColumn(rows.available);
-    for (let date = rows.today; activity.length < days; date = previousDay(date)) {
-      const day = dayOf(date);
+    const date = new Date(`${rows.today}T00:00:00Z`);
+    while (activity.length < days) {
+      const day = date.toISOString().slice(0, 10);
+      const sums = day === rows.today ? today : (past.sums.get(day) ?? noSums());
       activity.push({
-        date,
-        collected: major(day.collected),
-        collectedCount: day.collectedCount,
-        paidOut: major(day.paidOut),
-        paidOutCount: day.paidOutCount,
-        sentAbroad: major(day.sentAbroad),
-        sentAbroadCount: day.sentAbroadCount,
-        fees: major(day.fees),
+        date: day,
+        collected: major(sums.collected),
+        collectedCount: sums.collectedCount,
+        paidOut: major(sums.paidOut),
+        paidOutCount: sums.paidOutCount,
+        sentAbroad: major(sums.sentAbroad),
+        sentAbroadCount: sums.sentAbroadCount,
+        fees: major(sums.fees),
         closingAvailable: major(closing),
       });
-      closing -= day.net;
+      closing -= sums.net;
+      date.setUTCDate(date.getUTCDate() - 1);
     }
     return activity.reverse();
+  }
+
+  /** Keeps a merchant's past days, forgetting the least recently kept past `PAST_DAYS_KEPT`. */
+  private rememberPastDays(key: string, past: PastDays): void {
+    this.pastDays.delete(key);
+    this.pastDays.set(key, past);
+    if (this.pastDays.size > PAST_DAYS_KEPT) this.pastDays.delete(this.pastDays.keys().next().value!);
   }
 
   /** A page (newest first) of the merchant's balance transactions; undefined for a cursor that is not one of them. */
@@ -367,9 +382,32 @@ function mapBalanceTransaction(row: BalanceTransactionRow): BalanceTransactionVi
   };
 }
 
-/** The calendar day before `date` (`YYYY-MM-DD`), by the calendar alone (no time zone). */
-function previousDay(date: string): string {
-  const at = new Date(`${date}T00:00:00Z`);
-  at.setUTCDate(at.getUTCDate() - 1);
-  return at.toISOString().slice(0, 10);
+/** How long into today the days before it are taken as whole (no posting of theirs still committing). */
+const PAST_DAYS_SETTLE_S = 60;
+/** The most windows `LedgerService.daily` keeps in memory. */
+const PAST_DAYS_KEPT = 1000;
+
+/** The sums of the days before today of one window, as of `today`. */
+interface PastDays {
+  today: string;
+  sums: Map<string, DaySums>;
+}
+
+function noSums(): DaySums {
+  return { collected: 0, paidOut: 0, sentAbroad: 0, fees: 0, net: 0, collectedCount: 0, paidOutCount: 0, sentAbroadCount: 0 };
+}
+
+/** Each day's figures from its sums by type. */
+function sumsByDay(rows: DailyRows['sums']): Map<string, DaySums> {
+  const days = new Map<string, DaySums>();
+  for (const row of rows) {
+    let day = days.get(row.day);
+    if (!day) days.set(row.day, (day = noSums()));
+    const amount = minorFromColumn(row.amount);
+    const { figure, sign, count } = DAILY_FIGURES[row.type];
+    day[figure] += sign * amount;
+    day.net += amount;
+    if (count) day[count] += row.count;
+  }
+  return days;
 }

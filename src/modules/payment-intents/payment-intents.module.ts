@@ -32,6 +32,6 @@ import { TestHelpersController } from './test-helpers.controller';
   ],
   controllers: [PaymentIntentsController, TestHelpersController],
   providers: [PaymentIntentsService, PaymentIntentCollectionsService, PaymentIntentStates, PaymentIntentsRepository],
-  exports: [PaymentIntentsService, PaymentIntentCollectionsService],
+  exports: [PaymentIntentCollectionsService],
 })
 export class PaymentIntentsModule {}

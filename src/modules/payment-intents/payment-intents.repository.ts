@@ -1,5 +1,3 @@
-import { SearchStatement } from '../../common/persistence/search-statement';
-import type { SearchTerms } from '../../common/search/search-terms';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
@@ -46,9 +44,6 @@ export interface PendingReturn {
 
 export const MERCHANT_REFERENCE_UNIQUE = 'uq_payment_intents_merchant_reference';
 
-/** What a search shows of a match. */
-export type PaymentIntentSearchRow = { id: string; createdAt: Date; reference: string; amount: string; currency: string };
-
 /**
  * SQL of payment intents and their inbound payments. Reads are scoped to the merchant in the
  * WHERE clause and carry the payments in the same statement.
@@ -56,17 +51,9 @@ export type PaymentIntentSearchRow = { id: string; createdAt: Date; reference: s
 @Injectable()
 export class PaymentIntentsRepository {
   private readonly pages: KeysetList<PaymentIntentRecord>;
-  private readonly searches: SearchStatement<PaymentIntentSearchRow>;
 
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {
     this.pages = new KeysetList(pool, 'pi', { table: 'payment_intents', alias: 'pi' }, PAYMENT_INTENT_COLUMNS);
-    this.searches = new SearchStatement(
-      pool,
-      'pi',
-      { table: 'payment_intents', alias: 'pi' },
-      `pi.id, pi.created_at AS "createdAt", pi.merchant_reference AS reference, pi.amount, pi.currency`,
-      { idPrefix: 'pi', reference: 'merchant_reference', accountNumber: 'account_number', amount: { column: 'amount', currency: 'NGN' } },
-    );
   }
 
   /** Inserts a new intent in the caller's transaction (with the Idempotency-Key's answer, when there is one). */
@@ -186,10 +173,5 @@ export class PaymentIntentsRepository {
       [limit],
     );
     return rows.map((row) => row.id);
-  }
-
-  /** The merchant's payment intents a dashboard search finds (see `SearchStatement`). */
-  search(merchantId: string, terms: SearchTerms): Promise<(PaymentIntentSearchRow & { rank: number })[]> {
-    return this.searches.find(merchantId, terms);
   }
 }

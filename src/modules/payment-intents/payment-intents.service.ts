@@ -1,9 +1,8 @@
-import { SearchHit, SearchTerms } from '../../common/search/search-terms';
 import { Inject, Injectable } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
 import { listPage, Page } from '../../common/paging';
 import { isId, newId } from '../../common/ids/ids';
-import { formatMoney, minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
+import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { MerchantPrincipal } from '../auth';
 import { BANK_RAIL, BankRail, callRailForRequest, testTransferKey, TEST_SENDER } from '../bank-rail';
@@ -162,16 +161,5 @@ export class PaymentIntentsService {
   /** A merchant is waiting: one retry, within the Idempotency-Key's lock. */
   private requestBudget() {
     return { timeoutMs: this.config.providerTimeoutMs, retries: 1 };
-  }
-
-  /** The merchant's payment intents a dashboard search finds: by id, reference, the end of their account number, or amount. */
-  async search(merchantId: string, terms: SearchTerms): Promise<SearchHit[]> {
-    return (await this.repository.search(merchantId, terms)).map((row) => ({
-      kind: 'payment_intent',
-      id: row.id,
-      label: `${row.reference} · ${formatMoney(minorFromColumn(row.amount), row.currency)}`,
-      createdAt: row.createdAt,
-      rank: row.rank,
-    }));
   }
 }

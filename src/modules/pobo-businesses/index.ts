@@ -12,3 +12,4 @@ export { mapPoboBusiness } from './pobo-business.mapper';
 export { POBO_BUSINESS_EXAMPLE, PoboBusinessDto, PoboBusinessEnvelopeDto, PendingRequirementDto } from './dto/pobo-business.response';
 export { KYB_STATES } from './pobo-business.states';
 export type { KybStatus, PendingRequirement } from './pobo-business.states';
+export { POBO_BUSINESS_SEARCH } from './pobo-businesses.search';

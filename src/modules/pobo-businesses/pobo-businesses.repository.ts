@@ -1,5 +1,3 @@
-import { SearchStatement } from '../../common/persistence/search-statement';
-import type { SearchTerms } from '../../common/search/search-terms';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -37,9 +35,6 @@ export interface VaultOwnerRow {
   svmAddress: string;
 }
 
-/** What a search shows of a match. */
-export type BusinessSearchRow = { id: string; createdAt: Date; name: string };
-
 /**
  * The hot paths of POBO businesses: one named prepared statement per request. Reads are scoped
  * to the merchant in the WHERE clause, so a foreign id can never be read, and served by
@@ -48,17 +43,12 @@ export type BusinessSearchRow = { id: string; createdAt: Date; name: string };
 @Injectable()
 export class PoboBusinessesRepository {
   private readonly pages: KeysetList<PoboBusinessRow, 'kybStatus'>;
-  private readonly searches: SearchStatement<BusinessSearchRow>;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.pages = new KeysetList(pool, 'pobo', { table: 'pobo_businesses', alias: 'b' }, POBO_BUSINESS_COLUMNS, { kybStatus: 'kyb_status' });
-    this.searches = new SearchStatement(pool, 'pobo', { table: 'pobo_businesses', alias: 'b' }, `b.id, b.created_at AS "createdAt", b.business_name AS name`, {
-      idPrefix: 'pobo',
-      name: 'business_name',
-    });
   }
 
   async findOwned(merchantId: string, id: string): Promise<PoboBusinessRow | undefined> {
@@ -149,10 +139,5 @@ export class PoboBusinessesRepository {
       values: [afterSeq, limit],
     });
     return rows;
-  }
-
-  /** The merchant's pobo businesses a dashboard search finds (see `SearchStatement`). */
-  search(merchantId: string, terms: SearchTerms): Promise<(BusinessSearchRow & { rank: number })[]> {
-    return this.searches.find(merchantId, terms);
   }
 }

@@ -1,4 +1,3 @@
-import { SearchHit, SearchTerms } from '../../common/search/search-terms';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { isId, newId } from '../../common/ids/ids';
@@ -107,16 +106,5 @@ export class PoboBusinessesService {
       (row) => mapPoboBusiness(row),
       (item) => item.poboUserId,
     );
-  }
-
-  /** The merchant's businesses a dashboard search finds, by id or the start of their name. */
-  async search(merchantId: string, terms: SearchTerms): Promise<SearchHit[]> {
-    return (await this.repository.search(merchantId, terms)).map((row) => ({
-      kind: 'pobo_business',
-      id: row.id,
-      label: row.name,
-      createdAt: row.createdAt,
-      rank: row.rank,
-    }));
   }
 }

@@ -1,40 +1,27 @@
-import { Injectable } from '@nestjs/common';
-import { MAX_SEARCH_RESULTS, SearchHit, searchTerms } from '../../common/search/search-terms';
-import { InternationalIntentsService } from '../international-intents';
-import { PaymentIntentsService } from '../payment-intents';
-import { PoboBusinessesService } from '../pobo-businesses';
-import { VaultTransfersService } from '../vault';
-import { WithdrawalsService } from '../withdrawals';
+import { Inject, Injectable } from '@nestjs/common';
+import { searchTerms } from '../../common/search/search-terms';
+import type { SearchSource } from '../../common/search/search-source';
 import type { SearchResultDto } from './dto/search.dto';
+import { SEARCH_SOURCES, SearchRepository } from './search.repository';
 
-/**
- * The dashboard's search box: every kind of object asked at once, each by its own module (which
- * owns its table and the keys it is found by), the answers merged best match first.
- */
+/** The dashboard's search box: every kind asked at once, in one statement, each match labelled by its kind's own rule. */
 @Injectable()
 export class SearchService {
+  private readonly labels: ReadonlyMap<string, SearchSource['label']>;
+
   constructor(
-    private readonly businesses: PoboBusinessesService,
-    private readonly paymentIntents: PaymentIntentsService,
-    private readonly withdrawals: WithdrawalsService,
-    private readonly internationalIntents: InternationalIntentsService,
-    private readonly vaultTransfers: VaultTransfersService,
-  ) {}
+    private readonly repository: SearchRepository,
+    @Inject(SEARCH_SOURCES) sources: readonly SearchSource[],
+  ) {
+    this.labels = new Map(sources.map((source) => [source.kind, source.label]));
+  }
 
   async search(merchantId: string, q: string): Promise<SearchResultDto[]> {
-    const terms = searchTerms(q);
-    const found = await Promise.all(
-      [this.businesses, this.paymentIntents, this.withdrawals, this.internationalIntents, this.vaultTransfers].map((kind) => kind.search(merchantId, terms)),
-    );
-    // An object found by two keys comes once, at its better rank.
-    const best = new Map<string, SearchHit>();
-    for (const hit of found.flat()) {
-      const seen = best.get(hit.id);
-      if (!seen || hit.rank < seen.rank) best.set(hit.id, hit);
-    }
-    return [...best.values()]
-      .sort((a, b) => a.rank - b.rank || b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : 1))
-      .slice(0, MAX_SEARCH_RESULTS)
-      .map((hit) => ({ kind: hit.kind, id: hit.id, label: hit.label, createdAt: hit.createdAt.toISOString() }));
+    return (await this.repository.find(merchantId, searchTerms(q))).map((row) => ({
+      kind: row.kind,
+      id: row.id,
+      label: this.labels.get(row.kind)!(row.fields),
+      createdAt: row.createdAt.toISOString(),
+    }));
   }
 }

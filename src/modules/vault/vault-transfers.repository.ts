@@ -1,5 +1,3 @@
-import { SearchStatement } from '../../common/persistence/search-statement';
-import type { SearchTerms } from '../../common/search/search-terms';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
@@ -59,24 +57,13 @@ const HISTORY = `h AS (
          SELECT vault_transaction_id, line_status, $4, $5 FROM before WHERE line_status <> $4
        )`;
 
-/** What a search shows of a match. */
-export type VaultTransferSearchRow = { id: string; createdAt: Date; reference: string; amount: string; asset: string; chain: string };
-
 /** SQL of `vault_transfers`, and of each one's line in `vault_transactions`, moved together. */
 @Injectable()
 export class VaultTransfersRepository {
   private readonly pages: KeysetList<VaultTransferRecord>;
-  private readonly searches: SearchStatement<VaultTransferSearchRow>;
 
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {
     this.pages = new KeysetList(pool, 'vtr', { table: 'vault_transfers', alias: 't' }, COLUMNS);
-    this.searches = new SearchStatement(
-      pool,
-      'vtr',
-      { table: 'vault_transfers', alias: 't' },
-      `t.id, t.created_at AS "createdAt", t.merchant_reference AS reference, t.amount, t.asset, t.chain`,
-      { idPrefix: 'vtr', reference: 'merchant_reference', amount: { column: 'amount', currency: 'USDC' } },
-    );
   }
 
   /** The transfer and its line in the vault's transactions, both `pending`. */
@@ -235,10 +222,5 @@ export class VaultTransfersRepository {
       `SELECT pobo_user_id, chain, sum(network_fee)::text AS fees FROM vault_transfers WHERE status = 'confirmed' GROUP BY pobo_user_id, chain`,
     );
     return rows.map((row) => ({ poboUserId: row.pobo_user_id, chain: row.chain, fees: BigInt(row.fees) }));
-  }
-
-  /** The merchant's vault transfers a dashboard search finds (see `SearchStatement`). */
-  search(merchantId: string, terms: SearchTerms): Promise<(VaultTransferSearchRow & { rank: number })[]> {
-    return this.searches.find(merchantId, terms);
   }
 }

@@ -1,10 +1,9 @@
-import { SearchHit, SearchTerms } from '../../common/search/search-terms';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
 import { isId, newId } from '../../common/ids/ids';
-import { formatMoney, minorFromColumn, toMinorUnits } from '../../common/money/money';
+import { minorFromColumn, toMinorUnits } from '../../common/money/money';
 import { listPage, Page } from '../../common/paging';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { chainNamed, type ChainConfig } from '../../config/vault-chains.config';
@@ -281,17 +280,6 @@ export class VaultTransfersService {
               { account: { platform: 'vault_network_fees' as const }, amount: fee },
             ];
     return { type, sourceId: transfer.id, currency: VAULT_ASSET, lines: lines.filter((line) => line.amount !== 0) };
-  }
-
-  /** The merchant's vault transfers a dashboard search finds: by id, reference, or amount. */
-  async search(merchantId: string, terms: SearchTerms): Promise<SearchHit[]> {
-    return (await this.repository.search(merchantId, terms)).map((row) => ({
-      kind: 'vault_transfer',
-      id: row.id,
-      label: `${row.reference} · ${formatMoney(minorFromColumn(row.amount), row.asset)} on ${row.chain}`,
-      createdAt: row.createdAt,
-      rank: row.rank,
-    }));
   }
 }
 

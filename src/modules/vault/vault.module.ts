@@ -46,6 +46,6 @@ import { VaultTransfersService } from './vault-transfers.service';
   ],
   controllers: [VaultController, VaultTestHelpersController, VaultTransfersController],
   providers: [VaultService, VaultDepositsService, VaultRepository, VaultTransfersService, VaultTransfersRepository],
-  exports: [VaultTransfersService, VaultService],
+  exports: [VaultService],
 })
 export class VaultModule {}

@@ -30,6 +30,6 @@ import { WithdrawalsService } from './withdrawals.service';
   ],
   controllers: [WithdrawalsController],
   providers: [WithdrawalsService, WithdrawalPayoutsService, WithdrawalStates, WithdrawalsRepository],
-  exports: [WithdrawalsService, WithdrawalPayoutsService],
+  exports: [WithdrawalPayoutsService],
 })
 export class WithdrawalsModule {}

@@ -1,5 +1,3 @@
-import { SearchStatement } from '../../common/persistence/search-statement';
-import type { SearchTerms } from '../../common/search/search-terms';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
@@ -20,33 +18,16 @@ const COLUMNS = `id, merchant_reference AS "merchantReference", amount, fee, cur
 
 export const WITHDRAWAL_REFERENCE_UNIQUE = 'uq_withdrawals_merchant_reference';
 
-/** What a search shows of a match. */
-export type WithdrawalSearchRow = { id: string; createdAt: Date; reference: string; accountName: string; amount: string; currency: string };
-
 /** The only reader and writer of `withdrawals`; merchant reads are scoped to the merchant in the WHERE clause. */
 @Injectable()
 export class WithdrawalsRepository {
   private readonly pages: KeysetList<WithdrawalRecord, 'status'>;
-  private readonly searches: SearchStatement<WithdrawalSearchRow>;
 
   constructor(
     @Inject(PG_POOL) private readonly pool: Pool,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.pages = new KeysetList(pool, 'wd', { table: 'withdrawals', alias: 'w' }, COLUMNS, { status: 'status' });
-    this.searches = new SearchStatement(
-      pool,
-      'wd',
-      { table: 'withdrawals', alias: 'w' },
-      `w.id, w.created_at AS "createdAt", w.merchant_reference AS reference, w.account_name AS "accountName", w.amount, w.currency`,
-      {
-        idPrefix: 'wd',
-        reference: 'merchant_reference',
-        name: 'account_name',
-        accountNumber: 'account_number',
-        amount: { column: 'amount', currency: 'NGN' },
-      },
-    );
   }
 
   async findOwned(merchantId: string, id: string): Promise<WithdrawalRecord | undefined> {
@@ -85,10 +66,5 @@ export class WithdrawalsRepository {
       [olderThanMs, limit],
     );
     return rows.map((row) => row.id);
-  }
-
-  /** The merchant's withdrawals a dashboard search finds (see `SearchStatement`). */
-  search(merchantId: string, terms: SearchTerms): Promise<(WithdrawalSearchRow & { rank: number })[]> {
-    return this.searches.find(merchantId, terms);
   }
 }

@@ -1,4 +1,3 @@
-import { SearchHit, SearchTerms } from '../../common/search/search-terms';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
@@ -6,7 +5,7 @@ import { isValidNuban } from '../../common/banking/nuban';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
 import { listPage, Page } from '../../common/paging';
 import { isId, newId } from '../../common/ids/ids';
-import { formatMoney, minorFromColumn, toMinorUnits } from '../../common/money/money';
+import { toMinorUnits } from '../../common/money/money';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { IdempotencyClaim, IdempotencyService } from '../idempotency';
 import { LedgerService } from '../ledger';
@@ -118,16 +117,5 @@ export class WithdrawalsService {
         throw new WithdrawalReferenceInUseError();
       throw err;
     }
-  }
-
-  /** The merchant's withdrawals a dashboard search finds: by id, reference, recipient, the end of the account number, or amount. */
-  async search(merchantId: string, terms: SearchTerms): Promise<SearchHit[]> {
-    return (await this.repository.search(merchantId, terms)).map((row) => ({
-      kind: 'withdrawal',
-      id: row.id,
-      label: `${row.reference} · ${formatMoney(minorFromColumn(row.amount), row.currency)} to ${row.accountName}`,
-      createdAt: row.createdAt,
-      rank: row.rank,
-    }));
   }
 }

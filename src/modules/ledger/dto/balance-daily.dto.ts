@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsTimeZone, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsTimeZoneName } from '../../../common/validation/time-zone.validator';
 
 /** The longest window the daily figures cover. */
 export const MAX_DAILY_DAYS = 90;
@@ -16,7 +17,7 @@ export class DailyActivityQuery {
 
   @ApiPropertyOptional({ example: 'Africa/Lagos', default: 'UTC', description: 'The IANA time zone whose calendar days the figures follow' })
   @IsOptional()
-  @IsTimeZone()
+  @IsTimeZoneName()
   timeZone?: string;
 }
 
