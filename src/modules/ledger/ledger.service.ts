@@ -278,34 +278,31 @@ export class LedgerService {
     let past = this.pastDays.get(key);
     if (past?.today !== rows.today) {
       rows = await this.repository.daily(merchantId, account, currency, days, timeZone);
-      past = { today: rows.today, sums: sumsByDay(rows.sums.filter((sum) => sum.day !== rows.today)) };
+      past = { today: rows.today, days: dayFigures(rows.sums, rows.today, days, currency).slice(0, -1) };
       // A posting dated just before midnight may still be committing just after it: the days
       // before today are kept only once today has been going on long enough for them to be whole.
       if (rows.secondsIntoToday >= PAST_DAYS_SETTLE_S) this.rememberPastDays(key, past);
     }
-    const today = sumsByDay(rows.sums.filter((sum) => sum.day === rows.today)).get(rows.today) ?? noSums();
-    const major = (amount: number) => toMajorUnits(amount, currency);
-    const activity: DailyActivity[] = [];
+    const window = [...past.days, ...dayFigures(rows.sums, rows.today, 1, currency)];
+    // Each day's closing balance, walked back from the balance now by each later day's net change.
+    const activity: DailyActivity[] = new Array<DailyActivity>(window.length);
     let closing = minorFromColumn(rows.available);
-    const date = new Date(`${rows.today}T00:00:00Z`);
-    while (activity.length < days) {
-      const day = date.toISOString().slice(0, 10);
-      const sums = day === rows.today ? today : (past.sums.get(day) ?? noSums());
-      activity.push({
-        date: day,
-        collected: major(sums.collected),
-        collectedCount: sums.collectedCount,
-        paidOut: major(sums.paidOut),
-        paidOutCount: sums.paidOutCount,
-        sentAbroad: major(sums.sentAbroad),
-        sentAbroadCount: sums.sentAbroadCount,
-        fees: major(sums.fees),
-        closingAvailable: major(closing),
-      });
-      closing -= sums.net;
-      date.setUTCDate(date.getUTCDate() - 1);
+    for (let i = window.length - 1; i >= 0; i--) {
+      const day = window[i];
+      activity[i] = {
+        date: day.date,
+        collected: day.collected,
+        collectedCount: day.collectedCount,
+        paidOut: day.paidOut,
+        paidOutCount: day.paidOutCount,
+        sentAbroad: day.sentAbroad,
+        sentAbroadCount: day.sentAbroadCount,
+        fees: day.fees,
+        closingAvailable: toMajorUnits(closing, currency),
+      };
+      closing -= day.net;
     }
-    return activity.reverse();
+    return activity;
   }
 
   /** Keeps a merchant's past days, forgetting the least recently kept past `PAST_DAYS_KEPT`. */
@@ -387,27 +384,47 @@ const PAST_DAYS_SETTLE_S = 60;
 /** The most windows `LedgerService.daily` keeps in memory. */
 const PAST_DAYS_KEPT = 1000;
 
-/** The sums of the days before today of one window, as of `today`. */
+/** A day's figures as the API shows them, but its closing balance (which moves with every later posting), and its net change in minor units. */
+type DayFigures = Omit<DailyActivity, 'closingAvailable'> & { net: number };
+
+/** The days before today of one window, oldest first, as of `today`. */
 interface PastDays {
   today: string;
-  sums: Map<string, DaySums>;
+  days: DayFigures[];
 }
 
 function noSums(): DaySums {
   return { collected: 0, paidOut: 0, sentAbroad: 0, fees: 0, net: 0, collectedCount: 0, paidOutCount: 0, sentAbroadCount: 0 };
 }
 
-/** Each day's figures from its sums by type. */
-function sumsByDay(rows: DailyRows['sums']): Map<string, DaySums> {
-  const days = new Map<string, DaySums>();
+/** The `days` days up to `today`, oldest first, each with its figures from the sums by day and type (a day without any has zeros). */
+function dayFigures(rows: DailyRows['sums'], today: string, days: number, currency: string): DayFigures[] {
+  const sums = new Map<string, DaySums>();
   for (const row of rows) {
-    let day = days.get(row.day);
-    if (!day) days.set(row.day, (day = noSums()));
+    let day = sums.get(row.day);
+    if (!day) sums.set(row.day, (day = noSums()));
     const amount = minorFromColumn(row.amount);
     const { figure, sign, count } = DAILY_FIGURES[row.type];
     day[figure] += sign * amount;
     day.net += amount;
     if (count) day[count] += row.count;
   }
-  return days;
+  const figures = new Array<DayFigures>(days);
+  const date = new Date(`${today}T00:00:00Z`);
+  for (let i = days - 1; i >= 0; i--, date.setUTCDate(date.getUTCDate() - 1)) {
+    const day = date.toISOString().slice(0, 10);
+    const sum = sums.get(day) ?? noSums();
+    figures[i] = {
+      date: day,
+      collected: toMajorUnits(sum.collected, currency),
+      collectedCount: sum.collectedCount,
+      paidOut: toMajorUnits(sum.paidOut, currency),
+      paidOutCount: sum.paidOutCount,
+      sentAbroad: toMajorUnits(sum.sentAbroad, currency),
+      sentAbroadCount: sum.sentAbroadCount,
+      fees: toMajorUnits(sum.fees, currency),
+      net: sum.net,
+    };
+  }
+  return figures;
 }
