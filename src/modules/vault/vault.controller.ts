@@ -68,6 +68,15 @@ export const VAULT_TRANSACTION_EXAMPLE: VaultTransactionDto = {
   confirmedAt: '2026-11-20T10:15:26.000Z',
 };
 
+/** The answer of both lists of vault transactions: a business's, and every business's. */
+const VAULT_TRANSACTIONS_PAGE = {
+  status: 200,
+  type: VaultTransactionListEnvelopeDto,
+  description: 'A page of vault transactions',
+  headers: LIST_HEADERS,
+  example: { message: 'Vault transactions retrieved', response: [VAULT_TRANSACTION_EXAMPLE] },
+};
+
 @Controller()
 export class VaultController {
   constructor(private readonly vaults: VaultService) {}
@@ -98,13 +107,7 @@ export class VaultController {
     operationId: 'listVaultTransactions',
     summary: "List a business's vault transactions, newest first",
     description: 'Deposits into the vault on every chain, from the moment the chain showed them (`pending`), and transfers out.',
-    success: {
-      status: 200,
-      type: VaultTransactionListEnvelopeDto,
-      description: 'A page of vault transactions',
-      headers: LIST_HEADERS,
-      example: { message: 'Vault transactions retrieved', response: [VAULT_TRANSACTION_EXAMPLE] },
-    },
+    success: VAULT_TRANSACTIONS_PAGE,
     errors: ['validation_failed', 'invalid_cursor', 'resource_not_found', 'uri_too_long'],
   })
   async transactions(
@@ -162,13 +165,7 @@ export class VaultController {
     operationId: 'listMerchantVaultTransactions',
     summary: "List every business's vault transactions, newest first",
     description: "The merchant's deposits and transfers out on every chain, as each business's own list shows them.",
-    success: {
-      status: 200,
-      type: VaultTransactionListEnvelopeDto,
-      description: 'A page of vault transactions',
-      headers: LIST_HEADERS,
-      example: { message: 'Vault transactions retrieved', response: [VAULT_TRANSACTION_EXAMPLE] },
-    },
+    success: VAULT_TRANSACTIONS_PAGE,
     errors: ['validation_failed', 'invalid_cursor', 'uri_too_long'],
   })
   async merchantTransactions(
