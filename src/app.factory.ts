@@ -113,8 +113,12 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     const json = /^application\/json\b/i.test(request.headers['content-type'] ?? '');
     if (isApi && request.body !== undefined && !json) return done(new AppError('unsupported_media_type', 'Content-Type must be application/json'));
     // The query string's values reach the same validators and SQL as a body's: the same refusals
-    // (a NUL in a filter would otherwise fail in PostgreSQL as a 500).
-    done((isApi && checkJsonBody(request.query)) || undefined);
+    // (a NUL in a filter would otherwise fail in PostgreSQL as a 500). A list's cursor is its own
+    // refusal, `invalid_cursor`: the paging reads only a cursor that is an id it issued.
+    // Only an escaped character can be one of them, so a query without `%` is not looked at.
+    const query = request.url.indexOf('?');
+    const escaped = isApi && query >= 0 && request.url.includes('%', query);
+    done((escaped && checkJsonBody({ ...(request.query as object), cursor: undefined })) || undefined);
   });
 
   installAnswers(fastify);

@@ -30,9 +30,21 @@ export function SearchBox() {
       }}
     >
       <label htmlFor={id} className="visually-hidden">
-        Search by id, reference, name, account number or amount
+        Search
       </label>
-      <input id={id} type="search" name="q" value={text} maxLength={100} placeholder="Search" onChange={(event) => setText(event.target.value)} />
+      <span id={`${id}-hint`} className="visually-hidden">
+        By id, reference, the start of a name, the last digits of an account number, or an amount
+      </span>
+      <input
+        id={id}
+        type="search"
+        name="q"
+        value={text}
+        maxLength={100}
+        placeholder="Search"
+        aria-describedby={`${id}-hint`}
+        onChange={(event) => setText(event.target.value)}
+      />
       <button type="submit" className="secondary">
         Search
       </button>
