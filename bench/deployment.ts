@@ -219,6 +219,9 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
   // The API's and the worker's environment: one deployment, same database, queues and secrets.
   const appEnv: Record<string, string> = {
     NODE_ENV: 'production',
+    // Any free operator port: the parts start several workers (and the API) side by side.
+    OPS_PORT: '0',
+    WORKER_OPS_PORT: '0',
     DATABASE_URL: databaseUrl,
     REDIS_URL,
     PUBLIC_BASE_URL: `http://${HOST}:${apiPort}`,
@@ -255,6 +258,9 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
   started.push(api);
   const reference = startChild('reference', REFERENCE_MAIN, {
     NODE_ENV: 'production',
+    // Any free operator port: the parts start several workers (and the API) side by side.
+    OPS_PORT: '0',
+    WORKER_OPS_PORT: '0',
     REF_PORT: String(refPort),
     REF_MERCHANT_ID: issued.merchantId,
     REF_PUBLIC_BASE_URL: appEnv.PUBLIC_BASE_URL,

@@ -25,6 +25,7 @@ import { DASHBOARD_WEB_HEADERS, DASHBOARD_WEB_PATH, installDashboardWeb, isDashb
 import { installIdempotency } from './modules/idempotency';
 import { installChangeAudit } from './modules/audit';
 import { installKybUploadHooks } from './modules/kyb';
+import { installRequestMetrics, OpsMetrics } from './modules/ops';
 
 const DOCS_PATH = 'docs';
 
@@ -121,6 +122,7 @@ export async function createApp(config: AppConfig, options: { logStream?: Destin
     done((escaped && checkJsonBody({ ...(request.query as object), cursor: undefined })) || undefined);
   });
 
+  installRequestMetrics(fastify, app.get(OpsMetrics));
   installAnswers(fastify);
   installPaging(fastify, config.publicBaseUrl);
   installIdempotency(app, fastify);

@@ -23,6 +23,7 @@ import { WithdrawalsModule } from './modules/withdrawals';
 import { EventsModule } from './modules/events';
 import { PoboBusinessesModule } from './modules/pobo-businesses';
 import { SearchModule } from './modules/search';
+import { OpsModule } from './modules/ops';
 import { RedisModule } from './redis/redis.module';
 
 export interface AppModuleOptions {
@@ -43,6 +44,7 @@ export class AppModule {
         RedisModule,
         JobsModule.forRoot({ worker: false }),
         HealthModule,
+        OpsModule.forRoot('api'),
         MerchantAuthModule,
         AccountsModule,
         PoboBusinessesModule,

@@ -16,6 +16,7 @@ import { VaultModule } from './modules/vault';
 import { WithdrawalsModule } from './modules/withdrawals';
 import { EventsModule, WebhookDeliveryModule } from './modules/events';
 import { RedisModule } from './redis/redis.module';
+import { OpsModule } from './modules/ops';
 
 /**
  * The worker process: the modules that declare jobs, and the job registry, which runs their
@@ -32,6 +33,7 @@ export class WorkerModule {
         DatabaseModule,
         RedisModule,
         JobsModule.forRoot({ worker: true }),
+        OpsModule.forRoot('worker'),
         AccountsModule,
         KybModule,
         NairaModule,

@@ -22,6 +22,8 @@ export interface AppConfig {
   port: number;
   /** The address the API listens on. */
   host: string;
+  /** The operator ports (metrics), on `host`: the API's and the worker's (0: any free port). */
+  ops: { host: string; apiPort: number; workerPort: number };
   databaseUrl: string;
   redisUrl: string;
   publicBaseUrl: string;
@@ -208,6 +210,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     env: parsed.NODE_ENV,
     port: parsed.PORT,
     host: parsed.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
+    ops: {
+      host: parsed.OPS_HOST,
+      apiPort: parsed.OPS_PORT ?? (parsed.NODE_ENV === 'test' ? 0 : 9464),
+      workerPort: parsed.WORKER_OPS_PORT ?? (parsed.NODE_ENV === 'test' ? 0 : 9465),
+    },
     databaseUrl: parsed.DATABASE_URL,
     redisUrl: parsed.REDIS_URL,
     publicBaseUrl,

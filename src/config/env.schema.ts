@@ -24,6 +24,23 @@ export class EnvironmentVariables {
   @IsIP(undefined, { message: 'HOST must be an IPv4 or IPv6 address' })
   HOST?: string;
 
+  /**
+   * The operator port of the API (metrics): never the public one. Unset: 9464, or any free port
+   * under `NODE_ENV=test` (the suites start many processes at once); 0 is always any free port.
+   */
+  @IsOptional()
+  @IntegerVariable(0, 65535)
+  OPS_PORT?: number;
+
+  /** The worker's operator port; unset: 9465 (any free port under `NODE_ENV=test`). */
+  @IsOptional()
+  @IntegerVariable(0, 65535)
+  WORKER_OPS_PORT?: number;
+
+  /** Where the operator ports listen: loopback unless set, in every environment. */
+  @IsIP(undefined, { message: 'OPS_HOST must be an IPv4 or IPv6 address' })
+  OPS_HOST = '127.0.0.1';
+
   @IsString()
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/merchant_api';

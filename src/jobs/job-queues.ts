@@ -41,6 +41,20 @@ export class JobQueues {
     return counts.reduce((a, b) => a + b, 0);
   }
 
+  /** Each queue's jobs by state, and when its oldest waiting job was added (null: none waits). */
+  async stats(): Promise<{ queue: string; counts: Record<'waiting' | 'active' | 'delayed' | 'failed', number>; oldestWaitingAt: number | null }[]> {
+    return Promise.all(
+      this.all().map(async (queue) => {
+        const [counts, [oldest]] = await Promise.all([queue.getJobCounts('waiting', 'active', 'delayed', 'failed'), queue.getJobs(['waiting'], 0, 0, true)]);
+        return {
+          queue: queue.name,
+          counts: { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0, failed: counts.failed ?? 0 },
+          oldestWaitingAt: oldest?.timestamp ?? null,
+        };
+      }),
+    );
+  }
+
   private all(): Queue[] {
     return this.discovery
       .getProviders()

@@ -1,0 +1,28 @@
+import Fastify, { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import type { OpsMetrics } from './ops-metrics';
+
+/**
+ * The operator port: a Fastify server of its own, apart from the public one, so what it serves
+ * can never be reached through the public port (and no public route or hook runs here). `/metrics`
+ * answers the process's metrics in Prometheus's text format; anything else is 404.
+ */
+export class OpsServer {
+  private readonly server: FastifyInstance = Fastify({ logger: false });
+
+  constructor(metrics: OpsMetrics) {
+    this.server.get('/metrics', async (_request, reply) => {
+      void reply.type(metrics.registry.contentType);
+      return metrics.registry.metrics();
+    });
+  }
+
+  async listen(host: string, port: number): Promise<number> {
+    await this.server.listen({ host, port });
+    return (this.server.server.address() as AddressInfo).port;
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+}
