@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { JobPayload } from './job.definition';
 
 export interface OutboxRow {
@@ -14,6 +15,8 @@ export const OUTBOX_CHANNEL = 'outbox';
 
 @Injectable()
 export class OutboxRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
   /**
    * Oldest rows of the named jobs first; rows another relay holds are skipped, so relays never
    * block each other. Rows of jobs this worker does not know (written by a newer release during a
@@ -29,6 +32,14 @@ export class OutboxRepository {
   /** One job, in the transaction of the change that starts it. */
   async insert(manager: EntityManager, job: { jobName: string; jobId: string; payload: JobPayload }): Promise<void> {
     await manager.query('INSERT INTO outbox (job_name, job_id, payload) VALUES ($1, $2, $3::jsonb)', [job.jobName, job.jobId, JSON.stringify(job.payload)]);
+  }
+
+  /** Rows not relayed yet, and when the oldest was written (a row exists only until it is relayed, so this reads few). */
+  async backlog(manager: EntityManager = this.dataSource.manager): Promise<{ count: number; oldestAt: Date | null }> {
+    const [row] = await manager.query<{ count: number; oldest_at: Date | null }[]>(
+      'SELECT count(*)::int AS count, (SELECT created_at FROM outbox ORDER BY id LIMIT 1) AS oldest_at FROM outbox',
+    );
+    return { count: row.count, oldestAt: row.oldest_at };
   }
 
   async remove(manager: EntityManager, ids: string[]): Promise<void> {

@@ -12,6 +12,11 @@ import { OutboxRepository } from './outbox.repository';
 export class Outbox {
   constructor(private readonly repository: OutboxRepository) {}
 
+  /** Jobs written and not relayed yet, and when the oldest was: the worker's metrics. */
+  backlog(): Promise<{ count: number; oldestAt: Date | null }> {
+    return this.repository.backlog();
+  }
+
   async enqueue<P extends JobPayload>(manager: EntityManager, job: JobDefinition<P>, payload: P): Promise<void> {
     await this.repository.insert(manager, { jobName: job.name, jobId: job.jobId(payload), payload });
   }

@@ -1,6 +1,9 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { OpsEndpoint } from '../../src/modules/ops';
-import { createBusiness, http, startTestApp, TestApp } from '../support/test-app';
+import { startAppAtPublicUrl } from '../support/browser';
+import { DashboardClient } from '../support/dashboard';
+import { createBusiness, http, TestApp } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
 import { startTestWorker } from '../support/test-worker';
 
@@ -21,15 +24,19 @@ describe('Operator port (metrics)', () => {
   let t: TestApp;
   let worker: INestApplicationContext;
   let apiKey: string;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    t = await startTestApp(db.url);
+    // At its public URL: the dashboard's changes (a webhook endpoint, its test event) carry its Origin.
+    t = await startAppAtPublicUrl(db.url);
+    receiver = await WebhookReceiver.start();
     worker = await startTestWorker(db.url);
     apiKey = (await t.createMerchant()).apiKey;
   });
 
   afterAll(async () => {
+    await receiver?.close();
     await worker?.close();
     await t?.close();
     await db?.drop();
@@ -63,8 +70,18 @@ describe('Operator port (metrics)', () => {
     for (const value of values) for (const pattern of IDENTIFYING) expect({ value, identifying: pattern.test(value) }).toEqual({ value, identifying: false });
   });
 
-  it("answers the worker's queues by state and the oldest waiting job's age", async () => {
+  it("answers the worker's queues by state, the outbox, and webhook deliveries by outcome", async () => {
+    const d = new DashboardClient(t.baseUrl);
+    const owner = await d.signUp();
+    const endpoint = await d.as(owner, 'POST', '/webhook-endpoints', { url: receiver.url, enabledEvents: ['*'] });
+    expect(endpoint.status).toBe(201);
+    expect((await d.as(owner, 'POST', `/webhook-endpoints/${endpoint.body.response.webhookEndpointId}/test`)).status).toBeLessThan(300);
+    await receiver.until((received) => received.length === 1);
+
     const text = await scrape(worker.get(OpsEndpoint).port);
+    expect(text).toMatch(/webhook_delivery_attempt_duration_seconds_count\{outcome="delivered"\} 1\n/);
+    expect(text).toMatch(/outbox_backlog \d+\n/);
+    expect(text).toMatch(/outbox_oldest_seconds \d/);
     for (const family of ['bullmq_queue_jobs', 'bullmq_queue_oldest_waiting_seconds', 'process_resident_memory_bytes', 'pg_pool_connections']) {
       expect(text).toContain(`# TYPE ${family} `);
     }

@@ -1,11 +1,13 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { newId } from '../../common/ids/ids';
 import { PgListener } from '../../common/persistence/pg-listener';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobQueues, Outbox } from '../../jobs';
+import { OpsMetrics } from '../ops';
 import { mapEvent } from './event.mapper';
 import { EVENTS_JOBS } from './events.jobs';
 import { webhookSecrets } from './webhook-endpoints.service';
@@ -70,6 +72,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly logger = new Logger(WebhookDispatcher.name);
   private readonly secrets: SecretBox;
   private readonly sender: WebhookSender;
+  /** Every attempt, by outcome, on the worker's metrics. */
+  private readonly attempts: Histogram<'outcome'>;
   private readonly inFlight = new Set<Promise<void>>();
   private listener?: PgListener;
   private poll?: NodeJS.Timeout;
@@ -86,7 +90,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly repository: WebhooksRepository,
     private readonly outbox: Outbox,
     private readonly queues: JobQueues,
+    metrics: OpsMetrics,
   ) {
+    this.attempts = new Histogram({
+      name: 'webhook_delivery_attempt_duration_seconds',
+      help: "Webhook delivery attempts by outcome (delivered, retrying, given_up, endpoint_disabled), timed from the request to the endpoint's answer",
+      labelNames: ['outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+      registers: [metrics.registry],
+    });
     this.secrets = webhookSecrets(config);
     this.sender = new WebhookSender(new WebhookUrlPolicy(config), config.webhooks.timeoutMs);
   }
@@ -201,5 +213,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       const disabledNow = await this.repository.recordAttempt(manager, outcome);
       if (disabledNow && disable === 'failing') await this.outbox.enqueue(manager, EVENTS_JOBS.mailEndpointDisabled, { endpointId: endpoint.id });
     });
+    const counted = delivered ? 'delivered' : disable ? 'endpoint_disabled' : outcome.nextRetryAt ? 'retrying' : 'given_up';
+    this.attempts.observe({ outcome: counted }, answer.durationMs / 1000);
   }
 }

@@ -1,7 +1,7 @@
 import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { JobQueues } from '../../jobs';
+import { JobQueues, Outbox } from '../../jobs';
 import { OpsMetrics } from './ops-metrics';
 import { OpsServer } from './ops-server';
 
@@ -35,12 +35,15 @@ export class OpsEndpoint implements OnApplicationBootstrap, OnApplicationShutdow
   }
 }
 
-/** The worker's queues, measured at each scrape: jobs by state, and how long the oldest waiting one has waited. */
+/**
+ * The worker's queues, measured at each scrape: jobs by state, and how long the oldest waiting one
+ * has waited; and the outbox, the jobs written with their change and not yet handed to a queue.
+ */
 @Injectable()
 class QueueMetrics {
-  constructor(metrics: OpsMetrics, queues: JobQueues) {
+  constructor(metrics: OpsMetrics, queues: JobQueues, outbox: Outbox) {
     let stats: Promise<Awaited<ReturnType<JobQueues['stats']>>> | undefined;
-    // Both gauges of one scrape share one read of the queues.
+    // The gauges of one scrape share one read of the queues (and one of the outbox).
     const read = () => (stats ??= queues.stats().finally(() => setImmediate(() => (stats = undefined))));
     new Gauge({
       name: 'bullmq_queue_jobs',
@@ -61,6 +64,25 @@ class QueueMetrics {
           this.set({ queue }, oldestWaitingAt === null ? 0 : Math.max(0, (Date.now() - oldestWaitingAt) / 1000));
       },
     });
+    let backlog: Promise<{ count: number; oldestAt: Date | null }> | undefined;
+    const readBacklog = () => (backlog ??= outbox.backlog().finally(() => setImmediate(() => (backlog = undefined))));
+    new Gauge({
+      name: 'outbox_backlog',
+      help: 'Jobs written with their change and not yet relayed to their queue',
+      registers: [metrics.registry],
+      async collect() {
+        this.set((await readBacklog()).count);
+      },
+    });
+    new Gauge({
+      name: 'outbox_oldest_seconds',
+      help: 'How long the oldest job not yet relayed has waited (0 when none waits)',
+      registers: [metrics.registry],
+      async collect() {
+        const { oldestAt } = await readBacklog();
+        this.set(oldestAt === null ? 0 : Math.max(0, (Date.now() - oldestAt.getTime()) / 1000));
+      },
+    });
   }
 }
 
@@ -70,6 +92,8 @@ export class OpsModule {
   static forRoot(process: OpsProcess): DynamicModule {
     return {
       module: OpsModule,
+      // Every module may count what it does on the process's registry (the webhook dispatcher does).
+      global: true,
       providers: [{ provide: OPS_PROCESS, useValue: process }, OpsMetrics, OpsEndpoint, ...(process === 'worker' ? [QueueMetrics] : [])],
       exports: [OpsMetrics, OpsEndpoint],
     };
