@@ -4,7 +4,7 @@ import { MAX_MAJOR_AMOUNT } from '../money/money';
 export const MAX_SEARCH_RESULTS = 20;
 
 /** The fewest hex digits of an id's random part a search matches ids by the start of. */
-export const MIN_ID_DIGITS = 4;
+const MIN_ID_DIGITS = 4;
 
 /**
  * What a dashboard search asks of each kind of object, read once from the box's text:

@@ -41,7 +41,6 @@ export interface LedgerProblems {
 
 /** `LedgerRepository.daily`'s answer: days as `YYYY-MM-DD`, amounts as minor-unit text. */
 export interface DailyRows {
-  firstDay: string;
   today: string;
   /** How long today has been going on in the time zone, at the statement's time. */
   secondsIntoToday: number;
@@ -235,7 +234,7 @@ export class LedgerRepository {
     const { rows } = await this.pool.query<DailyRows>({
       name: 'ledger_daily',
       text: `WITH win AS (SELECT (now() AT TIME ZONE $2)::date AS today)
-             SELECT (win.today - ($3::int - 1))::text AS "firstDay", win.today::text AS today,
+             SELECT win.today::text AS today,
                     extract(epoch FROM (now() AT TIME ZONE $2) - win.today::timestamp)::int AS "secondsIntoToday",
                     COALESCE((SELECT balance FROM ledger_accounts WHERE id = $5), 0)::text AS available,
                     COALESCE((SELECT json_agg(d) FROM (

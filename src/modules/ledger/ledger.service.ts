@@ -253,7 +253,9 @@ export class LedgerService {
     const holders = new Map<string, VaultAccountBalance[]>();
     for (const row of await this.repository.accountsByBusiness(merchantId, 'vault_available', currency, limit, chains, afterPoboUserId)) {
       const account = { ...parseVaultAccountId(row.id), balance: minorFromColumn(row.balance) };
-      holders.set(account.poboUserId, [...(holders.get(account.poboUserId) ?? []), account]);
+      const accounts = holders.get(account.poboUserId);
+      if (accounts) accounts.push(account);
+      else holders.set(account.poboUserId, [account]);
     }
     // The last business read may have more accounts than the rows reached: it starts the next page.
     return [...holders].slice(0, limit).map(([poboUserId, accounts]) => ({ poboUserId, accounts }));

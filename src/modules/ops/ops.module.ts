@@ -42,9 +42,8 @@ export class OpsEndpoint implements OnApplicationBootstrap, OnApplicationShutdow
 @Injectable()
 class QueueMetrics {
   constructor(metrics: OpsMetrics, queues: JobQueues, outbox: Outbox) {
-    let stats: Promise<Awaited<ReturnType<JobQueues['stats']>>> | undefined;
-    // The gauges of one scrape share one read of the queues (and one of the outbox).
-    const read = () => (stats ??= queues.stats().finally(() => setImmediate(() => (stats = undefined))));
+    // The gauges of one scrape share one read of the queues, and one of the outbox.
+    const read = oncePerScrape(() => queues.stats());
     new Gauge({
       name: 'bullmq_queue_jobs',
       help: 'Jobs in each queue by state (waiting, active, delayed, failed)',
@@ -64,8 +63,7 @@ class QueueMetrics {
           this.set({ queue }, oldestWaitingAt === null ? 0 : Math.max(0, (Date.now() - oldestWaitingAt) / 1000));
       },
     });
-    let backlog: Promise<{ count: number; oldestAt: Date | null }> | undefined;
-    const readBacklog = () => (backlog ??= outbox.backlog().finally(() => setImmediate(() => (backlog = undefined))));
+    const readBacklog = oncePerScrape(() => outbox.backlog());
     new Gauge({
       name: 'outbox_backlog',
       help: 'Jobs written with their change and not yet relayed to their queue',
@@ -84,6 +82,12 @@ class QueueMetrics {
       },
     });
   }
+}
+
+/** `read`, shared by every caller until it settles and the callers of that turn have had it. */
+function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => (pending ??= read().finally(() => setImmediate(() => (pending = undefined))));
 }
 
 /** The operator port and the process's metrics (see docs/operations.md, Metrics). */
