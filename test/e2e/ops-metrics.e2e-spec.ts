@@ -2,6 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { OpsEndpoint } from '../../src/modules/ops';
 import { startAppAtPublicUrl } from '../support/browser';
 import { DashboardClient } from '../support/dashboard';
+import { eventually } from '../support/poll';
 import { createBusiness, http, TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { createTestDatabase, TestDatabase } from '../support/test-database';
@@ -78,8 +79,15 @@ describe('Operator port (metrics)', () => {
     expect((await d.as(owner, 'POST', `/webhook-endpoints/${endpoint.body.response.webhookEndpointId}/test`)).status).toBeLessThan(300);
     await receiver.until((received) => received.length === 1);
 
-    const text = await scrape(worker.get(OpsEndpoint).port);
-    expect(text).toMatch(/webhook_delivery_attempt_duration_seconds_count\{outcome="delivered"\} 1\n/);
+    // The attempt is counted once its outcome is recorded, which follows the receiver's answer.
+    const delivered = /webhook_delivery_attempt_duration_seconds_count\{outcome="delivered"\} 1\n/;
+    const text = await eventually(
+      () => scrape(worker.get(OpsEndpoint).port),
+      (scraped) => delivered.test(scraped),
+      5_000,
+      50,
+    );
+    expect(text).toMatch(delivered);
     expect(text).toMatch(/outbox_backlog \d+\n/);
     expect(text).toMatch(/outbox_oldest_seconds \d/);
     for (const family of ['bullmq_queue_jobs', 'bullmq_queue_oldest_waiting_seconds', 'process_resident_memory_bytes', 'pg_pool_connections']) {
