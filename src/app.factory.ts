@@ -25,7 +25,7 @@ import { DASHBOARD_WEB_HEADERS, DASHBOARD_WEB_PATH, installDashboardWeb, isDashb
 import { installIdempotency } from './modules/idempotency';
 import { installChangeAudit } from './modules/audit';
 import { installKybUploadHooks } from './modules/kyb';
-import { installRequestMetrics, OpsMetrics } from './modules/ops';
+import { installRequestMetrics, OpsMetrics } from './modules/metrics';
 
 const DOCS_PATH = 'docs';
 

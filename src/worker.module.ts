@@ -7,6 +7,7 @@ import { DatabaseModule } from './database/database.module';
 import { JobsModule } from './jobs';
 import { AccountsModule } from './modules/accounts';
 import { KybModule } from './modules/kyb';
+import { LedgerVerificationScheduleModule } from './modules/ledger-verification';
 import { IdempotencyModule } from './modules/idempotency';
 import { InternationalIntentsModule } from './modules/international-intents';
 import { NairaModule } from './modules/naira';
@@ -45,6 +46,7 @@ export class WorkerModule {
         VaultModule,
         InternationalIntentsModule,
         RailEventsModule,
+        LedgerVerificationScheduleModule,
       ],
     };
   }

@@ -5,6 +5,7 @@ import { toMajorUnits, toMinorUnits } from '../common/money/money';
 import { loadConfig } from '../config/app.config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { MetricsModule } from '../modules/metrics';
 import { JobQueues, JobsModule } from '../jobs';
 import { InternationalIntentsModule, InternationalRecovery, InternationalSettlementService, ReceivableOutcome } from '../modules/international-intents';
 import { RedisModule } from '../redis/redis.module';
@@ -54,7 +55,7 @@ async function main(argv: string[]): Promise<void> {
   const app = await NestFactory.createApplicationContext(
     {
       module: class InternationalCliModule {},
-      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, JobsModule.forRoot({ worker: false }), InternationalIntentsModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, MetricsModule, RedisModule, JobsModule.forRoot({ worker: false }), InternationalIntentsModule],
     },
     { logger: false },
   );

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '../config/app.config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { MetricsModule } from '../modules/metrics';
 import { JobQueues, JobsModule } from '../jobs';
 import { NairaCollectionsService, NairaModule } from '../modules/naira';
 import { RedisModule } from '../redis/redis.module';
@@ -26,7 +27,7 @@ async function main(argv: string[]): Promise<void> {
   const app = await NestFactory.createApplicationContext(
     {
       module: class NairaCliModule {},
-      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, JobsModule.forRoot({ worker: false }), NairaModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule, MetricsModule, RedisModule, JobsModule.forRoot({ worker: false }), NairaModule],
     },
     { logger: false },
   );

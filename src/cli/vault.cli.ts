@@ -4,6 +4,7 @@ import { loadConfig } from '../config/app.config';
 import type { ChainName } from '../config/vault-chains.config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { MetricsModule } from '../modules/metrics';
 import { CHAIN_CLIENTS, ChainClients, ChainsModule, describeChainError } from '../modules/chains';
 import { WalletSigner, WalletsModule } from '../modules/wallets';
 import { assertDependenciesReachable } from '../startup/preflight';
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   await assertDependenciesReachable(config, { redis: false });
   const app = await NestFactory.createApplicationContext(
-    { module: class VaultCliModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule, WalletsModule, ChainsModule] },
+    { module: class VaultCliModule {}, imports: [ConfigModule.forRoot(config), DatabaseModule, MetricsModule, WalletsModule, ChainsModule] },
     { logger: false },
   );
   try {

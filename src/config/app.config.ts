@@ -23,7 +23,15 @@ export interface AppConfig {
   /** The address the API listens on. */
   host: string;
   /** The operator ports (metrics), on `host`: the API's and the worker's (0: any free port). */
-  ops: { host: string; apiPort: number; workerPort: number };
+  ops: {
+    host: string;
+    apiPort: number;
+    workerPort: number;
+    /** How often the worker verifies the ledger on its own. */
+    ledgerVerifyIntervalMs: number;
+    /** How long past its step's start a money object counts as stuck. */
+    stuckAfterMs: number;
+  };
   databaseUrl: string;
   redisUrl: string;
   publicBaseUrl: string;
@@ -214,6 +222,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       host: parsed.OPS_HOST,
       apiPort: parsed.OPS_PORT ?? (parsed.NODE_ENV === 'test' ? 0 : 9464),
       workerPort: parsed.WORKER_OPS_PORT ?? (parsed.NODE_ENV === 'test' ? 0 : 9465),
+      ledgerVerifyIntervalMs: parsed.LEDGER_VERIFY_INTERVAL_MS,
+      stuckAfterMs: parsed.STUCK_AFTER_MS,
     },
     databaseUrl: parsed.DATABASE_URL,
     redisUrl: parsed.REDIS_URL,

@@ -37,6 +37,17 @@ export class EnvironmentVariables {
   @IntegerVariable(0, 65535)
   WORKER_OPS_PORT?: number;
 
+  /** How often the worker runs `ledger:verify` itself and records the result (its gauges on the operator port). */
+  @IntegerVariable(1000, 86_400_000)
+  LEDGER_VERIFY_INTERVAL_MS = 900_000;
+
+  /**
+   * A money object still in a step this long after the step began is stuck: the operator port
+   * lists it and counts it (a payment intent awaiting payment counts from its expiry instead).
+   */
+  @IntegerVariable(1000, 7 * 86_400_000)
+  STUCK_AFTER_MS = 900_000;
+
   /** Where the operator ports listen: loopback unless set, in every environment. */
   @IsIP(undefined, { message: 'OPS_HOST must be an IPv4 or IPv6 address' })
   OPS_HOST = '127.0.0.1';

@@ -55,7 +55,8 @@ export class JobQueues {
     );
   }
 
-  private all(): Queue[] {
+  /** Every queue the modules registered (the operator port's board shows them). */
+  all(): Queue[] {
     return this.discovery
       .getProviders()
       .map((wrapper) => wrapper.instance as unknown)

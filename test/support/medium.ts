@@ -16,6 +16,7 @@ import { ConfigModule } from '../../src/config/config.module';
 import { DatabaseModule } from '../../src/database/database.module';
 import { JobsModule } from '../../src/jobs';
 import type { Posting } from '../../src/modules/ledger';
+import { MetricsModule } from '../../src/modules/metrics';
 import { RedisModule } from '../../src/redis/redis.module';
 import { Resources } from './resources';
 import { connectTo, createTestDatabase, TestDatabase } from './test-database';
@@ -161,7 +162,14 @@ export async function startMedium(options: MediumOptions): Promise<Medium> {
 
     const logs: string[] = [];
     let builder = Test.createTestingModule({
-      imports: [ConfigModule.forRoot(config), DatabaseModule, RedisModule, JobsModule.forRoot({ worker: options.worker ?? false }), ...(options.imports ?? [])],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        RedisModule,
+        MetricsModule,
+        JobsModule.forRoot({ worker: options.worker ?? false }),
+        ...(options.imports ?? []),
+      ],
       providers: options.providers ?? [],
     }).setLogger(new RecordingLogger(logs, options.quiet ?? []));
     if (options.override) builder = options.override(builder);

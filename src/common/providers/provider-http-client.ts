@@ -74,6 +74,16 @@ interface StreamedProviderRequest extends ProviderRequestBase {
 
 export type ProviderRequest = JsonProviderRequest | StreamedProviderRequest;
 
+/** The circuit is open: the provider failed too often of late, and the call was not even tried. */
+export class CircuitOpenError extends ProviderError {
+  constructor(providerName: string) {
+    super(`${providerName}: circuit open after repeated failures`, true);
+  }
+}
+
+/** A circuit's state as the operator port reports it. */
+export type CircuitStateName = 'closed' | 'open' | 'half_open';
+
 export interface ProviderResponse {
   status: number;
   body: unknown;
@@ -113,6 +123,12 @@ export class ProviderHttpClient {
       // Opens when over half of the calls of the last 10 s failed, once there were at least 5.
       breaker: new SamplingBreaker({ threshold: 0.5, duration: 10_000, minimumRps: 0.5 }),
     });
+  }
+
+  /** Whether calls go through (closed), fail fast (open), or one trial call is under way (half open). */
+  get circuit(): CircuitStateName {
+    const state = this.breaker.state;
+    return state === CircuitState.Closed ? 'closed' : state === CircuitState.HalfOpen ? 'half_open' : 'open';
   }
 
   async request(request: ProviderRequest): Promise<ProviderResponse> {
@@ -200,7 +216,7 @@ export class ProviderHttpClient {
   private toProviderError(err: unknown, request: ProviderRequest): unknown {
     if (err instanceof ProviderError) return err;
     if (err instanceof BrokenCircuitError) {
-      return new ProviderError(`${this.options.name}: circuit open after repeated failures`, true);
+      return new CircuitOpenError(this.options.name);
     }
     if (err instanceof TaskCancelledError) {
       return new ProviderError(`${this.options.name}: timed out after ${request.timeoutMs} ms`, true);

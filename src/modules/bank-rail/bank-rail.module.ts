@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { OpsMetrics } from '../metrics';
 import { BANK_RAIL } from './bank-rail';
 import { HttpBankRail } from './http-bank-rail';
 
@@ -9,9 +10,11 @@ import { HttpBankRail } from './http-bank-rail';
   providers: [
     {
       provide: BANK_RAIL,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) =>
-        new HttpBankRail(new ProviderHttpClient({ name: 'bank rail', baseUrl: config.bankRail.url, apiKey: config.bankRail.apiKey })),
+      inject: [APP_CONFIG, OpsMetrics],
+      useFactory: (config: AppConfig, metrics: OpsMetrics) => {
+        const client = new ProviderHttpClient({ name: 'bank rail', baseUrl: config.bankRail.url, apiKey: config.bankRail.apiKey });
+        return metrics.thirdParties.measure('bank_rail', new HttpBankRail(client), { circuit: client });
+      },
     },
   ],
   exports: [BANK_RAIL],

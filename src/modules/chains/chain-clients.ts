@@ -11,9 +11,9 @@ export type ChainClients = ReadonlyMap<ChainName, ChainClient>;
  * first use: the adapters' libraries (viem, @solana/kit and the SPL programs, some 25 MB of heap)
  * load then, so the API, which checks addresses but never calls a chain, never loads them.
  */
-export function createChainClients(config: Pick<AppConfig, 'vault' | 'providerTimeoutMs'>): ChainClients {
+export function createChainClients(config: Pick<AppConfig, 'vault' | 'providerTimeoutMs'>, measure: MeasureChain = (_chain, client) => client): ChainClients {
   let clients: ChainClients | undefined;
-  const built = (): ChainClients => (clients ??= buildChainClients(config));
+  const built = (): ChainClients => (clients ??= buildChainClients(config, measure));
   return new Proxy(new Map<ChainName, ChainClient>(), {
     get: (_empty, property) => {
       // Only the map's own methods build it: Nest looks at every provider's constructor and
@@ -27,7 +27,10 @@ export function createChainClients(config: Pick<AppConfig, 'vault' | 'providerTi
   });
 }
 
-function buildChainClients(config: Pick<AppConfig, 'vault' | 'providerTimeoutMs'>): ChainClients {
+/** Wraps a chain's client as it is built (its calls measured, see ChainsModule). */
+export type MeasureChain = (chain: ChainName, client: ChainClient) => ChainClient;
+
+function buildChainClients(config: Pick<AppConfig, 'vault' | 'providerTimeoutMs'>, measure: MeasureChain): ChainClients {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (see createChainClients) */
   const { EvmChainClient } = require('./evm-chain.client') as typeof import('./evm-chain.client');
   const { SolanaChainClient } = require('./solana-chain.client') as typeof import('./solana-chain.client');
@@ -36,7 +39,7 @@ function buildChainClients(config: Pick<AppConfig, 'vault' | 'providerTimeoutMs'
   return new Map(
     config.vault.chains.map((chain): [ChainName, ChainClient] => [
       chain.name,
-      chain.kind === 'evm' ? new EvmChainClient(chain, budget) : new SolanaChainClient(chain, budget),
+      measure(chain.name, chain.kind === 'evm' ? new EvmChainClient(chain, budget) : new SolanaChainClient(chain, budget)),
     ]),
   );
 }

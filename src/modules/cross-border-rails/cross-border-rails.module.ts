@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ProviderHttpClient } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
+import { OpsMetrics } from '../metrics';
 import { BRIDGE_RAIL } from './bridge-rail';
 import { HttpBridgeRail } from './http-bridge-rail';
 import { HttpPayoutRail, PAYOUT_RAIL_NAME } from './http-payout-rail';
@@ -19,13 +20,25 @@ const BRIDGE_RAIL_CLIENT = Symbol('BRIDGE_RAIL_CLIENT');
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new ProviderHttpClient({ name: BRIDGE_RAIL_NAME, baseUrl: config.bridgeRail.url, apiKey: config.bridgeRail.apiKey }),
     },
-    { provide: RATE_PROVIDER, inject: [BRIDGE_RAIL_CLIENT], useFactory: (client: ProviderHttpClient) => new HttpRateProvider(client) },
-    { provide: BRIDGE_RAIL, inject: [BRIDGE_RAIL_CLIENT], useFactory: (client: ProviderHttpClient) => new HttpBridgeRail(client) },
+    {
+      provide: RATE_PROVIDER,
+      inject: [BRIDGE_RAIL_CLIENT, OpsMetrics],
+      useFactory: (client: ProviderHttpClient, metrics: OpsMetrics) =>
+        metrics.thirdParties.measure('bridge_rail', new HttpRateProvider(client), { circuit: client }),
+    },
+    {
+      provide: BRIDGE_RAIL,
+      inject: [BRIDGE_RAIL_CLIENT, OpsMetrics],
+      useFactory: (client: ProviderHttpClient, metrics: OpsMetrics) =>
+        metrics.thirdParties.measure('bridge_rail', new HttpBridgeRail(client), { circuit: client }),
+    },
     {
       provide: PAYOUT_RAIL,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) =>
-        new HttpPayoutRail(new ProviderHttpClient({ name: PAYOUT_RAIL_NAME, baseUrl: config.payoutRail.url, apiKey: config.payoutRail.apiKey })),
+      inject: [APP_CONFIG, OpsMetrics],
+      useFactory: (config: AppConfig, metrics: OpsMetrics) => {
+        const client = new ProviderHttpClient({ name: PAYOUT_RAIL_NAME, baseUrl: config.payoutRail.url, apiKey: config.payoutRail.apiKey });
+        return metrics.thirdParties.measure('payout_rail', new HttpPayoutRail(client), { circuit: client });
+      },
     },
   ],
   exports: [RATE_PROVIDER, BRIDGE_RAIL, PAYOUT_RAIL],

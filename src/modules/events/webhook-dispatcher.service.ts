@@ -7,7 +7,7 @@ import { newId } from '../../common/ids/ids';
 import { PgListener } from '../../common/persistence/pg-listener';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobQueues, Outbox } from '../../jobs';
-import { OpsMetrics } from '../ops';
+import { OpsMetrics } from '../metrics';
 import { mapEvent } from './event.mapper';
 import { EVENTS_JOBS } from './events.jobs';
 import { webhookSecrets } from './webhook-endpoints.service';

@@ -9,3 +9,4 @@ export { RailReconciliationModule } from './rail-reconciliation.module';
 export { RailReconciliationService } from './rail-reconciliation.service';
 export type { RailReconciliation } from './rail-reconciliation.service';
 export { INTERNATIONAL_INTENT_SEARCH } from './international-intents.search';
+export { INTERNATIONAL_INTENT_CENSUS } from './international-intents.census';

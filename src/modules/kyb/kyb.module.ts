@@ -8,6 +8,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobsModule } from '../../jobs';
 import { IdempotencyModule } from '../idempotency';
 import { NairaModule } from '../naira';
+import { OpsMetrics } from '../metrics';
 import { PoboBusinessesModule } from '../pobo-businesses';
 import { HttpVerificationProvider } from './http-verification-provider';
 import { KybDocumentStore } from './kyb-document.store';
@@ -37,11 +38,15 @@ import { VERIFICATION_PROVIDER } from './verification-provider';
     KybRepository,
     {
       provide: VERIFICATION_PROVIDER,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) =>
-        new HttpVerificationProvider(
-          new ProviderHttpClient({ name: 'verification provider', baseUrl: config.verificationProvider.url, apiKey: config.verificationProvider.apiKey }),
-        ),
+      inject: [APP_CONFIG, OpsMetrics],
+      useFactory: (config: AppConfig, metrics: OpsMetrics) => {
+        const client = new ProviderHttpClient({
+          name: 'verification provider',
+          baseUrl: config.verificationProvider.url,
+          apiKey: config.verificationProvider.apiKey,
+        });
+        return metrics.thirdParties.measure('verification_provider', new HttpVerificationProvider(client), { circuit: client });
+      },
     },
   ],
 })

@@ -1,6 +1,9 @@
 import Fastify, { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
-import type { OpsMetrics } from './ops-metrics';
+import type { OpsMetrics } from '../metrics';
+
+/** What a process adds to its operator port besides `/metrics` (the worker: the queue board, the stuck work). */
+export type OpsPages = (fastify: FastifyInstance) => Promise<void>;
 
 /**
  * The operator port: a Fastify server of its own, apart from the public one, so what it serves
@@ -17,7 +20,8 @@ export class OpsServer {
     });
   }
 
-  async listen(host: string, port: number): Promise<number> {
+  async listen(host: string, port: number, pages: OpsPages[]): Promise<number> {
+    for (const install of pages) await install(this.server);
     await this.server.listen({ host, port });
     return (this.server.server.address() as AddressInfo).port;
   }

@@ -1,13 +1,20 @@
 import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Gauge } from 'prom-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
-import { JobQueues, Outbox } from '../../jobs';
-import { OpsMetrics } from './ops-metrics';
-import { OpsServer } from './ops-server';
+import { JobQueues } from '../../jobs';
+import { LedgerModule } from '../ledger';
+import { LedgerVerificationModule } from '../ledger-verification';
+import { MoneyCensusModule, MoneyCensusService } from '../money-census';
+import { MoneyMetrics } from './money-metrics';
+import { MetricsModule, OpsMetrics } from '../metrics';
+import { OpsPages, OpsServer } from './ops-server';
+import { QueueMetrics } from './queue-metrics';
+import { queueBoard } from './queue-board';
+import { stuckWork } from './stuck-work.page';
 
-/** Which process the operator port belongs to: its port setting, and what it measures beyond every process's metrics. */
+/** Which process the operator port belongs to: its port setting, and what it serves beyond every process's metrics. */
 export type OpsProcess = 'api' | 'worker';
 const OPS_PROCESS = Symbol('OPS_PROCESS');
+const OPS_PAGES = Symbol('OPS_PAGES');
 
 /** Opens the operator port once the application is up, and closes it with the application. */
 @Injectable()
@@ -19,6 +26,7 @@ export class OpsEndpoint implements OnApplicationBootstrap, OnApplicationShutdow
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(OPS_PROCESS) private readonly process: OpsProcess,
+    @Inject(OPS_PAGES) private readonly pages: OpsPages[],
     metrics: OpsMetrics,
   ) {
     this.server = new OpsServer(metrics);
@@ -26,8 +34,8 @@ export class OpsEndpoint implements OnApplicationBootstrap, OnApplicationShutdow
 
   async onApplicationBootstrap(): Promise<void> {
     const { host, apiPort, workerPort } = this.config.ops;
-    this.port = await this.server.listen(host, this.process === 'api' ? apiPort : workerPort);
-    new Logger('Ops').log(`operator port (metrics) on ${host}:${this.port}`);
+    this.port = await this.server.listen(host, this.process === 'api' ? apiPort : workerPort, this.pages);
+    new Logger('Ops').log(`operator port on ${host}:${this.port}`);
   }
 
   onApplicationShutdown(): Promise<void> {
@@ -36,70 +44,30 @@ export class OpsEndpoint implements OnApplicationBootstrap, OnApplicationShutdow
 }
 
 /**
- * The worker's queues, measured at each scrape: jobs by state, and how long the oldest waiting one
- * has waited; and the outbox, the jobs written with their change and not yet handed to a queue.
+ * The operator port (see docs/operations.md). Every process's serves its metrics; the worker's
+ * also measures the queues, the outbox and the money, and serves the queue board and the stuck
+ * work (the API processes scale out, and would each read the same).
  */
-@Injectable()
-class QueueMetrics {
-  constructor(metrics: OpsMetrics, queues: JobQueues, outbox: Outbox) {
-    // The gauges of one scrape share one read of the queues, and one of the outbox.
-    const read = oncePerScrape(() => queues.stats());
-    new Gauge({
-      name: 'bullmq_queue_jobs',
-      help: 'Jobs in each queue by state (waiting, active, delayed, failed)',
-      labelNames: ['queue', 'state'],
-      registers: [metrics.registry],
-      async collect() {
-        for (const { queue, counts } of await read()) for (const [state, count] of Object.entries(counts)) this.set({ queue, state }, count);
-      },
-    });
-    new Gauge({
-      name: 'bullmq_queue_oldest_waiting_seconds',
-      help: 'How long the oldest waiting job of each queue has waited (0 when none waits)',
-      labelNames: ['queue'],
-      registers: [metrics.registry],
-      async collect() {
-        for (const { queue, oldestWaitingAt } of await read())
-          this.set({ queue }, oldestWaitingAt === null ? 0 : Math.max(0, (Date.now() - oldestWaitingAt) / 1000));
-      },
-    });
-    const readBacklog = oncePerScrape(() => outbox.backlog());
-    new Gauge({
-      name: 'outbox_backlog',
-      help: 'Jobs written with their change and not yet relayed to their queue',
-      registers: [metrics.registry],
-      async collect() {
-        this.set((await readBacklog()).count);
-      },
-    });
-    new Gauge({
-      name: 'outbox_oldest_seconds',
-      help: 'How long the oldest job not yet relayed has waited (0 when none waits)',
-      registers: [metrics.registry],
-      async collect() {
-        const { oldestAt } = await readBacklog();
-        this.set(oldestAt === null ? 0 : Math.max(0, (Date.now() - oldestAt.getTime()) / 1000));
-      },
-    });
-  }
-}
-
-/** `read`, shared by every caller until it settles and the callers of that turn have had it. */
-function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | undefined;
-  return () => (pending ??= read().finally(() => setImmediate(() => (pending = undefined))));
-}
-
-/** The operator port and the process's metrics (see docs/operations.md, Metrics). */
 @Module({})
 export class OpsModule {
   static forRoot(process: OpsProcess): DynamicModule {
+    const worker = process === 'worker';
     return {
       module: OpsModule,
-      // Every module may count what it does on the process's registry (the webhook dispatcher does).
-      global: true,
-      providers: [{ provide: OPS_PROCESS, useValue: process }, OpsMetrics, OpsEndpoint, ...(process === 'worker' ? [QueueMetrics] : [])],
-      exports: [OpsMetrics, OpsEndpoint],
+      imports: [MetricsModule, ...(worker ? [MoneyCensusModule, LedgerModule, LedgerVerificationModule] : [])],
+      providers: [
+        { provide: OPS_PROCESS, useValue: process },
+        worker
+          ? {
+              provide: OPS_PAGES,
+              inject: [JobQueues, MoneyCensusService],
+              useFactory: (queues: JobQueues, census: MoneyCensusService) => [queueBoard(queues), stuckWork(census)],
+            }
+          : { provide: OPS_PAGES, useValue: [] },
+        OpsEndpoint,
+        ...(worker ? [QueueMetrics, MoneyMetrics] : []),
+      ],
+      exports: [OpsEndpoint],
     };
   }
 }

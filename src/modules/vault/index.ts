@@ -5,3 +5,4 @@ export { VaultReconciliationModule } from './vault-reconciliation.module';
 export { VaultReconciliationService } from './vault-reconciliation.service';
 export type { VaultDifference } from './vault-reconciliation.service';
 export { VAULT_TRANSFER_SEARCH } from './vault-transfers.search';
+export { VAULT_TRANSFER_CENSUS } from './vault-transfers.census';

@@ -2,3 +2,4 @@
 export { WithdrawalsModule } from './withdrawals.module';
 export { WithdrawalPayoutsService } from './withdrawal-payouts.service';
 export { WITHDRAWAL_SEARCH } from './withdrawals.search';
+export { WITHDRAWAL_CENSUS } from './withdrawals.census';

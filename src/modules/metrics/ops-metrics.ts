@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { PG_POOL } from '../../common/persistence/pg-pool';
+import { ThirdPartyCalls } from './third-party-calls';
 
 /** The request duration histogram's buckets, in seconds: from a cached read to a slow upload. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -15,6 +16,8 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 export class OpsMetrics {
   readonly registry = new Registry();
   readonly requestDuration: Histogram<'method' | 'route' | 'status_code'>;
+  /** Wraps each third party's adapter where its module builds it. */
+  readonly thirdParties = new ThirdPartyCalls(this.registry);
 
   constructor(@Inject(PG_POOL) pool: Pool) {
     collectDefaultMetrics({ register: this.registry });

@@ -1,0 +1,18 @@
+/**
+ * One kind of money object as the operator port counts it, declared by the module that owns its
+ * table (the money census composes the declarations into its statements and reads nothing else
+ * of the table): its statuses are counted, its unfinished ones aged, and an object still in a step
+ * `STUCK_AFTER_MS` after the step's clock started is stuck.
+ */
+export interface MoneyObjectSource {
+  /** The object's type, as its events name it. */
+  kind: string;
+  table: string;
+  /** Its status history: the table and the column naming the object. */
+  history: { table: string; column: string };
+  /**
+   * The unfinished statuses, each with the column its step's clock starts from: `updated_at` (the
+   * last move) for a step the service drives, a deadline column for a step that ends at one.
+   */
+  steps: Record<string, string>;
+}
