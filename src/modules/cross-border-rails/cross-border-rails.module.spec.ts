@@ -6,6 +6,7 @@ import { createPayoutRailServer } from '../../../sandbox/payout-rail/payout-rail
 import { loadConfig } from '../../config/app.config';
 import { DEV_BRIDGE_RAIL_API_KEY, DEV_PAYOUT_RAIL_API_KEY } from '../../config/dev-secrets';
 import { ConfigModule } from '../../config/config.module';
+import { MetricsModule } from '../metrics';
 import { BRIDGE_RAIL, BridgeRail, CrossBorderRailsModule, PAYOUT_RAIL, PayoutRail, RATE_PROVIDER, RateProvider } from './index';
 
 describe('CrossBorderRailsModule', () => {
@@ -24,7 +25,7 @@ describe('CrossBorderRailsModule', () => {
     const bridgeUrl = await listen(createBridgeRailServer({ apiKey: DEV_BRIDGE_RAIL_API_KEY, settlementStepMs: 0 }));
     const payoutUrl = await listen(createPayoutRailServer({ apiKey: DEV_PAYOUT_RAIL_API_KEY, settlementStepMs: 0 }));
     const config = loadConfig({ NODE_ENV: 'test', BRIDGE_RAIL_URL: `${bridgeUrl}/`, PAYOUT_RAIL_URL: payoutUrl });
-    const moduleRef = await Test.createTestingModule({ imports: [ConfigModule.forRoot(config), CrossBorderRailsModule] }).compile();
+    const moduleRef = await Test.createTestingModule({ imports: [ConfigModule.forRoot(config), MetricsModule, CrossBorderRailsModule] }).compile();
     const rates = moduleRef.get<RateProvider>(RATE_PROVIDER);
     const bridge = moduleRef.get<BridgeRail>(BRIDGE_RAIL);
     const payout = moduleRef.get<PayoutRail>(PAYOUT_RAIL);

@@ -1,7 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { PG_POOL } from '../../common/persistence/pg-pool';
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { ThirdPartyCalls } from './third-party-calls';
 
 /** The request duration histogram's buckets, in seconds: from a cached read to a slow upload. */
@@ -19,7 +17,7 @@ export class OpsMetrics {
   /** Wraps each third party's adapter where its module builds it. */
   readonly thirdParties = new ThirdPartyCalls(this.registry);
 
-  constructor(@Inject(PG_POOL) pool: Pool) {
+  constructor() {
     collectDefaultMetrics({ register: this.registry });
     this.requestDuration = new Histogram({
       name: 'http_request_duration_seconds',
@@ -27,17 +25,6 @@ export class OpsMetrics {
       labelNames: ['method', 'route', 'status_code'],
       buckets: DURATION_BUCKETS,
       registers: [this.registry],
-    });
-    new Gauge({
-      name: 'pg_pool_connections',
-      help: "The service's PostgreSQL pool: connections open, idle, and callers waiting for one",
-      labelNames: ['state'],
-      registers: [this.registry],
-      collect() {
-        this.set({ state: 'total' }, pool.totalCount);
-        this.set({ state: 'idle' }, pool.idleCount);
-        this.set({ state: 'waiting' }, pool.waitingCount);
-      },
     });
   }
 }

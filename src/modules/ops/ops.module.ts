@@ -7,6 +7,7 @@ import { MoneyCensusModule, MoneyCensusService } from '../money-census';
 import { MoneyMetrics } from './money-metrics';
 import { MetricsModule, OpsMetrics } from '../metrics';
 import { OpsPages, OpsServer } from './ops-server';
+import { PoolMetrics } from './pool-metrics';
 import { QueueMetrics } from './queue-metrics';
 import { queueBoard } from './queue-board';
 import { stuckWork } from './stuck-work.page';
@@ -65,6 +66,7 @@ export class OpsModule {
             }
           : { provide: OPS_PAGES, useValue: [] },
         OpsEndpoint,
+        PoolMetrics,
         ...(worker ? [QueueMetrics, MoneyMetrics] : []),
       ],
       exports: [OpsEndpoint],
