@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
 import { exitOnCrash } from './common/logging/crash';
+import { startTracing } from './common/tracing/tracing';
 import { ConfigError, loadConfig } from './config/app.config';
 import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
 
@@ -17,6 +18,7 @@ setFlagsFromString('--heap-growing-percent=100');
 async function main(): Promise<void> {
   exitOnCrash('api');
   const config = loadConfig();
+  startTracing('merchant-payments-api', config.tracing.endpoint);
   await assertDependenciesReachable(config);
   // Loaded only once the services answer: Nest and every module take seconds to load, and a
   // missing service must be reported before that.

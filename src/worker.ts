@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { exitOnCrash } from './common/logging/crash';
+import { startTracing } from './common/tracing/tracing';
 import { ConfigError, loadConfig } from './config/app.config';
 import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
 
@@ -7,6 +8,7 @@ import { assertDependenciesReachable, DependenciesUnavailableError } from './sta
 async function main(): Promise<void> {
   exitOnCrash('worker');
   const config = loadConfig();
+  startTracing('merchant-payments-worker', config.tracing.endpoint);
   await assertDependenciesReachable(config);
   // Loaded only once the services answer, so a missing one is reported within the probe timeout.
   const [{ NestFactory }, { Logger }, { WorkerModule }, { AppModule }, { jobsWithoutWorker }, { createRootLogger }] = await Promise.all([

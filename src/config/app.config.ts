@@ -32,6 +32,8 @@ export interface AppConfig {
     /** How long past its step's start a money object counts as stuck. */
     stuckAfterMs: number;
   };
+  /** The OTLP endpoint traces go to; null: tracing off. */
+  tracing: { endpoint: string | null };
   databaseUrl: string;
   redisUrl: string;
   publicBaseUrl: string;
@@ -225,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ledgerVerifyIntervalMs: parsed.LEDGER_VERIFY_INTERVAL_MS,
       stuckAfterMs: parsed.STUCK_AFTER_MS,
     },
+    tracing: { endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT ?? null },
     databaseUrl: parsed.DATABASE_URL,
     redisUrl: parsed.REDIS_URL,
     publicBaseUrl,

@@ -52,6 +52,15 @@ export class EnvironmentVariables {
   @IsIP(undefined, { message: 'OPS_HOST must be an IPv4 or IPv6 address' })
   OPS_HOST = '127.0.0.1';
 
+  /**
+   * Where traces go, over OTLP/HTTP (the collector's base URL; `/v1/traces` is added). Unset:
+   * tracing is off and nothing of OpenTelemetry is loaded. The exporter reads the other standard
+   * `OTEL_*` variables (headers, batch delays) itself.
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an absolute http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
   @IsString()
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/merchant_api';

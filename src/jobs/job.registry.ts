@@ -5,6 +5,7 @@ import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { redisOptionsFromUrl } from '../redis/redis-options';
 import { JOB_HANDLER } from './job-handler.decorator';
 import { JobQueues, jobOptions } from './job-queues';
+import { bullmqTracing } from '../common/tracing/tracing';
 import { AnyJobDefinition, JobContext, JobDefinition, QueueDefinition } from './job.definition';
 
 /** The jobs a module registered with `JobsModule.forFeature`. */
@@ -130,6 +131,7 @@ export class JobRegistry implements OnApplicationBootstrap, OnApplicationShutdow
         prefix: this.config.queuePrefix,
         concurrency: queue.concurrency,
         ...jobLockOptions(this.config.jobLockMs),
+        ...bullmqTracing(),
       });
       worker.on('error', (err) => this.logger.warn(`queue ${queue.name}: ${err.message}`));
       // Reported by whichever worker's check found it, so the takeover shows in the logs once.

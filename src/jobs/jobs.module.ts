@@ -4,6 +4,7 @@ import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { DiscoveryModule } from '@nestjs/core';
+import { bullmqTracing } from '../common/tracing/tracing';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { redisOptionsFromUrl } from '../redis/redis-options';
 import { JobQueues } from './job-queues';
@@ -34,6 +35,7 @@ export class JobsModule {
             // Workers block on Redis; BullMQ requires unlimited retries per request for them.
             connection: { ...redisOptionsFromUrl(config.redisUrl), maxRetriesPerRequest: null },
             prefix: config.queuePrefix,
+            ...bullmqTracing(),
           }),
         }),
       ],

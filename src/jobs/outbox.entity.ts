@@ -19,6 +19,10 @@ export class OutboxEntity {
   @Column({ type: 'jsonb' })
   payload: JobPayload;
 
+  /** The W3C traceparent of the request that wrote it (tracing on): the job's spans continue its trace. */
+  @Column({ name: 'trace_parent', type: 'text', nullable: true })
+  traceParent: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

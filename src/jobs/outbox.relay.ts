@@ -5,6 +5,7 @@ import { PgListener } from '../common/persistence/pg-listener';
 import { APP_CONFIG, AppConfig } from '../config/app.config';
 import { JobQueues } from './job-queues';
 import { JobRegistry } from './job.registry';
+import { withTraceParent } from '../common/tracing/tracing';
 import { OUTBOX_CHANNEL, OutboxRepository } from './outbox.repository';
 
 const BATCH = 100;
@@ -75,7 +76,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private relayBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const rows = await this.repository.claim(manager, this.registry.jobNames(), BATCH);
-      for (const row of rows) await this.queues.add(this.registry.definition(row.job_name)!, row.payload, row.job_id);
+      for (const row of rows) await withTraceParent(row.trace_parent, () => this.queues.add(this.registry.definition(row.job_name)!, row.payload, row.job_id));
       if (rows.length > 0)
         await this.repository.remove(
           manager,

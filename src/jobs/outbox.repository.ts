@@ -8,6 +8,8 @@ export interface OutboxRow {
   job_name: string;
   job_id: string;
   payload: JobPayload;
+  /** The W3C traceparent of the request that wrote it, while tracing is on. */
+  trace_parent: string | null;
 }
 
 /** Channel the outbox trigger notifies on commit, so the relay need not poll to be prompt. */
@@ -23,15 +25,20 @@ export class OutboxRepository {
    * rolling deploy) are left for a worker that does, without holding up the rest.
    */
   claim(manager: EntityManager, jobNames: string[], limit: number): Promise<OutboxRow[]> {
-    return manager.query<OutboxRow[]>('SELECT id, job_name, job_id, payload FROM outbox WHERE job_name = ANY($1) ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED', [
-      jobNames,
-      limit,
-    ]);
+    return manager.query<OutboxRow[]>(
+      'SELECT id, job_name, job_id, payload, trace_parent FROM outbox WHERE job_name = ANY($1) ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED',
+      [jobNames, limit],
+    );
   }
 
   /** One job, in the transaction of the change that starts it. */
-  async insert(manager: EntityManager, job: { jobName: string; jobId: string; payload: JobPayload }): Promise<void> {
-    await manager.query('INSERT INTO outbox (job_name, job_id, payload) VALUES ($1, $2, $3::jsonb)', [job.jobName, job.jobId, JSON.stringify(job.payload)]);
+  async insert(manager: EntityManager, job: { jobName: string; jobId: string; payload: JobPayload; traceParent: string | null }): Promise<void> {
+    await manager.query('INSERT INTO outbox (job_name, job_id, payload, trace_parent) VALUES ($1, $2, $3::jsonb, $4)', [
+      job.jobName,
+      job.jobId,
+      JSON.stringify(job.payload),
+      job.traceParent,
+    ]);
   }
 
   /** Rows not relayed yet, and when the oldest was written (a row exists only until it is relayed, so this reads few). */

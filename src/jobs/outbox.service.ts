@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { currentTraceParent } from '../common/tracing/tracing';
 import { JobDefinition, JobPayload } from './job.definition';
 import { OutboxRepository } from './outbox.repository';
 
@@ -18,6 +19,7 @@ export class Outbox {
   }
 
   async enqueue<P extends JobPayload>(manager: EntityManager, job: JobDefinition<P>, payload: P): Promise<void> {
-    await this.repository.insert(manager, { jobName: job.name, jobId: job.jobId(payload), payload });
+    // The job's spans continue the request's trace (the relay adds it to its queue in that context).
+    await this.repository.insert(manager, { jobName: job.name, jobId: job.jobId(payload), payload, traceParent: currentTraceParent() });
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LogController } from 'fastify';
 import type { Params } from 'nestjs-pino';
 import pino, { DestinationStream, Logger, LoggerOptions } from 'pino';
+import { activeTraceId, tracingOn } from '../tracing/tracing';
 import { AppConfig } from '../../config/app.config';
 
 /**
@@ -113,8 +114,12 @@ function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
  * which masks them itself (`maskHeaders`), and pino's redaction would clone every line to look for them.
  */
 function pinoOptions(config: AppConfig): LoggerOptions {
-  return { level: config.logLevel, ...scrubbing };
+  // The trace id beside the request id, while tracing is on (see `startTracing`).
+  const traced: LoggerOptions = tracingOn() ? { mixin: () => traceFields(activeTraceId()) } : {};
+  return { level: config.logLevel, ...scrubbing, ...traced };
 }
+
+const traceFields = (traceId: string | undefined): { traceId?: string } => (traceId ? { traceId } : {});
 
 /** The process's one pino logger: Fastify's request log and Nest's logger both write through it. */
 export function createRootLogger(config: AppConfig, stream?: DestinationStream): Logger {

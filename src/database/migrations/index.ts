@@ -20,7 +20,7 @@ import { WebhookClaimByEndpoint1795811586806 } from './1795811586806-WebhookClai
 import { VaultHolders1795830000000 } from './1795830000000-VaultHolders';
 import { DashboardSearch1795840000000 } from './1795840000000-DashboardSearch';
 import { DailyActivity1795850000000 } from './1795850000000-DailyActivity';
-import { LedgerVerifications1795860000000 } from './1795860000000-LedgerVerifications';
+import { OperatingIt1795860000000 } from './1795860000000-OperatingIt';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -46,5 +46,5 @@ export const MIGRATIONS = [
   VaultHolders1795830000000,
   DashboardSearch1795840000000,
   DailyActivity1795850000000,
-  LedgerVerifications1795860000000,
+  OperatingIt1795860000000,
 ];

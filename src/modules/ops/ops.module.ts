@@ -1,4 +1,5 @@
 import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { stopTracing } from '../../common/tracing/tracing';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobQueues } from '../../jobs';
 import { LedgerModule } from '../ledger';
@@ -39,8 +40,10 @@ export class OpsEndpoint implements OnApplicationBootstrap, OnApplicationShutdow
     new Logger('Ops').log(`operator port on ${host}:${this.port}`);
   }
 
-  onApplicationShutdown(): Promise<void> {
-    return this.server.close();
+  /** The operator port closes, and the spans not exported yet are sent (tracing goes with the process). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.server.close();
+    await stopTracing();
   }
 }
 
