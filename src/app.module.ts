@@ -12,7 +12,7 @@ import { JobsModule } from './jobs';
 import { AgreementPageModule } from './modules/agreement-page';
 import { MerchantAuthModule } from './modules/auth';
 import { AccountsModule } from './modules/accounts';
-import { HealthModule } from './modules/health/health.module';
+import { HealthModule } from './modules/health';
 import { InternationalIntentsModule } from './modules/international-intents';
 import { KybModule } from './modules/kyb';
 import { LedgerModule } from './modules/ledger';

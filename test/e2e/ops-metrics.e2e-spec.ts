@@ -178,6 +178,11 @@ describe('Operator port', () => {
     expect(sample(text, 'ledger_verify_problems{problem="unbalancedTransactions"}')).toBe(0);
     expect(Date.now() / 1000 - sample(text, 'ledger_verify_last_run_timestamp_seconds')!).toBeLessThan(120);
     expectNoIdentifyingLabel(text);
+    // The worker's readiness names each third party it used, with its circuit and its last call.
+    const ready = (await (await fetch(`http://127.0.0.1:${workerPort()}/ready`)).json()) as Record<string, any>;
+    expect(ready).toMatchObject({ status: 'ready', database: 'up', redis: 'up' });
+    expect(ready.thirdParties.bank_rail).toMatchObject({ circuit: 'closed', lastCall: { outcome: 'ok' } });
+    expect(ready.thirdParties.chain_polygon).toEqual({ lastCall: { outcome: 'ok', at: expect.any(String) } });
 
     // The API's own: requests by route template, its calls to the bank rail (the intent's account).
     const api = await scrape(apiPort());
@@ -200,6 +205,13 @@ describe('Operator port', () => {
     );
     expect(text).toMatch(/third_party_call_duration_seconds_count\{provider="bank_rail",operation="[A-Za-z]+",outcome="failed"\} [1-9]/);
     expect(sample(text, 'money_objects{kind="withdrawal",status="pending"}')).toBe(1);
+    // An open circuit is reported, and does not make the worker unready: its other work goes on.
+    const ready = await fetch(`http://127.0.0.1:${workerPort()}/ready`);
+    expect(ready.status).toBe(200);
+    expect(((await ready.json()) as Record<string, any>).thirdParties.bank_rail).toMatchObject({
+      circuit: 'open',
+      lastCall: { outcome: expect.stringMatching(/^(failed|circuit_open)$/) },
+    });
     expect(sample(text, 'money_objects_oldest_unfinished_seconds{kind="withdrawal"}')).toBeGreaterThan(1);
 
     const stuck = await fetch(`http://127.0.0.1:${workerPort()}/stuck`);

@@ -3,6 +3,7 @@ import { eventually, sleep } from '../support/poll';
 import { TcpProxy } from '../support/tcp-proxy';
 import { http, startTestApp, TestApp } from '../support/test-app';
 import { startStack, Stack } from '../support/stack';
+import { OpsEndpoint } from '../../src/modules/ops';
 
 describe('Platform: request ids, errors, OpenAPI, health and dependency outages', () => {
   let stack: Stack;
@@ -135,10 +136,20 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
     expect(['FRONTS', 'side', 'passports'].some((value) => part.test(value) || idType.test(value))).toBe(false);
   });
 
-  it('reports readiness of PostgreSQL and Redis', async () => {
+  /** The operator port's readiness: what the public one will not say. */
+  const opsReady = async () => {
+    const response = await fetch(`http://127.0.0.1:${t.app.get(OpsEndpoint).port}/ready`);
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+
+  it('reports readiness of PostgreSQL and Redis: tersely on the public port, in detail on the operator port', async () => {
     const result = await http(t.baseUrl, 'GET', '/health/ready');
     expect(result.status).toBe(200);
-    expect(result.body.info).toMatchObject({ database: { status: 'up' }, redis: { status: 'up' } });
+    expect(result.body).toEqual({ status: 'ok' });
+    const ops = await opsReady();
+    expect(ops).toMatchObject({ status: 200, body: { status: 'ready', database: 'up', redis: 'up' } });
+    // The rails this API holds a circuit for, closed.
+    expect(ops.body.thirdParties.bank_rail).toMatchObject({ circuit: 'closed' });
   });
 
   it('answers 503 quickly while PostgreSQL is down, and recovers by itself', async () => {
@@ -155,7 +166,10 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
         body: { businessName: 'Down Ltd', email: 'a@b.example', phoneNumber: '+2348012345678', country: 'NG' },
       });
       expect(create.status).toBe(503);
-      expectErrorBody(await http(t.baseUrl, 'GET', '/health/ready'), 503, 'service_unavailable');
+      const notReady = await http(t.baseUrl, 'GET', '/health/ready');
+      expectErrorBody(notReady, 503, 'service_unavailable');
+      expect(notReady.body.message).toBe('Not ready');
+      expect(await opsReady()).toMatchObject({ status: 503, body: { status: 'not_ready', database: 'down', redis: 'up' } });
     } finally {
       await pgProxy.restore();
     }
@@ -226,7 +240,9 @@ describe('Platform: request ids, errors, OpenAPI, health and dependency outages'
         5_000,
       );
       expectErrorBody(result, 503, 'service_unavailable');
-      expect(result.body.message).toContain('redis');
+      // Which dependency is down is the operator port's to say, not the public one's.
+      expect(result.body.message).toBe('Not ready');
+      expect(await opsReady()).toMatchObject({ status: 503, body: { status: 'not_ready', database: 'up', redis: 'down' } });
     } finally {
       await redisProxy.restore();
     }

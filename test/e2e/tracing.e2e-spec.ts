@@ -46,7 +46,7 @@ describe('Tracing', () => {
 
   it("a KYB submission's forwarding job runs in the request's trace, as a descendant of the request's span, and its log line carries the trace id", async () => {
     const { apiKey } = await stack.t.createMerchant();
-    const { poboUserId } = await createBusiness({ baseUrl: api.baseUrl } as never, apiKey, { businessName: 'Traced Trading Ltd' });
+    const { poboUserId } = await createBusiness({ baseUrl: api.baseUrl }, apiKey, { businessName: 'Traced Trading Ltd' });
     await acceptAgreementDirectly(stack.pg, poboUserId);
 
     // The caller's own trace: the API continues it, and so does the job the request writes.
@@ -60,7 +60,7 @@ describe('Tracing', () => {
     expect(submitted.status).toBe(202);
 
     const job = await eventually(
-      async () => otel.spans.find((span) => span.service === 'merchant-payments-worker' && span.traceId === traceId && /process/i.test(span.name)),
+      () => Promise.resolve(otel.spans.find((span) => span.service === 'merchant-payments-worker' && span.traceId === traceId && /process/i.test(span.name))),
       (found) => found !== undefined,
       15_000,
       100,
@@ -70,7 +70,7 @@ describe('Tracing', () => {
     expect(request!.kind).toBe(2); // SERVER
     // The job's span descends from the request's: through the outbox row and the relay's add.
     const chain = await eventually(
-      async () => ancestors(job!),
+      () => Promise.resolve(ancestors(job!)),
       (found) => found.some((span) => span.spanId === request!.spanId),
       5_000,
       100,
@@ -79,10 +79,12 @@ describe('Tracing', () => {
     // The job's own work is traced under it: its call to the verification provider, its SQL.
     const underJob = (span: ReceivedSpan) => ancestors(span).some((ancestor) => ancestor.spanId === job!.spanId);
     await eventually(
-      async () =>
-        otel.spans
-          .filter((span) => span.traceId === traceId && underJob(span))
-          .map((span) => span.attributes['db.system.name'] ?? span.attributes['db.system'] ?? span.attributes['http.request.method']),
+      () =>
+        Promise.resolve(
+          otel.spans
+            .filter((span) => span.traceId === traceId && underJob(span))
+            .map((span) => span.attributes['db.system.name'] ?? span.attributes['db.system'] ?? span.attributes['http.request.method']),
+        ),
       (kinds) => kinds.includes('postgresql') && kinds.includes('POST'),
       10_000,
       100,

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
+import { ReadinessModule } from './readiness';
 
+/** `/health/live` and `/health/ready` on the public port; `Readiness` for the operator port's detailed one. */
 @Module({
-  imports: [TerminusModule.forRoot({ logger: false })],
+  imports: [ReadinessModule],
   controllers: [HealthController],
 })
 export class HealthModule {}

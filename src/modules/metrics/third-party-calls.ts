@@ -25,6 +25,8 @@ export interface MeasureOptions {
 export class ThirdPartyCalls {
   private readonly duration: Histogram<'provider' | 'operation' | 'outcome'>;
   private readonly circuits = new Map<string, { readonly circuit: CircuitStateName }>();
+  private readonly lastCalls = new Map<string, { outcome: CallOutcome; at: Date }>();
+  private readonly measured = new Set<string>();
 
   constructor(registry: Registry) {
     this.duration = new Histogram({
@@ -46,14 +48,27 @@ export class ThirdPartyCalls {
     });
   }
 
+  /** Every provider this process has measured, by name. */
+  states(): Record<string, ThirdPartyState> {
+    return Object.fromEntries(
+      [...this.measured].sort().map((provider) => [provider, { circuit: this.circuits.get(provider)?.circuit, lastCall: this.lastCalls.get(provider) }]),
+    );
+  }
+
   /**
    * `adapter`, with each of its methods that answers a promise timed and counted. Calls the adapter
    * makes to itself are not: the methods run on the adapter, not on what this answers.
    */
   measure<T extends object>(provider: string, adapter: T, options: MeasureOptions = {}): T {
     if (options.circuit) this.circuits.set(provider, options.circuit);
+    this.measured.add(provider);
     const refused = options.refused ?? (() => false);
     const duration = this.duration;
+    const lastCalls = this.lastCalls;
+    const ended = (end: (labels: { outcome: CallOutcome }) => void, outcome: CallOutcome) => {
+      end({ outcome });
+      lastCalls.set(provider, { outcome, at: new Date() });
+    };
     const methods = new Map<PropertyKey, unknown>();
     return new Proxy(adapter, {
       get(target, property) {
@@ -68,17 +83,17 @@ export class ThirdPartyCalls {
             try {
               result = method.apply(target, args);
             } catch (err) {
-              end({ outcome: outcomeOf(err, refused) });
+              ended(end, outcomeOf(err, refused));
               throw err;
             }
             if (!(result instanceof Promise)) return result;
             return result.then(
               (answer: unknown) => {
-                end({ outcome: 'ok' });
+                ended(end, 'ok');
                 return answer;
               },
               (err: unknown) => {
-                end({ outcome: outcomeOf(err, refused) });
+                ended(end, outcomeOf(err, refused));
                 throw err;
               },
             );
@@ -89,6 +104,12 @@ export class ThirdPartyCalls {
       },
     });
   }
+}
+
+/** What the operator port's readiness tells of a third party: its circuit (HTTP providers), its last call in this process. */
+export interface ThirdPartyState {
+  circuit?: CircuitStateName;
+  lastCall?: { outcome: CallOutcome; at: Date };
 }
 
 function outcomeOf(err: unknown, refused: (err: unknown) => boolean): CallOutcome {

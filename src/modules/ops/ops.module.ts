@@ -2,6 +2,7 @@ import { DynamicModule, Inject, Injectable, Logger, Module, OnApplicationBootstr
 import { stopTracing } from '../../common/tracing/tracing';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobQueues } from '../../jobs';
+import { Readiness, ReadinessModule } from '../health';
 import { LedgerModule } from '../ledger';
 import { LedgerVerificationModule } from '../ledger-verification';
 import { MoneyCensusModule, MoneyCensusService } from '../money-census';
@@ -11,6 +12,7 @@ import { OpsPages, OpsServer } from './ops-server';
 import { PoolMetrics } from './pool-metrics';
 import { QueueMetrics } from './queue-metrics';
 import { queueBoard } from './queue-board';
+import { readinessPage } from './readiness.page';
 import { stuckWork } from './stuck-work.page';
 
 /** Which process the operator port belongs to: its port setting, and what it serves beyond every process's metrics. */
@@ -58,16 +60,24 @@ export class OpsModule {
     const worker = process === 'worker';
     return {
       module: OpsModule,
-      imports: [MetricsModule, ...(worker ? [MoneyCensusModule, LedgerModule, LedgerVerificationModule] : [])],
+      imports: [MetricsModule, ReadinessModule, ...(worker ? [MoneyCensusModule, LedgerModule, LedgerVerificationModule] : [])],
       providers: [
         { provide: OPS_PROCESS, useValue: process },
         worker
           ? {
               provide: OPS_PAGES,
-              inject: [JobQueues, MoneyCensusService],
-              useFactory: (queues: JobQueues, census: MoneyCensusService) => [queueBoard(queues), stuckWork(census)],
+              inject: [Readiness, OpsMetrics, JobQueues, MoneyCensusService],
+              useFactory: (readiness: Readiness, metrics: OpsMetrics, queues: JobQueues, census: MoneyCensusService) => [
+                readinessPage(readiness, metrics),
+                queueBoard(queues),
+                stuckWork(census),
+              ],
             }
-          : { provide: OPS_PAGES, useValue: [] },
+          : {
+              provide: OPS_PAGES,
+              inject: [Readiness, OpsMetrics],
+              useFactory: (readiness: Readiness, metrics: OpsMetrics) => [readinessPage(readiness, metrics)],
+            },
         OpsEndpoint,
         PoolMetrics,
         ...(worker ? [QueueMetrics, MoneyMetrics] : []),
