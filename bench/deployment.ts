@@ -76,7 +76,7 @@ export interface Deployment {
   apiKey: string;
   /** A sample of the seeded businesses' ids, in random order (none when no part needs them). */
   businessIds: string[];
-  servers: Record<ServerName, Server>;
+  servers: Record<Exclude<ServerName, 'api-unmeasured'>, Server> & Partial<Record<ServerName, Server>>;
   provider: { url: string; apiKey: string };
   rail: { url: string; apiKey: string; pid: number };
   bridgeRail: { url: string; pid: number };
@@ -125,7 +125,13 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
 
   // 3. Seed the businesses (every part but the international one uses them; it creates its own).
   const ids =
-    PARTS.has('core') || PARTS.has('money') || PARTS.has('collections') || PARTS.has('dashboard') || PARTS.has('kyb') || PARTS.has('kyb-worker')
+    PARTS.has('core') ||
+    PARTS.has('money') ||
+    PARTS.has('collections') ||
+    PARTS.has('dashboard') ||
+    PARTS.has('kyb') ||
+    PARTS.has('kyb-worker') ||
+    PARTS.has('ops')
       ? await seed(databaseUrl, issued.merchantId)
       : [];
   checkAborted();
@@ -256,6 +262,13 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
   };
   const api = startChild('api', APP_MAIN, { ...appEnv, PORT: String(apiPort) }, API_NODE_ARGS);
   started.push(api);
+  // The ops part's yardstick: the same API counting nothing (`OPS_METRICS=off`), on the same database.
+  const unmeasuredPort = PARTS.has('ops') ? await freePort() : undefined;
+  const unmeasured =
+    unmeasuredPort === undefined
+      ? undefined
+      : startChild('api-unmeasured', APP_MAIN, { ...appEnv, PORT: String(unmeasuredPort), OPS_METRICS: 'off' }, API_NODE_ARGS);
+  if (unmeasured) started.push(unmeasured);
   const reference = startChild('reference', REFERENCE_MAIN, {
     NODE_ENV: 'production',
     // Any free operator port: the parts start several workers (and the API) side by side.
@@ -271,6 +284,7 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
   const refUrl = `http://${HOST}:${refPort}`;
   await Promise.all([
     waitReady(api, `${apiUrl}/health/ready`),
+    ...(unmeasured ? [waitReady(unmeasured, `http://${HOST}:${unmeasuredPort}/health/ready`)] : []),
     waitReady(reference, `${refUrl}/ready`),
     waitReady(provider, `${providerUrl}/health`),
     waitReady(rail, `${railUrl}/health`),
@@ -288,9 +302,15 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
   // vault follower would otherwise learn every seeded business's addresses in their measurements.
   const vaultWorkerEnv = { ...appEnv, DB_POOL_SIZE: String(WORKER_DB_POOL_SIZE) };
   const workerEnv = { ...vaultWorkerEnv, ...idleChainsEnv };
-  const servers: Record<ServerName, Server> = {
+  const servers: Deployment['servers'] = {
     reference: { pid: refPid, url: refUrl, headers: {} },
     api: { pid: apiPid, url: apiUrl, headers: { 'x-api-key': issued.apiKey } },
+    ...(unmeasured && { 'api-unmeasured': { pid: pidOf(unmeasured), url: `http://${HOST}:${unmeasuredPort}`, headers: { 'x-api-key': issued.apiKey } } }),
+  };
+  const server = (name: ServerName): Server => {
+    const found = servers[name];
+    if (!found) throw new Error(`the ${name} server was not started (its part is not selected)`);
+    return found;
   };
   const runs: Measurement[] = [];
   return {
@@ -307,14 +327,14 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
     chains: vaultChains,
     runs,
     workerNodeArgs,
-    measure: async (scenario, server, round, requests, options = {}) => {
-      const target = { ...servers[server], ...(options.headers && { headers: options.headers }), requests };
-      const run = await measure(scenario, server, round, target, options);
+    measure: async (scenario, name, round, requests, options = {}) => {
+      const target = { ...server(name), ...(options.headers && { headers: options.headers }), requests };
+      const run = await measure(scenario, name, round, target, options);
       runs.push(run);
       return run;
     },
-    warm: (label, server, requests, options) =>
-      load(label, { ...servers[server], ...(options.headers && { headers: options.headers }), requests }, options.durationS, options.connections),
+    warm: (label, name, requests, options) =>
+      load(label, { ...server(name), ...(options.headers && { headers: options.headers }), requests }, options.durationS, options.connections),
     verifyLedger: () => verifyLedger(databaseUrl, railsEnv),
     resetRail: () => fetch(`${railUrl}/_sandbox/reset`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).then((r) => void r.arrayBuffer()),
     startWorker: async (name, options = {}) => {

@@ -9,14 +9,16 @@ import autocannon from 'autocannon';
 import type { DashboardScenario } from './dashboard';
 import type { InternationalScenario } from './international';
 import type { MoneyScenario, Target } from './money';
+import type { OpsScenario } from './ops';
 import type { WebhooksScenario } from './webhooks';
 import { checkAborted, log, whenStopping } from './processes';
 import { CONNECTIONS, DURATION_S } from './settings';
 
 export const CLK_TCK = clockTicks();
 
-export type Scenario = 'get-one' | 'list-first-page' | 'create' | MoneyScenario | DashboardScenario | InternationalScenario | WebhooksScenario;
-export type ServerName = 'reference' | 'api';
+export type Scenario = 'get-one' | 'list-first-page' | 'create' | MoneyScenario | DashboardScenario | InternationalScenario | WebhooksScenario | OpsScenario;
+/** `api-unmeasured`: a second API with `OPS_METRICS=off`, started for the ops part only. */
+export type ServerName = 'reference' | 'api' | 'api-unmeasured';
 
 export interface Measurement {
   scenario: Scenario;

@@ -48,6 +48,7 @@ import {
   WORKER_DB_POOL_SIZE,
 } from './settings';
 import { runVaultPart } from './vault';
+import { runOpsPart } from './ops';
 import { runWebhooksPart } from './webhooks';
 
 /** Each part, in the order the parts run. */
@@ -61,6 +62,7 @@ const RUN: Record<Part, BenchPart> = {
   international: runInternationalPart,
   vault: runVaultPart,
   webhooks: runWebhooksPart,
+  ops: runOpsPart,
 };
 
 /** The whole `npm run ledger:verify`, start to exit, on the bench database. */

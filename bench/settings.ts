@@ -33,7 +33,7 @@ export const INTL_CREATION_CONCURRENCY = intEnv('BENCH_INTL_CREATION_CONCURRENCY
 /** A diagnostic: `BENCH_INTL_CALLBACKS=0` turns the cross-border rails' callbacks off for the pipeline runs. */
 export const INTL_CALLBACKS = process.env.BENCH_INTL_CALLBACKS !== '0';
 /** The parts of the bench, in the order they run; `BENCH_PARTS` or the arguments select some (all by default). */
-export const ALL_PARTS = ['core', 'money', 'collections', 'dashboard', 'kyb', 'kyb-worker', 'international', 'vault', 'webhooks'] as const;
+export const ALL_PARTS = ['core', 'money', 'collections', 'dashboard', 'kyb', 'kyb-worker', 'international', 'vault', 'webhooks', 'ops'] as const;
 export type Part = (typeof ALL_PARTS)[number];
 export const PARTS = selectedParts();
 /** How long the cross-border sandbox rails keep a leg pending: 0, each leg is final in the rail's answer. */

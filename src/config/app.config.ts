@@ -27,6 +27,8 @@ export interface AppConfig {
     host: string;
     apiPort: number;
     workerPort: number;
+    /** Whether the process counts its metrics (`OPS_METRICS`). */
+    metrics: boolean;
     /** How often the worker verifies the ledger on its own. */
     ledgerVerifyIntervalMs: number;
     /** How long past its step's start a money object counts as stuck. */
@@ -224,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       host: parsed.OPS_HOST,
       apiPort: parsed.OPS_PORT ?? (parsed.NODE_ENV === 'test' ? 0 : 9464),
       workerPort: parsed.WORKER_OPS_PORT ?? (parsed.NODE_ENV === 'test' ? 0 : 9465),
+      metrics: parsed.OPS_METRICS === 'on',
       ledgerVerifyIntervalMs: parsed.LEDGER_VERIFY_INTERVAL_MS,
       stuckAfterMs: parsed.STUCK_AFTER_MS,
     },

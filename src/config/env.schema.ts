@@ -37,6 +37,14 @@ export class EnvironmentVariables {
   @IntegerVariable(0, 65535)
   WORKER_OPS_PORT?: number;
 
+  /**
+   * `off`: the process counts nothing (no request histogram, no third-party timings, no process
+   * metrics); its operator port still answers `/ready`, the board and the stuck work. For the
+   * benchmark's measure of what counting costs, and for a deployment nobody scrapes.
+   */
+  @IsIn(['on', 'off'])
+  OPS_METRICS: 'on' | 'off' = 'on';
+
   /** How often the worker runs `ledger:verify` itself and records the result (its gauges on the operator port). */
   @IntegerVariable(1000, 86_400_000)
   LEDGER_VERIFY_INTERVAL_MS = 900_000;

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { ThirdPartyCalls } from './third-party-calls';
 
@@ -15,10 +16,14 @@ export class OpsMetrics {
   readonly registry = new Registry();
   readonly requestDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** Wraps each third party's adapter where its module builds it. */
-  readonly thirdParties = new ThirdPartyCalls(this.registry);
+  readonly thirdParties: ThirdPartyCalls;
+  /** False under `OPS_METRICS=off`: nothing is counted. */
+  readonly enabled: boolean;
 
-  constructor() {
-    collectDefaultMetrics({ register: this.registry });
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.enabled = config.ops.metrics;
+    this.thirdParties = new ThirdPartyCalls(this.registry, this.enabled);
+    if (this.enabled) collectDefaultMetrics({ register: this.registry });
     this.requestDuration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP requests by method, route template and status code, from arrival to the answer sent',

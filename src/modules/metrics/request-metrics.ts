@@ -7,6 +7,7 @@ import type { OpsMetrics } from './ops-metrics';
  * no route matched is `unmatched`.
  */
 export function installRequestMetrics(fastify: FastifyInstance, metrics: OpsMetrics): void {
+  if (!metrics.enabled) return;
   fastify.addHook('onResponse', (request, reply, done) => {
     metrics.requestDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
