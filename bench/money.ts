@@ -140,6 +140,29 @@ const SETTLE_TIMEOUT_MS = 30_000;
 const RSS_SAMPLE_MS = 250;
 const RSS_TIMELINE_S = 5;
 
+/**
+ * Create payment intent requests for autocannon, each with a fresh Idempotency-Key and
+ * merchantReference; `run` (a run's tag) and `phase` keep every run's keys apart.
+ */
+export function createPaymentIntents(apiKey: string, run: string, phase: string): autocannon.Request[] {
+  let n = 0;
+  return [
+    {
+      method: 'POST',
+      path: PAYMENT_INTENTS_PATH,
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      setupRequest: (request) => {
+        n++;
+        return {
+          ...request,
+          headers: { ...request.headers, 'idempotency-key': `bench-${run}-${phase}-${n}` },
+          body: JSON.stringify({ merchantReference: `bench-ref-${run}-${phase}-${n}`, amount: PI_AMOUNT_NGN }),
+        };
+      },
+    },
+  ];
+}
+
 export async function runMoneyBench(input: MoneyBenchInput): Promise<MoneyBenchResult> {
   const { apiUrl, apiKey, log } = input;
   const pg = new Client({ connectionString: input.databaseUrl });
@@ -150,25 +173,7 @@ export async function runMoneyBench(input: MoneyBenchInput): Promise<MoneyBenchR
     const options = { connections: input.connections, durationS: input.durationS };
     const jsonHeaders = { 'x-api-key': apiKey, 'content-type': 'application/json' };
 
-    // Fresh key and merchantReference per request; `phase` keeps warm-up and measured ones apart.
-    const createIntents = (phase: string): autocannon.Request[] => {
-      let n = 0;
-      return [
-        {
-          method: 'POST',
-          path: PAYMENT_INTENTS_PATH,
-          headers: jsonHeaders,
-          setupRequest: (request) => {
-            n++;
-            return {
-              ...request,
-              headers: { ...request.headers, 'idempotency-key': `bench-${tag}-pi-${phase}-${n}` },
-              body: JSON.stringify({ merchantReference: `bench-pi-${tag}-${phase}-${n}`, amount: PI_AMOUNT_NGN }),
-            };
-          },
-        },
-      ];
-    };
+    const createIntents = (phase: string) => createPaymentIntents(apiKey, `${tag}-pi`, phase);
 
     // 1. Create payment intent: 50 connections, then 10.
     await input.warm('warm-up api create payment intent', createIntents('warm'), { ...options, durationS: input.warmUpS });

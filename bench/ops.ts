@@ -5,9 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
-import { PAYMENT_INTENTS_PATH } from '../src/modules/payment-intents/payment-intents.routes';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 import type { BenchPart } from './deployment';
+import { createPaymentIntents } from './money';
 import { Measurement } from './measure';
 import { log } from './processes';
 import { ROUNDS, WARMUP_S } from './settings';
@@ -28,24 +28,7 @@ export const runOpsPart: BenchPart = async (d) => {
     let next = 0;
     return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `${POBO_USERS_PATH}/${ids[next++ % ids.length]}` }) }];
   };
-  const createIntents = (phase: string): autocannon.Request[] => {
-    let n = 0;
-    return [
-      {
-        method: 'POST',
-        path: PAYMENT_INTENTS_PATH,
-        headers: { 'x-api-key': d.apiKey, 'content-type': 'application/json' },
-        setupRequest: (request) => {
-          n++;
-          return {
-            ...request,
-            headers: { ...request.headers, 'idempotency-key': `bench-${tag}-ops-${phase}-${n}` },
-            body: JSON.stringify({ merchantReference: `bench-ops-${tag}-${phase}-${n}`, amount: 5_000 }),
-          };
-        },
-      },
-    ];
-  };
+  const createIntents = (phase: string) => createPaymentIntents(d.apiKey, `${tag}-ops`, phase);
 
   log('');
   for (const server of SERVERS) {

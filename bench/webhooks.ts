@@ -18,14 +18,12 @@ import { randomBytes } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type autocannon from 'autocannon';
 import { Client } from 'pg';
 import { newId } from '../src/common/ids/ids';
 import { webhookSecrets } from '../src/modules/events/webhook-endpoints.service';
-import { PAYMENT_INTENTS_PATH } from '../src/modules/payment-intents/payment-intents.routes';
 import type { BenchPart } from './deployment';
 import { CLK_TCK, processTicks } from './measure';
-import type { Target } from './money';
+import { createPaymentIntents, type Target } from './money';
 import { checkAborted, log, pidOf, stopChild } from './processes';
 import { preparePipelines, pipelineInput } from './international';
 import { ROUNDS, WARMUP_S } from './settings';
@@ -80,24 +78,7 @@ export const runWebhooksPart: BenchPart = async (d) => {
   const receivers = await startReceivers(RECEIVERS);
   try {
     const tag = randomBytes(4).toString('hex');
-    const creates = (phase: string): autocannon.Request[] => {
-      let n = 0;
-      return [
-        {
-          method: 'POST',
-          path: PAYMENT_INTENTS_PATH,
-          headers: { 'x-api-key': d.apiKey, 'content-type': 'application/json' },
-          setupRequest: (request) => {
-            n++;
-            return {
-              ...request,
-              headers: { ...request.headers, 'idempotency-key': `bench-${tag}-wh-${phase}-${n}` },
-              body: JSON.stringify({ merchantReference: `bench-wh-${tag}-${phase}-${n}`, amount: 5000 }),
-            };
-          },
-        },
-      ];
-    };
+    const creates = (phase: string) => createPaymentIntents(d.apiKey, `${tag}-wh`, phase);
     const subscribe = async (on: boolean) => {
       await pg.query('DELETE FROM webhook_endpoints WHERE merchant_id = $1', [d.merchantId]);
       // Written as the service writes them: the worker opens the sealed secret to sign each delivery.

@@ -128,14 +128,24 @@ describe('Operator port', () => {
     expect(endpoint.status).toBe(201);
     expect((await d.as(owner, 'POST', `/webhook-endpoints/${endpoint.body.response.webhookEndpointId}/test`)).status).toBeLessThan(300);
     await receiver.until((received) => received.length >= 1);
+    // A mail sent (a password-reset link, by the worker over SMTP).
+    expect((await d.post('/password-reset', { email: owner.email })).status).toBe(202);
+    await eventually(
+      () => stack.inbox.messagesTo(owner.email),
+      (mails) => mails.length >= 1,
+      15_000,
+      100,
+    );
     // The ledger verified, and recorded.
     const verified = await ledgerVerify(stack);
     if (verified.code !== 0) throw new Error(JSON.stringify(verified.report));
 
-    // The attempt is counted once its outcome is recorded, which follows the receiver's answer.
+    // An attempt is counted once its outcome is recorded, after the receiver's answer; a mail once the server accepted it.
     const text = await eventually(
       () => scrape(workerPort()),
-      (scraped) => /webhook_delivery_attempt_duration_seconds_count\{outcome="delivered"\} [1-9]/.test(scraped),
+      (scraped) =>
+        /webhook_delivery_attempt_duration_seconds_count\{outcome="delivered"\} [1-9]/.test(scraped) &&
+        /third_party_call_duration_seconds_count\{provider="smtp",operation="send",outcome="ok"\} [1-9]/.test(scraped),
       5_000,
       50,
     );
@@ -170,7 +180,7 @@ describe('Operator port', () => {
       expect(sample(text, `money_objects_oldest_unfinished_seconds{kind="${kind}"}`)).toBe(0);
     }
     // The worker's calls: the bank rail's payout, both cross-border rails, the verification provider, the chain's RPC.
-    for (const provider of ['bank_rail', 'bridge_rail', 'payout_rail', 'verification_provider', 'chain_polygon'])
+    for (const provider of ['bank_rail', 'bridge_rail', 'payout_rail', 'verification_provider', 'chain_polygon', 'smtp'])
       expect(text).toMatch(new RegExp(`third_party_call_duration_seconds_count\\{provider="${provider}",operation="[A-Za-z]+",outcome="ok"\\} [1-9]`));
     for (const provider of ['bank_rail', 'bridge_rail', 'payout_rail', 'verification_provider'])
       expect(sample(text, `third_party_circuit_state{provider="${provider}",state="closed"}`)).toBe(1);
