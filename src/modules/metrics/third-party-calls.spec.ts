@@ -39,6 +39,17 @@ describe('ThirdPartyCalls', () => {
     expect(await counts(registry)).toEqual({ 'outer/ok': 1, 'fail/refused': 2, 'fail/failed': 1, 'fail/circuit_open': 1 });
   });
 
+  it("leaves what is set on the instance alone: a test's spy is the spy, and the class's methods are counted again once it is gone", async () => {
+    const registry = new Registry();
+    const measured = new ThirdPartyCalls(registry).measure('rail', new Adapter());
+    const spy = jest.spyOn(measured, 'inner').mockResolvedValue('spied');
+    expect(await measured.inner()).toBe('spied');
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+    expect(await measured.inner()).toBe('answer');
+    expect(await counts(registry)).toEqual({ 'inner/ok': 1 });
+  });
+
   it("reports each provider's circuit, one state at 1", async () => {
     const registry = new Registry();
     const circuit = { circuit: 'closed' as 'closed' | 'open' | 'half_open' };

@@ -59,8 +59,8 @@ export class ThirdPartyCalls {
   }
 
   /**
-   * `adapter`, with each of its methods that answers a promise timed and counted. Calls the adapter
-   * makes to itself are not: the methods run on the adapter, not on what this answers.
+   * `adapter`, with each of its class's methods that answers a promise timed and counted. Calls the
+   * adapter makes to itself are not: the methods run on the adapter, not on what this answers.
    */
   measure<T extends object>(provider: string, adapter: T, options: MeasureOptions = {}): T {
     if (options.circuit) this.circuits.set(provider, options.circuit);
@@ -74,12 +74,13 @@ export class ThirdPartyCalls {
       end({ outcome });
       lastCalls.set(provider, { outcome, at: new Date() });
     };
-    const methods = new Map<PropertyKey, unknown>();
+    const wrappers = new WeakMap<object, unknown>();
     return new Proxy(adapter, {
       get(target, property) {
         const value: unknown = Reflect.get(target, property);
-        if (typeof value !== 'function' || typeof property !== 'string' || property === 'constructor') return value;
-        let wrapped = methods.get(property);
+        // The class's methods: an own property (a function set on the instance, a test's spy) is the adapter's business.
+        if (typeof value !== 'function' || typeof property !== 'string' || property === 'constructor' || Object.hasOwn(target, property)) return value;
+        let wrapped = wrappers.get(value);
         if (!wrapped) {
           const method = value as (...args: unknown[]) => unknown;
           wrapped = (...args: unknown[]): unknown => {
@@ -103,7 +104,7 @@ export class ThirdPartyCalls {
               },
             );
           };
-          methods.set(property, wrapped);
+          wrappers.set(value, wrapped);
         }
         return wrapped;
       },
