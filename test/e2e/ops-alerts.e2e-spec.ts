@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { nubanFor } from '../../src/common/banking/nuban';
 import { OpsEndpoint } from '../../src/modules/ops';
 import { fundBalance, MoneyStack, post, startMoneyStack } from '../support/money-stack';
+import { retryWithdrawalsOnceRailIsBack } from '../support/ops';
 import { eventually } from '../support/poll';
 import { Alert, RunningPrometheus, startPrometheus } from '../support/prometheus';
 import { http } from '../support/test-app';
@@ -19,7 +20,8 @@ describe('Alerts in a live Prometheus', () => {
   let apiKey: string;
 
   beforeAll(async () => {
-    stack = await startMoneyStack({ name: 'ops-alerts', env: { STUCK_AFTER_MS: '1000' } });
+    // A payout the request could not send is the worker's once the request's key lock is out: soon.
+    stack = await startMoneyStack({ name: 'ops-alerts', env: { STUCK_AFTER_MS: '1000', IDEMPOTENCY_LOCK_MS: '2000' } });
     apiKey = (await stack.t.createMerchant()).apiKey;
     prometheus = await startPrometheus({
       'merchant-payments-api': `127.0.0.1:${stack.t.app.get(OpsEndpoint).port}`,
@@ -64,6 +66,7 @@ describe('Alerts in a live Prometheus', () => {
     expect(alerts.find((alert) => alert.labels.alertname === 'RailCircuitOpen')!.labels).toMatchObject({ severity: 'page', provider: 'bank_rail' });
 
     await stack.bankRail.faults({});
+    await retryWithdrawalsOnceRailIsBack(stack.worker!.get(OpsEndpoint).port!);
     await eventually(
       async () => (await http(stack.t.baseUrl, 'GET', `${WD}/${created.body.response.withdrawalId}`, { apiKey })).body.response.status,
       (status) => status === 'succeeded',

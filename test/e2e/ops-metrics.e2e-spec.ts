@@ -5,6 +5,7 @@ import { startAppAtPublicUrl } from '../support/browser';
 import { DashboardClient } from '../support/dashboard';
 import { createInternationalIntent, createQuote, intentBody, isFinal, pollIntent, verifiedBusiness } from '../support/international';
 import { fundBalance, ledgerVerify, post } from '../support/money-stack';
+import { retryWithdrawalsOnceRailIsBack } from '../support/ops';
 import { eventually } from '../support/poll';
 import { startStack, Stack } from '../support/stack';
 import { http } from '../support/test-app';
@@ -49,7 +50,8 @@ describe('Operator port', () => {
       worker: true,
       // At its public URL: the dashboard's changes (a webhook endpoint, its test event) carry its Origin.
       startApp: startAppAtPublicUrl,
-      env: { PERIODIC_JOB_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '2000', STUCK_AFTER_MS: '1000' },
+      // A payout the request could not send is the worker's once the request's key lock is out: soon.
+      env: { PERIODIC_JOB_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '2000', STUCK_AFTER_MS: '1000', IDEMPOTENCY_LOCK_MS: '2000' },
       merchants: ['ops'],
     });
     apiKey = stack.merchants[0].apiKey;
@@ -235,6 +237,7 @@ describe('Operator port', () => {
     expect((await fetch(`http://127.0.0.1:${workerPort()}/stuck/withdrawal/wd_000000000000000000000000`)).status).toBe(404);
 
     await stack.bankRail!.faults({});
+    await retryWithdrawalsOnceRailIsBack(workerPort()!);
     await eventually(
       () => withdrawalStatus(withdrawalId),
       (status) => status === 'succeeded',
