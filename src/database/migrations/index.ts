@@ -21,6 +21,7 @@ import { VaultHolders1795830000000 } from './1795830000000-VaultHolders';
 import { DashboardSearch1795840000000 } from './1795840000000-DashboardSearch';
 import { DailyActivity1795850000000 } from './1795850000000-DailyActivity';
 import { OperatingIt1795860000000 } from './1795860000000-OperatingIt';
+import { MoneyCensus1795870000000 } from './1795870000000-MoneyCensus';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   DashboardSearch1795840000000,
   DailyActivity1795850000000,
   OperatingIt1795860000000,
+  MoneyCensus1795870000000,
 ];

@@ -14,6 +14,8 @@ import { INTERNATIONAL_INTENT_STATES, InternationalIntentStatus } from './intern
 @Index('idx_international_payment_intents_search_name', { synchronize: false })
 @Index('idx_international_payment_intents_search_account', { synchronize: false })
 @Index('idx_international_payment_intents_search_amount', { synchronize: false })
+// The money census's (MoneyCensus migration): the unfinished rows only.
+@Index('idx_international_payment_intents_unfinished', { synchronize: false })
 @Entity({ name: 'international_payment_intents' })
 @Check('chk_international_payment_intents_status', `"status" IN (${INTERNATIONAL_INTENT_STATES.sqlList()})`)
 @Check('chk_international_payment_intents_amounts', `amount > 0 AND source_amount > 0 AND fee >= 0 AND converted_amount + fee = source_amount`)

@@ -47,20 +47,28 @@ function stepClock(source: MoneyObjectSource): string {
     .join(' ')} END`;
 }
 
-const unfinished = (source: MoneyObjectSource): string => `status IN (${Object.keys(source.steps).map(literal).join(', ')})`;
+/** The declared unfinished statuses, as the predicate of each table's index of them (the `MoneyCensus` migration). */
+export const unfinished = (source: MoneyObjectSource): string => `status IN (${Object.keys(source.steps).map(literal).join(', ')})`;
 
 /**
- * The money census's SQL, composed once from the owners' declarations: one statement counts every
- * kind by status (a read of each table), one lists what is stuck, oldest first, through each
- * table's own unfinished rows.
+ * The money census's SQL, composed once from the owners' declarations: one statement counts the
+ * unfinished objects of every kind by status, with the oldest and the stuck, and one lists what
+ * is stuck, oldest first, both through each table's index of its unfinished rows; one counts the
+ * finished ones, reading every table whole.
  */
 @Injectable()
 export class MoneyCensusRepository {
-  private readonly censusSql = MONEY_OBJECT_SOURCES.map(
-    (source) => `SELECT ${literal(source.kind)} AS kind, status, count(*)::int AS count,
-        min(created_at) FILTER (WHERE ${unfinished(source)}) AS oldest_unfinished,
-        count(*) FILTER (WHERE ${unfinished(source)} AND ${stepClock(source)} < $1)::int AS stuck
-       FROM ${quoted(source.table)} GROUP BY status`,
+  /** The unfinished objects, through each table's index of them (the `MoneyCensus` migration). */
+  private readonly unfinishedSql = MONEY_OBJECT_SOURCES.map(
+    (source) => `SELECT ${literal(source.kind)} AS kind, status, count(*)::int AS count, min(created_at) AS oldest_unfinished,
+        count(*) FILTER (WHERE ${stepClock(source)} < $1)::int AS stuck
+       FROM ${quoted(source.table)} WHERE ${unfinished(source)} GROUP BY status`,
+  ).join('\nUNION ALL\n');
+
+  /** The finished ones: a read of each whole table. */
+  private readonly finishedSql = MONEY_OBJECT_SOURCES.map(
+    (source) => `SELECT ${literal(source.kind)} AS kind, status, count(*)::int AS count, NULL::timestamptz AS oldest_unfinished, 0 AS stuck
+       FROM ${quoted(source.table)} WHERE NOT (${unfinished(source)}) GROUP BY status`,
   ).join('\nUNION ALL\n');
 
   private readonly stuckSql = `SELECT * FROM (${MONEY_OBJECT_SOURCES.map(
@@ -70,8 +78,12 @@ export class MoneyCensusRepository {
 
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
 
-  async census(stuckBefore: Date): Promise<CensusRow[]> {
-    return (await this.pool.query<CensusRow>(this.censusSql, [stuckBefore])).rows;
+  async unfinished(stuckBefore: Date): Promise<CensusRow[]> {
+    return (await this.pool.query<CensusRow>(this.unfinishedSql, [stuckBefore])).rows;
+  }
+
+  async finished(): Promise<CensusRow[]> {
+    return (await this.pool.query<CensusRow>(this.finishedSql)).rows;
   }
 
   async stuck(stuckBefore: Date, limit: number): Promise<StuckRow[]> {

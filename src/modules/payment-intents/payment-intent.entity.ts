@@ -6,6 +6,8 @@ import { PAYMENT_INTENT_STATES, PaymentIntentStatus } from './payment-intent.sta
 // The dashboard search's indexes: made by the DashboardSearch migration (expressions TypeORM cannot declare).
 @Index('idx_payment_intents_search_account', { synchronize: false })
 @Index('idx_payment_intents_search_amount', { synchronize: false })
+// The money census's (MoneyCensus migration): the unfinished rows only.
+@Index('idx_payment_intents_unfinished', { synchronize: false })
 @Entity({ name: 'payment_intents' })
 @Check('chk_payment_intents_status', `"status" IN (${PAYMENT_INTENT_STATES.sqlList()})`)
 @Check('chk_payment_intents_amount', `amount > 0`)

@@ -13,6 +13,8 @@ import { VAULT_TRANSFER_STATES, VaultTransferStatus } from './vault.states';
 // The dashboard search's indexes: made by the DashboardSearch migration (expressions TypeORM cannot declare).
 @Index('idx_vault_transfers_search_reference', { synchronize: false })
 @Index('idx_vault_transfers_search_amount', { synchronize: false })
+// The money census's (MoneyCensus migration): the unfinished rows only.
+@Index('idx_vault_transfers_unfinished', { synchronize: false })
 @Entity({ name: 'vault_transfers' })
 @Check('chk_vault_transfers_status', `status IN (${VAULT_TRANSFER_STATES.sqlList()})`)
 @Check('chk_vault_transfers_amount', `amount > 0 AND network_fee >= 0`)

@@ -7,6 +7,8 @@ import { WITHDRAWAL_STATES, WithdrawalStatus } from './withdrawal.states';
 @Index('idx_withdrawals_search_name', { synchronize: false })
 @Index('idx_withdrawals_search_account', { synchronize: false })
 @Index('idx_withdrawals_search_amount', { synchronize: false })
+// The money census's (MoneyCensus migration): the unfinished rows only.
+@Index('idx_withdrawals_unfinished', { synchronize: false })
 @Entity({ name: 'withdrawals' })
 @Check('chk_withdrawals_status', `"status" IN (${WITHDRAWAL_STATES.sqlList()})`)
 @Check('chk_withdrawals_amounts', `amount > 0 AND fee >= 0`)
