@@ -42,8 +42,8 @@ export class OutboxRepository {
   }
 
   /** Rows not relayed yet, and when the oldest was written (a row exists only until it is relayed, so this reads few). */
-  async backlog(manager: EntityManager = this.dataSource.manager): Promise<{ count: number; oldestAt: Date | null }> {
-    const [row] = await manager.query<{ count: number; oldest_at: Date | null }[]>(
+  async backlog(): Promise<{ count: number; oldestAt: Date | null }> {
+    const [row] = await this.dataSource.query<{ count: number; oldest_at: Date | null }[]>(
       'SELECT count(*)::int AS count, (SELECT created_at FROM outbox ORDER BY id LIMIT 1) AS oldest_at FROM outbox',
     );
     return { count: row.count, oldestAt: row.oldest_at };

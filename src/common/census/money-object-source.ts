@@ -1,3 +1,5 @@
+import type { StateMachine } from '../state-machine/state-machine';
+
 /**
  * One kind of money object as the operator port counts it, declared by the module that owns its
  * table (the money census composes the declarations into its statements and reads nothing else
@@ -15,4 +17,9 @@ export interface MoneyObjectSource {
    * last move) for a step the service drives, a deadline column for a step that ends at one.
    */
   steps: Record<string, string>;
+}
+
+/** `steps` where every status its machine does not call final is unfinished, each timed from the object's last move. */
+export function stepsBeforeFinal(machine: StateMachine<string>): Record<string, string> {
+  return Object.fromEntries(machine.states.filter((status) => !machine.isFinal(status)).map((status) => [status, 'updated_at']));
 }

@@ -1,4 +1,4 @@
-import type { MoneyObjectSource } from '../../common/census/money-object-source';
+import { MoneyObjectSource, stepsBeforeFinal } from '../../common/census/money-object-source';
 import { INTERNATIONAL_INTENT_STATES } from './international-intent.states';
 
 /** Every step of the settlement pipeline before `settled` or `rejected`, each timed from its move. */
@@ -6,7 +6,5 @@ export const INTERNATIONAL_INTENT_CENSUS: MoneyObjectSource = {
   kind: 'international_payment_intent',
   table: 'international_payment_intents',
   history: { table: 'international_payment_intent_status_history', column: 'intent_id' },
-  steps: Object.fromEntries(
-    INTERNATIONAL_INTENT_STATES.states.filter((status) => !INTERNATIONAL_INTENT_STATES.isFinal(status)).map((status) => [status, 'updated_at']),
-  ),
+  steps: stepsBeforeFinal(INTERNATIONAL_INTENT_STATES),
 };

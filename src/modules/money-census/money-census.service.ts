@@ -41,7 +41,9 @@ export class MoneyCensusService {
       const rows = this.repository.finished();
       this.finished = { at: Date.now(), rows };
       // A failed count is not kept: the next scrape asks again.
-      rows.catch(() => (this.finished = undefined));
+      rows.catch(() => {
+        if (this.finished?.rows === rows) this.finished = undefined;
+      });
     }
     return this.finished.rows;
   }

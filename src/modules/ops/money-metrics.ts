@@ -33,11 +33,8 @@ export class MoneyMetrics {
       registers,
       async collect() {
         for (const [kind, rows] of byKind(census.kinds, await readCensus())) {
-          const oldest = rows.reduce<number | null>(
-            (min, row) => (row.oldest_unfinished && (min === null || row.oldest_unfinished.getTime() < min) ? row.oldest_unfinished.getTime() : min),
-            null,
-          );
-          this.set({ kind }, ageSeconds(oldest));
+          const times = rows.flatMap((row) => (row.oldest_unfinished ? [row.oldest_unfinished.getTime()] : []));
+          this.set({ kind }, ageSeconds(times.length > 0 ? Math.min(...times) : null));
         }
       },
     });

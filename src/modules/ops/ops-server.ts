@@ -1,23 +1,27 @@
 import Fastify, { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
+import type { Readiness } from '../health';
 import type { OpsMetrics } from '../metrics';
+import { installReadiness } from './readiness.page';
 
-/** What a process adds to its operator port besides `/metrics` (the worker: the queue board, the stuck work). */
+/** What a process adds to its operator port besides `/metrics` and `/ready` (the worker: the queue board, the stuck work). */
 export type OpsPages = (fastify: FastifyInstance) => Promise<void>;
 
 /**
  * The operator port: a Fastify server of its own, apart from the public one, so what it serves
  * can never be reached through the public port (and no public route or hook runs here). `/metrics`
- * answers the process's metrics in Prometheus's text format; anything else is 404.
+ * answers the process's metrics in Prometheus's text format, `/ready` its detailed readiness;
+ * anything else the process does not add is 404.
  */
 export class OpsServer {
   private readonly server: FastifyInstance = Fastify({ logger: false });
 
-  constructor(metrics: OpsMetrics) {
+  constructor(metrics: OpsMetrics, readiness: Readiness) {
     this.server.get('/metrics', async (_request, reply) => {
       void reply.type(metrics.registry.contentType);
       return metrics.registry.metrics();
     });
+    installReadiness(this.server, readiness, metrics);
   }
 
   async listen(host: string, port: number, pages: OpsPages[]): Promise<number> {

@@ -12,10 +12,9 @@ import { OpsPages, OpsServer } from './ops-server';
 import { PoolMetrics } from './pool-metrics';
 import { QueueMetrics } from './queue-metrics';
 import { queueBoard } from './queue-board';
-import { readinessPage } from './readiness.page';
 import { stuckWork } from './stuck-work.page';
 
-/** Which process the operator port belongs to: its port setting, and what it serves beyond every process's metrics. */
+/** Which process the operator port belongs to: its port setting, and what it serves beyond every process's metrics and readiness. */
 export type OpsProcess = 'api' | 'worker';
 const OPS_PROCESS = Symbol('OPS_PROCESS');
 const OPS_PAGES = Symbol('OPS_PAGES');
@@ -32,8 +31,9 @@ export class OpsEndpoint implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(OPS_PROCESS) private readonly process: OpsProcess,
     @Inject(OPS_PAGES) private readonly pages: OpsPages[],
     metrics: OpsMetrics,
+    readiness: Readiness,
   ) {
-    this.server = new OpsServer(metrics);
+    this.server = new OpsServer(metrics, readiness);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -66,18 +66,10 @@ export class OpsModule {
         worker
           ? {
               provide: OPS_PAGES,
-              inject: [Readiness, OpsMetrics, JobQueues, MoneyCensusService],
-              useFactory: (readiness: Readiness, metrics: OpsMetrics, queues: JobQueues, census: MoneyCensusService) => [
-                readinessPage(readiness, metrics),
-                queueBoard(queues),
-                stuckWork(census),
-              ],
+              inject: [JobQueues, MoneyCensusService],
+              useFactory: (queues: JobQueues, census: MoneyCensusService) => [queueBoard(queues), stuckWork(census)],
             }
-          : {
-              provide: OPS_PAGES,
-              inject: [Readiness, OpsMetrics],
-              useFactory: (readiness: Readiness, metrics: OpsMetrics) => [readinessPage(readiness, metrics)],
-            },
+          : { provide: OPS_PAGES, useValue: [] },
         OpsEndpoint,
         PoolMetrics,
         ...(worker ? [QueueMetrics, MoneyMetrics] : []),

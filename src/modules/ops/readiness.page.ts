@@ -1,6 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import type { Readiness } from '../health';
 import type { OpsMetrics } from '../metrics';
-import type { OpsPages } from './ops-server';
 
 export const OPS_READINESS_PATH = '/ready';
 
@@ -10,18 +10,15 @@ export const OPS_READINESS_PATH = '/ready';
  * called or holds a circuit for, with its circuit (HTTP providers) and its last call's outcome.
  * An open circuit does not make the process unready: the other work goes on, and the alerts say it.
  */
-export function readinessPage(readiness: Readiness, metrics: OpsMetrics): OpsPages {
-  return (fastify) => {
-    fastify.get(OPS_READINESS_PATH, async (_request, reply) => {
-      const { database, redis } = await readiness.check();
-      const ready = database && redis;
-      return reply.code(ready ? 200 : 503).send({
-        status: ready ? 'ready' : 'not_ready',
-        database: database ? 'up' : 'down',
-        redis: redis ? 'up' : 'down',
-        thirdParties: metrics.thirdParties.states(),
-      });
+export function installReadiness(fastify: FastifyInstance, readiness: Readiness, metrics: OpsMetrics): void {
+  fastify.get(OPS_READINESS_PATH, async (_request, reply) => {
+    const { database, redis } = await readiness.check();
+    const ready = database && redis;
+    return reply.code(ready ? 200 : 503).send({
+      status: ready ? 'ready' : 'not_ready',
+      database: database ? 'up' : 'down',
+      redis: redis ? 'up' : 'down',
+      thirdParties: metrics.thirdParties.states(),
     });
-    return Promise.resolve();
-  };
+  });
 }

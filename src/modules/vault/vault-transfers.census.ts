@@ -1,4 +1,4 @@
-import type { MoneyObjectSource } from '../../common/census/money-object-source';
+import { MoneyObjectSource, stepsBeforeFinal } from '../../common/census/money-object-source';
 import { VAULT_TRANSFER_STATES } from './vault.states';
 
 /** A vault transfer is signed and broadcast (`pending`), then waits for its confirmations (`submitted`): each timed from its move. */
@@ -6,5 +6,5 @@ export const VAULT_TRANSFER_CENSUS: MoneyObjectSource = {
   kind: 'vault_transfer',
   table: 'vault_transfers',
   history: { table: 'vault_transfer_status_history', column: 'vault_transfer_id' },
-  steps: Object.fromEntries(VAULT_TRANSFER_STATES.states.filter((status) => !VAULT_TRANSFER_STATES.isFinal(status)).map((status) => [status, 'updated_at'])),
+  steps: stepsBeforeFinal(VAULT_TRANSFER_STATES),
 };
