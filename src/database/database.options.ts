@@ -3,6 +3,7 @@ import { AppConfig } from '../config/app.config';
 import { DatabaseLogger } from './database.logger';
 import { join } from 'node:path';
 import { MIGRATIONS } from './migrations';
+import { CountedClient } from '../common/persistence/pg-pool';
 
 /**
  * Every entity file of the service, for the tools that see the whole schema (the migration
@@ -32,6 +33,7 @@ export function dataSourceOptions(
       connectionTimeoutMillis: 2_000,
       statement_timeout: config.dbStatementTimeoutMs,
       application_name: 'merchant-api',
+      Client: CountedClient,
     },
   };
 }

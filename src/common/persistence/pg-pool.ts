@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import { Client, type ClientConfig, type Pool } from 'pg';
 import { dependencyOutages } from '../errors/dependency-outages';
 
 /**
@@ -23,4 +23,32 @@ export function watchPool(pool: Pool): Pool {
     client.on('error', (err) => dependencyOutages.failed({ dependency: 'database', reason: err.message.split('\n', 1)[0].slice(0, 200) }));
   });
   return pool;
+}
+
+let statements = 0;
+
+/**
+ * Statements this process has sent to PostgreSQL over any of its pools (each round trip: a
+ * query, an execution of a prepared statement, a BEGIN or a COMMIT), for the operator port's
+ * `pg_statements_total` and the bench's statements per operation.
+ */
+export function statementsSent(): number {
+  return statements;
+}
+
+/**
+ * The connection class of every pool of the service (the `Client` option of pg's Pool, which
+ * TypeORM passes through `extra`): pg's own, counting what it sends. Counting in the class rather
+ * than on a pool's `connect` event also counts the first connection, which TypeORM opens before
+ * anything can listen.
+ */
+export class CountedClient extends Client {
+  constructor(config?: string | ClientConfig) {
+    super(config);
+    const send = this.query.bind(this) as (...args: unknown[]) => unknown;
+    this.query = ((...args: unknown[]) => {
+      statements++;
+      return send(...args);
+    }) as Client['query'];
+  }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Pool } from 'pg';
-import { watchPool } from '../../common/persistence/pg-pool';
+import { CountedClient, watchPool } from '../../common/persistence/pg-pool';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 
 /** Connections the search may hold at once: a dashboard read, never the money paths' pool's. */
@@ -25,6 +25,7 @@ export class SearchPool implements OnModuleDestroy {
         statement_timeout: config.dbStatementTimeoutMs,
         application_name: 'merchant-api-search',
         options: '-c plan_cache_mode=force_generic_plan',
+        Client: CountedClient,
       }),
     );
   }
