@@ -22,6 +22,7 @@ import { DashboardSearch1795840000000 } from './1795840000000-DashboardSearch';
 import { DailyActivity1795850000000 } from './1795850000000-DailyActivity';
 import { OperatingIt1795860000000 } from './1795860000000-OperatingIt';
 import { MoneyCensus1795870000000 } from './1795870000000-MoneyCensus';
+import { QuietNotifications1795880000000 } from './1795880000000-QuietNotifications';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   DailyActivity1795850000000,
   OperatingIt1795860000000,
   MoneyCensus1795870000000,
+  QuietNotifications1795880000000,
 ];
