@@ -110,14 +110,11 @@ describe('International settlement: the worker killed between every pair of stag
     await killWorker();
     await stack.payoutRail.faults({});
 
-    // 4. Resumed, and killed while the payout runs; its callback lands with no worker.
+    // 4. Resumed, and killed while the payout runs; its callback lands with no worker and settles
+    // the intent (nothing is left to wait for once the payout completed).
     await startWorker();
     await reaches(id, 'withdrawal_initiated');
     await killWorker();
-    await reaches(id, 'withdrawal_confirmed');
-
-    // 5. The settlement, by a last worker.
-    await startWorker();
     await reaches(id, 'settled');
 
     const history = (await stack.pg.query(`SELECT to_status FROM international_payment_intent_status_history WHERE intent_id = $1 ORDER BY id`, [id])).rows.map(
@@ -261,16 +258,17 @@ describe('International settlement: the worker killed between every pair of stag
           await stack.bridgeRail.setSettlementStep(1_500);
           return intentId;
         }
-        if (state === 'bridge_confirmed' || state === 'withdrawal_confirmed') {
+        if (state === 'bridge_confirmed') {
           // The worker dies just before: the rail's callback moves the intent there, and nothing moves it on.
-          await reaches(intentId, state === 'bridge_confirmed' ? 'bridge_initiated' : 'withdrawal_initiated');
+          await reaches(intentId, 'bridge_initiated');
           await killWorker();
         }
         await reaches(intentId, state);
         return intentId;
       };
 
-      for (const state of ['pending', 'processing', 'bridge_initiated', 'bridge_confirmed', 'withdrawal_initiated', 'withdrawal_confirmed']) {
+      // `withdrawal_confirmed` settles in the payout's own transaction: no operator can catch an intent there.
+      for (const state of ['pending', 'processing', 'bridge_initiated', 'bridge_confirmed', 'withdrawal_initiated']) {
         if (!worker && state !== 'pending') await startWorker();
         const before = await balanceOf(stack.t, apiKey);
         const id = await intentIn(state);

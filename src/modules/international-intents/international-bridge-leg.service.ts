@@ -24,7 +24,7 @@ export class InternationalBridgeLeg implements SettlementLeg<BridgeTransfer> {
     private readonly states: InternationalIntentStates,
   ) {}
 
-  async start(intent: InternationalIntentEntity): Promise<void> {
+  async start(intent: InternationalIntentEntity): Promise<InternationalIntentEntity | undefined> {
     let transfer: BridgeTransfer;
     try {
       transfer = await this.bridge.createTransfer(
@@ -47,12 +47,17 @@ export class InternationalBridgeLeg implements SettlementLeg<BridgeTransfer> {
       }
       throw err;
     }
-    await this.dataSource.transaction((manager) => this.record(manager, transfer));
+    return this.recordAnswer(transfer);
   }
 
-  async poll(intent: InternationalIntentEntity): Promise<void> {
+  async poll(intent: InternationalIntentEntity): Promise<InternationalIntentEntity | undefined> {
     const transfer = await this.bridge.getTransfer(intent.id, railCall(this.config));
-    if (transfer !== null) await this.dataSource.transaction((manager) => this.record(manager, transfer));
+    return transfer === null ? intent : this.recordAnswer(transfer);
+  }
+
+  /** The rail's answer recorded in a transaction of its own. */
+  private async recordAnswer(transfer: BridgeTransfer): Promise<InternationalIntentEntity | undefined> {
+    return (await this.dataSource.transaction((manager) => this.record(manager, transfer)))?.intent;
   }
 
   async record(manager: EntityManager, transfer: BridgeTransfer): Promise<Recorded | undefined> {
@@ -65,15 +70,15 @@ export class InternationalBridgeLeg implements SettlementLeg<BridgeTransfer> {
         const note = code === 'compliance_rejected' ? 'Rejected by compliance screening at the bridge rail' : `The bridge rail rejected the transfer (${code})`;
         await this.states.reject(manager, intent, code, transfer.failureMessage ? `${note}: ${transfer.failureMessage}` : note);
       }
-      return { before, after: intent.status };
+      return { before, after: intent.status, intent };
     }
     // Under the rail's compliance review nothing has left yet: the intent stays in `processing`.
-    if (transfer.status === 'in_review') return { before, after: intent.status };
+    if (transfer.status === 'in_review') return { before, after: intent.status, intent };
     if (intent.status === 'processing') {
       await this.states.apply(manager, intent, 'bridge_initiated', 'bridge_transfer_created', { bridgeTransferId: transfer.id, processedAt: new Date() });
     }
     if (intent.status === 'bridge_initiated' && transfer.status === 'completed')
       await this.states.apply(manager, intent, 'bridge_confirmed', 'bridge_transfer_completed');
-    return { before, after: intent.status };
+    return { before, after: intent.status, intent };
   }
 }

@@ -70,15 +70,20 @@ export class InternationalIntentStates extends StatusStates<InternationalIntentE
     await this.events.record(manager, ...types.map((type) => ({ merchantId: intent.merchantId, type, objectId: intent.id, object })));
   }
 
-  /** Locks the intent and runs `change` only while it is still `expected`, in a transaction of its own. */
+  /**
+   * Locks the intent and runs `change` only while it is still `expected`, in a transaction of its
+   * own. Resolves with the intent as the transaction left it (whoever moved it), undefined when it
+   * does not exist.
+   */
   moveFrom(
     id: string,
     expected: InternationalIntentStatus,
     change: (manager: EntityManager, intent: InternationalIntentEntity) => Promise<unknown>,
-  ): Promise<void> {
+  ): Promise<InternationalIntentEntity | undefined> {
     return this.dataSource.transaction(async (manager) => {
       const intent = await this.lock(manager, id);
       if (intent?.status === expected) await change(manager, intent);
+      return intent ?? undefined;
     });
   }
 

@@ -26,7 +26,7 @@ export class InternationalPayoutLeg implements SettlementLeg<ForeignPayout> {
     private readonly businesses: PoboBusinessesService,
   ) {}
 
-  async start(intent: InternationalIntentEntity): Promise<void> {
+  async start(intent: InternationalIntentEntity): Promise<InternationalIntentEntity | undefined> {
     const business = await this.businesses.findById(intent.poboUserId);
     let payout: ForeignPayout;
     try {
@@ -50,12 +50,17 @@ export class InternationalPayoutLeg implements SettlementLeg<ForeignPayout> {
       }
       throw err;
     }
-    await this.dataSource.transaction((manager) => this.record(manager, payout));
+    return this.recordAnswer(payout);
   }
 
-  async poll(intent: InternationalIntentEntity): Promise<void> {
+  async poll(intent: InternationalIntentEntity): Promise<InternationalIntentEntity | undefined> {
     const payout = await this.payouts.getPayout(intent.id, railCall(this.config));
-    if (payout !== null) await this.dataSource.transaction((manager) => this.record(manager, payout));
+    return payout === null ? intent : this.recordAnswer(payout);
+  }
+
+  /** The rail's answer recorded in a transaction of its own. */
+  private async recordAnswer(payout: ForeignPayout): Promise<InternationalIntentEntity | undefined> {
+    return (await this.dataSource.transaction((manager) => this.record(manager, payout)))?.intent;
   }
 
   async record(manager: EntityManager, payout: ForeignPayout): Promise<Recorded | undefined> {
@@ -65,6 +70,8 @@ export class InternationalPayoutLeg implements SettlementLeg<ForeignPayout> {
     if (intent.status === 'bridge_confirmed') await this.states.apply(manager, intent, 'withdrawal_initiated', 'payout_created', { payoutId: payout.id });
     if (intent.status === 'withdrawal_initiated' && payout.status === 'completed') {
       await this.states.apply(manager, intent, 'withdrawal_confirmed', 'payout_completed', { payoutConfirmation: payout.confirmation });
+      // Nothing is left to wait for: settled in the same transaction, each move with its own history, events and posting.
+      await this.states.apply(manager, intent, 'settled', 'settled', { settledAt: new Date() });
     }
     if (intent.status === 'withdrawal_initiated' && payout.status === 'failed') {
       const code = payout.failureCode ?? 'payout_failed';
@@ -75,6 +82,6 @@ export class InternationalPayoutLeg implements SettlementLeg<ForeignPayout> {
         `The payout to the recipient failed (${code})${payout.failureMessage ? `: ${payout.failureMessage}` : ''}`,
       );
     }
-    return { before, after: intent.status };
+    return { before, after: intent.status, intent };
   }
 }

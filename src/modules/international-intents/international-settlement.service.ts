@@ -50,23 +50,24 @@ export class InternationalSettlementService {
   /**
    * Takes the intent as far as it can go now, whoever moved it last: a rail's callback often
    * records a leg before the worker's own call returns, and the intent then goes on here rather
-   * than waiting for the callback's job at the back of the queue. It stops when a pass changed
-   * nothing, and in a waiting state, unless the job was enqueued for that state (by `resume`: a
-   * callback may be lost), in which case it asks the rail once.
+   * than waiting for the callback's job at the back of the queue. Each step resolves with the
+   * intent as its transaction left it (under the row lock, so a callback's move is in it), and the
+   * next step starts from that without reading it again. It stops when a step changed nothing,
+   * and in a waiting state, unless the job was enqueued for that state (by `resume`: a callback
+   * may be lost), in which case it asks the rail once.
    */
   @JobHandler(INTERNATIONAL_JOBS.advance)
   async advance({ intentId, from }: { intentId: string; from: string }): Promise<void> {
     let polled = false;
-    let seen: InternationalIntentStatus | undefined;
-    for (;;) {
-      const intent = await this.repository.findById(intentId);
-      if (!intent || intent.status === seen) return;
-      seen = intent.status;
+    let intent = (await this.repository.findById(intentId)) ?? undefined;
+    while (intent) {
       if (WAITING.has(intent.status)) {
         if (polled || intent.status !== from) return;
         polled = true;
       }
-      await this.step(intent);
+      const before = intent.status;
+      intent = await this.step(intent);
+      if (intent?.status === before) return;
     }
   }
 
@@ -111,8 +112,8 @@ export class InternationalSettlementService {
     });
   }
 
-  /** One step from the intent's state (the caller reads where it got). */
-  private async step(intent: InternationalIntentEntity): Promise<void> {
+  /** One step from the intent's state; resolves with the intent as the step left it (itself when there was nothing to do). */
+  private async step(intent: InternationalIntentEntity): Promise<InternationalIntentEntity | undefined> {
     switch (intent.status) {
       case 'pending':
         return this.states.moveFrom(intent.id, 'pending', (manager, locked) => this.states.apply(manager, locked, 'processing', 'picked_up'));
@@ -125,10 +126,13 @@ export class InternationalSettlementService {
       case 'withdrawal_initiated':
         return this.payout.poll(intent);
       case 'withdrawal_confirmed':
+        // The payout's record settles in its own transaction; an intent left here by an earlier version settles now.
         return this.states.moveFrom(intent.id, 'withdrawal_confirmed', (manager, locked) =>
           this.states.apply(manager, locked, 'settled', 'settled', { settledAt: new Date() }),
         );
-      // settled, rejected: nothing left to do.
+      case 'settled':
+      case 'rejected':
+        return intent;
     }
   }
 

@@ -5,18 +5,23 @@ import type { Recipient } from '../cross-border-rails';
 import type { InternationalIntentEntity } from './international-intent.entity';
 import type { InternationalIntentStatus } from './international-intent.states';
 
-/** What a rail's word did to an intent: its status before and after. */
+/** What a rail's word did to an intent: its status before and after, and the intent as its transaction left it. */
 export interface Recorded {
   before: InternationalIntentStatus;
   after: InternationalIntentStatus;
+  intent: InternationalIntentEntity;
 }
 
 /** One leg of the settlement (the bridge rail's transfer, the payout rail's payout), as the pipeline drives it. */
 export interface SettlementLeg<Answer> {
-  /** Creates the leg at its rail under the intent's id, and records the answer. */
-  start(intent: InternationalIntentEntity): Promise<void>;
-  /** Asks the rail what became of the leg (its callback has not come); records it when there is news. */
-  poll(intent: InternationalIntentEntity): Promise<void>;
+  /**
+   * Creates the leg at its rail under the intent's id, and records the answer. Resolves with the
+   * intent as the recording transaction left it (the pipeline goes on from there without reading
+   * it again), undefined when it no longer exists.
+   */
+  start(intent: InternationalIntentEntity): Promise<InternationalIntentEntity | undefined>;
+  /** Asks the rail what became of the leg (its callback has not come); records it when there is news. Resolves like `start`. */
+  poll(intent: InternationalIntentEntity): Promise<InternationalIntentEntity | undefined>;
   /** The rail's word on the leg (its answer, a callback or a poll), in the caller's transaction, under the intent's lock. */
   record(manager: EntityManager, answer: Answer): Promise<Recorded | undefined>;
 }
