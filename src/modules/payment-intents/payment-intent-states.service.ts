@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { StatusStates } from '../../common/state-machine/status-transitions.repository';
 import { EventsService, EventType } from '../events';
 import { mapPaymentIntent } from './payment-intent.mapper';
+import type { PaymentIntentDto } from './dto/payment-intent.response';
 import { PaymentIntentStatusHistoryEntity } from './payment-intent-status-history.entity';
 import { PaymentIntentEntity } from './payment-intent.entity';
 import { PAYMENT_INTENT_STATES, PaymentIntentStatus } from './payment-intent.states';
@@ -35,9 +36,17 @@ export class PaymentIntentStates extends StatusStates<PaymentIntentEntity, Payme
     });
   }
 
-  /** The intent's event, its object read in this transaction as GET reads it. */
-  override async emit(manager: EntityManager, intent: Pick<PaymentIntentEntity, 'id' | 'merchantId'>, types: readonly EventType[]): Promise<void> {
-    const object = mapPaymentIntent(await this.repository.read(manager, intent.id));
+  /**
+   * The intent's event, its object read in this transaction as GET reads it; or `known`, when the
+   * caller holds exactly that already (a new intent's answer), without reading it again.
+   */
+  override async emit(
+    manager: EntityManager,
+    intent: Pick<PaymentIntentEntity, 'id' | 'merchantId'>,
+    types: readonly EventType[],
+    known?: PaymentIntentDto,
+  ): Promise<void> {
+    const object = known ?? mapPaymentIntent(await this.repository.read(manager, intent.id));
     await this.events.record(manager, ...types.map((type) => ({ merchantId: intent.merchantId, type, objectId: intent.id, object })));
   }
 }

@@ -70,8 +70,9 @@ export class PaymentIntentsService {
       // The intent and the key's answer commit together.
       return await this.idempotency.commit(claim, async (manager) => {
         await this.repository.insert(manager, intent);
-        await this.states.emit(manager, intent, ['payment_intent.created']);
-        return mapNewPaymentIntent(intent);
+        const created = mapNewPaymentIntent(intent);
+        await this.states.emit(manager, intent, ['payment_intent.created'], created);
+        return created;
       });
     } catch (err) {
       if (err instanceof QueryFailedError && (err.driverError as { constraint?: string }).constraint === MERCHANT_REFERENCE_UNIQUE)
