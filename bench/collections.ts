@@ -15,7 +15,8 @@
  * 4. `ledger:verify`. Each run must credit every transfer exactly once.
  */
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import type { Client } from 'pg';
+import { CountedClient } from '../src/common/persistence/pg-pool';
 import { apiClient, Target } from './money';
 import { PAYMENT_INTENTS_PATH } from '../src/modules/payment-intents/payment-intents.routes';
 import type { BenchPart } from './deployment';
@@ -67,7 +68,7 @@ export interface CollectionsBenchResult {
 
 export async function runCollectionsBench(input: CollectionsBenchInput): Promise<CollectionsBenchResult> {
   const { log } = input;
-  const db = new Client({ connectionString: input.databaseUrl });
+  const db = new CountedClient({ connectionString: input.databaseUrl });
   await db.connect();
   try {
     const businesses = input.businessIds.slice(0, COLLECTION_BUSINESSES);

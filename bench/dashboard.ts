@@ -5,7 +5,7 @@
  * figures over a merchant with `DASHBOARD_OBJECTS` objects of each kind.
  */
 import autocannon from 'autocannon';
-import { Client } from 'pg';
+import { CountedClient } from '../src/common/persistence/pg-pool';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 import type { MeasuredRun, RunOptions, Target } from './money';
 import type { BenchPart } from './deployment';
@@ -208,7 +208,7 @@ export const runDashboardPart: BenchPart = async (d) => {
  * `ledger:verify` still passes. Answers a mix of what people type in the box, drawn from them.
  */
 export async function seedDashboardMerchant(databaseUrl: string, email: string, count: number): Promise<string[]> {
-  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000, statement_timeout: 300_000 });
+  const client = new CountedClient({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000, statement_timeout: 300_000 });
   await client.connect();
   try {
     const began = Date.now();

@@ -12,7 +12,7 @@ import { generateMnemonic } from '@scure/bip39';
 import { wordlist as english } from '@scure/bip39/wordlists/english';
 import type autocannon from 'autocannon';
 import Redis from 'ioredis';
-import { Client } from 'pg';
+import { CountedClient } from '../src/common/persistence/pg-pool';
 import { serviceEnvOf, STAGING_CHAINS } from '../sandbox/chains/profiles';
 import { loadConfig } from '../src/config/app.config';
 import { DEV_WALLET_MNEMONIC } from '../src/config/dev-secrets';
@@ -59,7 +59,12 @@ export interface Server {
   pid: number;
   url: string;
   headers: Record<string, string>;
+  /** The service's operator port (its `/metrics`); the reference has none. */
+  opsUrl?: string;
 }
+
+/** A worker of the deployment and its operator port. */
+export type StartedWorker = Started & { opsUrl: string };
 
 export interface RunOptions {
   connections?: number;
@@ -98,7 +103,7 @@ export interface Deployment {
   startWorker(
     name: string,
     options?: { chains?: boolean; countStdout?: readonly string[]; exitIsMeasured?: boolean; env?: Record<string, string> },
-  ): Promise<Started>;
+  ): Promise<StartedWorker>;
 }
 
 /** What a part adds to the report: its targets, and its figures under its own key of the results file. */
@@ -260,7 +265,9 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
     PUBLIC_RATE_LIMIT_BURST: '10000000',
     ...chainsEnv,
   };
-  const api = startChild('api', APP_MAIN, { ...appEnv, PORT: String(apiPort) }, API_NODE_ARGS);
+  // The API's operator port is fixed here, so that the bench can read its statement count.
+  const apiOpsPort = await freePort();
+  const api = startChild('api', APP_MAIN, { ...appEnv, PORT: String(apiPort), OPS_PORT: String(apiOpsPort) }, API_NODE_ARGS);
   started.push(api);
   // The ops part's yardstick: the same API counting nothing (`OPS_METRICS=off`), on the same database.
   const unmeasuredPort = PARTS.has('ops') ? await freePort() : undefined;
@@ -271,9 +278,6 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
   if (unmeasured) started.push(unmeasured);
   const reference = startChild('reference', REFERENCE_MAIN, {
     NODE_ENV: 'production',
-    // Any free operator port: the parts start several workers (and the API) side by side.
-    OPS_PORT: '0',
-    WORKER_OPS_PORT: '0',
     REF_PORT: String(refPort),
     REF_MERCHANT_ID: issued.merchantId,
     REF_PUBLIC_BASE_URL: appEnv.PUBLIC_BASE_URL,
@@ -282,10 +286,30 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
   });
   started.push(reference);
   const refUrl = `http://${HOST}:${refPort}`;
+  // The contract reference: the plain one plus the contract's per-request work, on the API's Redis and limits.
+  const contractPort = await freePort();
+  const contract = startChild('contract', REFERENCE_MAIN, {
+    NODE_ENV: 'production',
+    REF_PORT: String(contractPort),
+    REF_MERCHANT_ID: issued.merchantId,
+    REF_PUBLIC_BASE_URL: appEnv.PUBLIC_BASE_URL,
+    REF_CONTRACT: '1',
+    DATABASE_URL: databaseUrl,
+    DB_POOL_SIZE: String(DB_POOL_SIZE),
+    REDIS_URL,
+    QUEUE_PREFIX,
+    RATE_LIMIT_PER_SECOND: appEnv.RATE_LIMIT_PER_SECOND,
+    RATE_LIMIT_BURST: appEnv.RATE_LIMIT_BURST,
+    BANK_RAIL_URL: railUrl,
+    BANK_RAIL_API_KEY: railApiKey,
+  });
+  started.push(contract);
+  const contractUrl = `http://${HOST}:${contractPort}`;
   await Promise.all([
     waitReady(api, `${apiUrl}/health/ready`),
     ...(unmeasured ? [waitReady(unmeasured, `http://${HOST}:${unmeasuredPort}/health/ready`)] : []),
     waitReady(reference, `${refUrl}/ready`),
+    waitReady(contract, `${contractUrl}/ready`),
     waitReady(provider, `${providerUrl}/health`),
     waitReady(rail, `${railUrl}/health`),
     waitReady(bridgeRail, `${crossBorder.bridge.url}/health`),
@@ -304,7 +328,8 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
   const workerEnv = { ...vaultWorkerEnv, ...idleChainsEnv };
   const servers: Deployment['servers'] = {
     reference: { pid: refPid, url: refUrl, headers: {} },
-    api: { pid: apiPid, url: apiUrl, headers: { 'x-api-key': issued.apiKey } },
+    contract: { pid: pidOf(contract), url: contractUrl, headers: { 'x-api-key': issued.apiKey } },
+    api: { pid: apiPid, url: apiUrl, headers: { 'x-api-key': issued.apiKey }, opsUrl: `http://${HOST}:${apiOpsPort}` },
     ...(unmeasured && { 'api-unmeasured': { pid: pidOf(unmeasured), url: `http://${HOST}:${unmeasuredPort}`, headers: { 'x-api-key': issued.apiKey } } }),
   };
   const server = (name: ServerName): Server => {
@@ -338,14 +363,16 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
     verifyLedger: () => verifyLedger(databaseUrl, railsEnv),
     resetRail: () => fetch(`${railUrl}/_sandbox/reset`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).then((r) => void r.arrayBuffer()),
     startWorker: async (name, options = {}) => {
-      const worker = startChild(name, WORKER_MAIN, { ...(options.chains ? vaultWorkerEnv : workerEnv), ...options.env }, workerNodeArgs, {
+      const opsPort = await freePort();
+      const env = { ...(options.chains ? vaultWorkerEnv : workerEnv), ...options.env, WORKER_OPS_PORT: String(opsPort) };
+      const worker = startChild(name, WORKER_MAIN, env, workerNodeArgs, {
         watchStdout: ['worker started'],
         countStdout: options.countStdout,
         exitIsMeasured: options.exitIsMeasured,
       });
       started.push(worker);
       await waitPrinted(worker, 'worker started');
-      return worker;
+      return { ...worker, opsUrl: `http://${HOST}:${opsPort}` };
     },
   };
 }
@@ -415,7 +442,7 @@ async function verifyLedger(databaseUrl: string, railsEnv: Record<string, string
  * The wallet-index sequence is moved past the seeded indices so POST create keeps working.
  */
 async function seed(databaseUrl: string, merchantId: string): Promise<string[]> {
-  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000, statement_timeout: 120_000 });
+  const client = new CountedClient({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000, statement_timeout: 120_000 });
   await client.connect();
   try {
     const began = Date.now();

@@ -13,7 +13,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Client } from 'pg';
+import type { Client } from 'pg';
+import { CountedClient } from '../src/common/persistence/pg-pool';
 import { applicationBody, MiB, post } from './kyb';
 import { rssMb } from './measure';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
@@ -217,7 +218,7 @@ function describe(f: Forwarding): string {
 export async function runKybWorkerBench(input: KybWorkerBenchInput): Promise<KybWorkerBenchResult> {
   const { log } = input;
   const [warmUpBusinessId, measuredBusinessId] = input.businessIds;
-  const pg = new Client({ connectionString: input.databaseUrl });
+  const pg = new CountedClient({ connectionString: input.databaseUrl });
   await pg.connect();
   try {
     // 1. Nothing but these applications for the worker: the API part's queued -HOLD applications

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import autocannon from 'autocannon';
-import { Client } from 'pg';
+import { CountedClient } from '../src/common/persistence/pg-pool';
 import { REQUIRED_COMPANY_FILE_TYPES } from '../src/modules/kyb/kyb.constants';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 import type { BenchPart } from './deployment';
@@ -123,7 +123,7 @@ export function post(url: string, apiKey: string, body: Buffer): Promise<{ statu
 
 export async function runKybBench(input: KybBenchInput): Promise<KybBenchResult> {
   const { apiUrl, apiPid, apiKey, log } = input;
-  const pg = new Client({ connectionString: input.databaseUrl });
+  const pg = new CountedClient({ connectionString: input.databaseUrl });
   await pg.connect();
   try {
     const [single, ...rest] = input.businessIds;

@@ -17,8 +17,11 @@ import { CONNECTIONS, DURATION_S } from './settings';
 export const CLK_TCK = clockTicks();
 
 export type Scenario = 'get-one' | 'list-first-page' | 'create' | MoneyScenario | DashboardScenario | InternationalScenario | WebhooksScenario | OpsScenario;
-/** `api-unmeasured`: a second API with `OPS_METRICS=off`, started for the ops part only. */
-export type ServerName = 'reference' | 'api' | 'api-unmeasured';
+/**
+ * `reference`: the plain floor; `contract`: the same plus the contract's per-request work (both
+ * `reference-server.ts`); `api-unmeasured`: a second API with `OPS_METRICS=off`, for the ops part only.
+ */
+export type ServerName = 'reference' | 'contract' | 'api' | 'api-unmeasured';
 
 export interface Measurement {
   scenario: Scenario;
@@ -220,7 +223,8 @@ export function printReport(summaries: Summary[], targets: Target[], runs: Measu
   if (targets.length === 0) return;
   const nameWidth = Math.max(...targets.map((t) => t.name.length));
   const targetWidth = Math.max(...targets.map((t) => t.target.length));
-  for (const t of targets) log(`${t.pass ? 'PASS' : 'FAIL'}  ${t.name.padEnd(nameWidth)}  ${t.target.padEnd(targetWidth)}  measured ${t.measured}`);
+  for (const t of targets)
+    log(`${t.pass === null ? 'INFO' : t.pass ? 'PASS' : 'FAIL'}  ${t.name.padEnd(nameWidth)}  ${t.target.padEnd(targetWidth)}  measured ${t.measured}`);
 }
 
 /** utime + stime of a process (all its threads), in clock ticks. */

@@ -18,7 +18,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { generateKeyPairSigner } from '@solana/kit';
-import { Client } from 'pg';
+import type { Client } from 'pg';
+import { CountedClient } from '../src/common/persistence/pg-pool';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { apiClient, Target } from './money';
 import { inBatches } from './collections';
@@ -28,6 +29,7 @@ import type { BenchPart } from './deployment';
 import { CLK_TCK, processTicks } from './measure';
 import { checkAborted, log, pidOf, stopChild, Started } from './processes';
 import { VAULT_CONFIRMATIONS } from './settings';
+import { formatRoundTrips, roundTripSnapshot, roundTripsPer, type RoundTrips } from './round-trips';
 
 const VAULTS = 100;
 const DEPOSITS_PER_VAULT = 10;
@@ -56,8 +58,10 @@ export interface VaultBenchInput {
   rpcUrls: Record<ChainName, string>;
   confirmations: number;
   apiPid: number;
-  /** Starts the built worker and resolves with its pid once it has logged `worker started`. */
-  startWorker: () => Promise<number>;
+  /** Starts the built worker and resolves with its pid and operator port once it has logged `worker started`. */
+  startWorker: () => Promise<{ pid: number; opsUrl: string }>;
+  /** The API's operator port, for its statement count. */
+  apiOpsUrl: string;
   stopWorker: () => Promise<void>;
   processCpuS: (pid: number) => number;
   verifyLedger: () => Promise<{ code: number | null; report: unknown }>;
@@ -77,6 +81,8 @@ export interface VaultBenchResult {
     apiCpuUsPerTransfer: number;
     workerCpuUsPerTransfer: number;
     confirmed: number;
+    /** Statements (API and worker) and commits per transfer, from its request to its confirmation. */
+    roundTrips: RoundTrips;
   };
   ledgerVerify: { code: number | null; ok: boolean };
   targets: Target[];
@@ -84,7 +90,7 @@ export interface VaultBenchResult {
 
 export async function runVaultBench(input: VaultBenchInput): Promise<VaultBenchResult> {
   const { log } = input;
-  const db = new Client({ connectionString: input.databaseUrl });
+  const db = new CountedClient({ connectionString: input.databaseUrl });
   await db.connect();
   try {
     const api = apiClient(input.apiUrl, input.apiKey);
@@ -111,14 +117,14 @@ export async function runVaultBench(input: VaultBenchInput): Promise<VaultBenchR
     log(`vault: ${vaults.length} verified businesses created through the API`);
 
     // The worker's first run starts each chain's cursor at the head (and learns the vaults); the burst lands after it.
-    const workerPid = await input.startWorker();
+    const { pid: workerPid, opsUrl: workerOpsUrl } = await input.startWorker();
     await until('the worker starts its cursors', async () => (await count(db, `SELECT count(*) AS n FROM vault_chain_cursors`)) === CHAIN_NAMES.length, input);
     const chainOf = (vault: number, n: number): ChainName => CHAIN_NAMES[(vault + n) % CHAIN_NAMES.length];
     const mints = vaults.flatMap((vault, i) =>
       Array.from({ length: DEPOSITS_PER_VAULT }, (_, n) => ({ chain: chainOf(i, n), to: chainOf(i, n) === 'solana' ? vault.svm : vault.evm })),
     );
     const credited = () => count(db, `SELECT count(*) AS n FROM vault_transactions WHERE direction = 'deposit' AND status = 'confirmed'`);
-    const gate = new Client({ connectionString: input.databaseUrl });
+    const gate = new CountedClient({ connectionString: input.databaseUrl });
     await gate.connect();
     let depositCpu: number;
     let depositsStarted: number;
@@ -167,6 +173,8 @@ export async function runVaultBench(input: VaultBenchInput): Promise<VaultBenchR
       Array.from({ length: TRANSFERS_PER_VAULT }, (_, n) => ({ poboUserId: vault.id, chain: chainOf(i, n), reference: `bench-vault-${i}-${n}` })),
     );
     const submitted = () => count(db, `SELECT count(*) AS n FROM vault_transfers WHERE status IN ('submitted', 'confirmed', 'failed')`);
+    const opsUrls = [input.apiOpsUrl, workerOpsUrl];
+    const tripsBefore = await roundTripSnapshot(db, opsUrls);
     const cpu = { api: input.processCpuS(input.apiPid), worker: input.processCpuS(workerPid) };
     const transfersStarted = performance.now();
     const answers = await inBatches(orders, CLIENTS, async (order) => {
@@ -212,13 +220,16 @@ export async function runVaultBench(input: VaultBenchInput): Promise<VaultBenchR
       (n) => n >= TRANSFERS,
       async () => mine(input, 1),
     );
+    // Per transfer, from its request to its confirmation (the follower's reads of the chains meanwhile included).
+    const roundTripsPerTransfer = roundTripsPer(tripsBefore, await roundTripSnapshot(db, opsUrls, tripsBefore), TRANSFERS);
+    log(`vault: per transfer ${formatRoundTrips(roundTripsPerTransfer)}`);
     await input.stopWorker();
     const verified = await input.verifyLedger();
     const ok = verified.code === 0 && (verified.report as { ok?: boolean } | undefined)?.ok === true;
     if (!ok) log(`vault: ledger:verify exit ${verified.code} ${JSON.stringify(verified.report)}`);
     return {
       deposits,
-      transfers,
+      transfers: { ...transfers, roundTrips: roundTripsPerTransfer },
       ledgerVerify: { code: verified.code, ok },
       targets: [
         {
@@ -306,9 +317,11 @@ export const runVaultPart: BenchPart = async (d) => {
     rpcUrls: d.chains.rpcUrls,
     confirmations: VAULT_CONFIRMATIONS,
     apiPid: d.servers.api.pid,
+    apiOpsUrl: d.servers.api.opsUrl!,
     startWorker: async () => {
-      worker = await d.startWorker('worker', { chains: true });
-      return pidOf(worker);
+      const started = await d.startWorker('worker', { chains: true });
+      worker = started;
+      return { pid: pidOf(started), opsUrl: started.opsUrl };
     },
     stopWorker: async () => {
       if (worker) await stopChild(worker.child);

@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from 'pg';
+import { CountedClient } from '../src/common/persistence/pg-pool';
 import { newId } from '../src/common/ids/ids';
 import { webhookSecrets } from '../src/modules/events/webhook-endpoints.service';
 import type { BenchPart } from './deployment';
@@ -27,6 +27,7 @@ import { createPaymentIntents, type Target } from './money';
 import { checkAborted, log, pidOf, stopChild } from './processes';
 import { preparePipelines, pipelineInput } from './international';
 import { ROUNDS, WARMUP_S } from './settings';
+import { formatRoundTrips, roundTripSnapshot, roundTripsPer } from './round-trips';
 
 export type WebhooksScenario = 'pi-create-webhooks-off' | 'pi-create-webhooks-on';
 
@@ -73,7 +74,7 @@ async function startReceivers(count: number): Promise<Receivers> {
 export const runWebhooksPart: BenchPart = async (d) => {
   log('');
   log(`webhooks: create payment intent with ${RECEIVERS} endpoints against none, then their fan-out to ${RECEIVERS} loopback receivers`);
-  const pg = new Client({ connectionString: d.databaseUrl });
+  const pg = new CountedClient({ connectionString: d.databaseUrl });
   await pg.connect();
   const receivers = await startReceivers(RECEIVERS);
   try {
@@ -114,6 +115,8 @@ export const runWebhooksPart: BenchPart = async (d) => {
     // round left in place are the ones the deliveries point at; earlier rounds' went with theirs.
     await sleep(500);
     const deliveries = (await pg.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM webhook_deliveries WHERE state = 'pending'`)).rows[0].pending;
+    // Round trips per delivery: the worker counts from its start (its boot's few statements are in, over thousands of deliveries).
+    const tripsBefore = await roundTripSnapshot(pg, []);
     const worker = await d.startWorker('webhook worker', { env: { NODE_ENV: 'development' } });
     const pid = pidOf(worker);
     const ticksBefore = processTicks(pid);
@@ -126,6 +129,7 @@ export const runWebhooksPart: BenchPart = async (d) => {
     }
     const seconds = (Date.now() - started) / 1000;
     const cpuS = (processTicks(pid) - ticksBefore) / CLK_TCK;
+    const roundTripsPerDelivery = roundTripsPer(tripsBefore, await roundTripSnapshot(pg, [worker.opsUrl], tripsBefore), deliveries);
     await stopChild(worker.child);
     const received = receivers.received();
     if (pending > 0) throw new Error(`fan-out: ${pending} of ${deliveries} deliveries still pending after ${FAN_OUT_TIMEOUT_MS / 1000} s`);
@@ -134,7 +138,7 @@ export const runWebhooksPart: BenchPart = async (d) => {
     const cpuMsPerDelivery = (cpuS * 1000) / deliveries;
     log(
       `fan-out: ${deliveries} deliveries to ${RECEIVERS} receivers in ${seconds.toFixed(1)} s, ${Math.round(perSecond)}/s; ` +
-        `worker CPU ${cpuMsPerDelivery.toFixed(2)} ms per delivery; ${received} received, ${failed} attempts not 204`,
+        `worker CPU ${cpuMsPerDelivery.toFixed(2)} ms per delivery; ${received} received, ${failed} attempts not 204; per delivery ${formatRoundTrips(roundTripsPerDelivery)}`,
     );
 
     // 3. The international pipeline, endpoints off then on. The receivers count afresh.
@@ -180,7 +184,7 @@ export const runWebhooksPart: BenchPart = async (d) => {
       results: {
         webhooks: {
           createCpuUsPerRequest: { off, on, ratio: cpuRatio },
-          fanOut: { deliveries, receivers: RECEIVERS, seconds, perSecond, workerCpuMsPerDelivery: cpuMsPerDelivery, received, failed },
+          fanOut: { deliveries, receivers: RECEIVERS, seconds, perSecond, workerCpuMsPerDelivery: cpuMsPerDelivery, received, failed, roundTripsPerDelivery },
           pipeline: { off: pipelineOff, on: pipelineOn, ratio: pipelineRatio, deliveredDuringRun },
         },
       },
