@@ -6,6 +6,7 @@
  */
 import autocannon from 'autocannon';
 import { CountedClient } from '../src/common/persistence/pg-pool';
+import { seedLedgerPayments } from './ledger-seed';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 import type { MeasuredRun, RunOptions, Target } from './money';
 import type { BenchPart } from './deployment';
@@ -260,46 +261,10 @@ export async function seedDashboardMerchant(databaseUrl: string, email: string, 
        ${series}`,
         both,
       ],
-      [
-        `INSERT INTO ledger_accounts (id, merchant_id, kind, currency, balance) VALUES ($1 || ':available:NGN', $1, 'available', 'NGN', 0)
-       ON CONFLICT (id) DO NOTHING`,
-        [merchantId],
-      ],
-      [
-        `INSERT INTO ledger_accounts (id, merchant_id, kind, currency) VALUES ('platform:unconfirmed_collections:NGN', NULL, 'unconfirmed_collections', 'NGN')
-       ON CONFLICT (id) DO NOTHING`,
-        [],
-      ],
-      [
-        `INSERT INTO ledger_transactions (id, type, source_id, note, created_at)
-         SELECT 'ltx_' || ${hex('ltx')}, 'payment_confirmed', 'pi_' || ${hex('pi')}, 'seeded by the bench for ' || $1, t.at ${series}`,
-        both,
-      ],
-      [
-        `INSERT INTO ledger_entries (transaction_id, account_id, amount)
-       SELECT 'ltx_' || ${hex('ltx')}, account, amount
-         FROM generate_series(1, $2::int) AS g
-        CROSS JOIN LATERAL (VALUES ($1 || ':available:NGN', (1 + g % 5000) * 100), ('platform:unconfirmed_collections:NGN', -(1 + g % 5000) * 100)) AS e(account, amount)`,
-        both,
-      ],
-      [
-        `INSERT INTO balance_transactions (id, merchant_id, type, amount, currency, source_id, ledger_transaction_id, created_at)
-       SELECT 'btx_' || ${hex('btx')}, $1, 'payment', (1 + g % 5000) * 100, 'NGN', 'pi_' || ${hex('pi')}, 'ltx_' || ${hex('ltx')}, t.at ${series}`,
-        both,
-      ],
-      [
-        `INSERT INTO balance_activity (merchant_id, currency, bucket, type, amount, count)
-         SELECT merchant_id, currency, date_bin('15 minutes', created_at, TIMESTAMPTZ '2000-01-01 00:00:00+00'), type, sum(amount), count(*)
-           FROM balance_transactions WHERE merchant_id = $1 GROUP BY 1, 2, 3, 4`,
-        [merchantId],
-      ],
-      [
-        `UPDATE ledger_accounts SET balance = balance + (SELECT sum((1 + g % 5000) * 100) FROM generate_series(1, $2::int) AS g) WHERE id = $1 || ':available:NGN'`,
-        both,
-      ],
     ] as const) {
       await client.query(statement, [...values]);
     }
+    await seedLedgerPayments(client, { merchantId, prefix: 'dash', from: 0, to: count, spacing: '25 seconds' });
     await client.query('VACUUM (ANALYZE)');
     log(`seeded ${count} of each kind for the dashboard's merchant in ${((Date.now() - began) / 1000).toFixed(1)}s (vacuumed and analysed)`);
 

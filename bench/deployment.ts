@@ -97,6 +97,8 @@ export interface Deployment {
   warm: (label: string, server: ServerName, requests: autocannon.Request[], options: RunOptions & { durationS: number }) => Promise<autocannon.Result>;
   /** `npm run ledger:verify` against the bench database and rails. */
   verifyLedger: () => Promise<{ code: number | null; report: unknown }>;
+  /** Another merchant and its API key, through the operator CLI. */
+  createMerchant: (name: string) => Promise<{ merchantId: string; apiKey: string }>;
   /** Forgets the bank rail's records, so a worker started later has none of the runs before to reconcile. */
   resetRail: () => Promise<void>;
   /** A built worker of the deployment, once it printed that it started; `chains` lets it read the vault's chains. */
@@ -361,6 +363,7 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
     warm: (label, name, requests, options) =>
       load(label, { ...server(name), ...(options.headers && { headers: options.headers }), requests }, options.durationS, options.connections),
     verifyLedger: () => verifyLedger(databaseUrl, railsEnv),
+    createMerchant: (name) => createMerchant(databaseUrl, name),
     resetRail: () => fetch(`${railUrl}/_sandbox/reset`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).then((r) => void r.arrayBuffer()),
     startWorker: async (name, options = {}) => {
       const opsPort = await freePort();
@@ -383,11 +386,11 @@ interface IssuedKey {
   apiKey: string;
 }
 
-async function createMerchant(databaseUrl: string): Promise<IssuedKey> {
+async function createMerchant(databaseUrl: string, name = 'Bench'): Promise<IssuedKey> {
   const stdout = await new Promise<string>((resolvePromise, reject) => {
     execFile(
       process.execPath,
-      [MERCHANT_CLI, 'create', '--name', 'Bench'],
+      [MERCHANT_CLI, 'create', '--name', name],
       {
         cwd: ROOT_DIR,
         env: childEnv({ NODE_ENV: 'development', DATABASE_URL: databaseUrl, API_KEY_PREFIX: 'mk_test' }),

@@ -41,6 +41,13 @@ export const INTERNATIONAL_TARGETS = {
   commitsPerIntent: 8,
 };
 
+/**
+ * The burst run: every rail step takes 2 s, and 1,000 intents created in a burst (a worker running)
+ * must all settle within both legs' steps plus 15 s of the last creation.
+ */
+const BURST_STEP_MS = 2_000;
+const BURST_DEADLINE_MS = 2 * BURST_STEP_MS + 15_000;
+
 /** The GET one servers, in the order of each round. */
 const GET_ONE_SERVERS = ['reference', 'contract', 'api'] as const;
 type GetOneServer = (typeof GET_ONE_SERVERS)[number];
@@ -171,6 +178,7 @@ export interface InternationalBenchResult {
   sourceAmountNgn: number;
   fundedNgn: number;
   pipeline: PipelineRun[];
+  burst: BurstRun;
   getOne: {
     ids: number;
     bytes: number;
@@ -181,6 +189,15 @@ export interface InternationalBenchResult {
     cpuVsContract: number;
   };
   targets: Target[];
+}
+
+/** The burst run's figures: from the last creation to the last settled, with each rail step at 2 s. */
+export interface BurstRun {
+  intents: number;
+  stepMs: number;
+  creationMs: number;
+  lastCreationToLastSettledMs: number;
+  byStatus: Record<string, number>;
 }
 
 /** What pipeline runs need of the deployment (the GET-one comparison needs the rest of `InternationalBenchInput`). */
@@ -254,9 +271,10 @@ export async function runInternationalBench(input: InternationalBenchInput): Pro
   const pg = new CountedClient({ connectionString: input.databaseUrl });
   await pg.connect();
   try {
-    const pipelines = await preparePipelines(input, pg, input.workerCounts.length);
+    const pipelines = await preparePipelines(input, pg, input.workerCounts.length + 1);
     const pipeline: PipelineRun[] = [];
     for (const workers of input.workerCounts) pipeline.push(await pipelines.run(workers));
+    const burst = await burstRun(input, pg, pipelines.poboUserId, pipelines.ids);
     const allIds = pipelines.ids;
     const { sourceAmountNgn, fundedNgn } = pipelines;
 
@@ -319,6 +337,12 @@ export async function runInternationalBench(input: InternationalBenchInput): Pro
           `ledger ok ${run.ledgerVerify.ok}, ${run.workerLog.jobFailed} failed jobs`,
         pass: settledAll(run) && run.ledgerVerify.ok && run.workerExits.every((exit) => exit === undefined),
       })),
+      {
+        name: `Burst of ${burst.intents} intents, each rail step ${burst.stepMs / 1000} s: last settled after the last creation`,
+        target: `≤ ${BURST_DEADLINE_MS / 1000} s, all settled`,
+        measured: `${(burst.lastCreationToLastSettledMs / 1000).toFixed(1)} s (created in ${(burst.creationMs / 1000).toFixed(1)} s), ${JSON.stringify(burst.byStatus)}`,
+        pass: burst.lastCreationToLastSettledMs <= BURST_DEADLINE_MS && (burst.byStatus.settled ?? 0) === burst.intents,
+      },
       ...pipeline.map((run) => ({
         name: `Pipeline, ${run.workers} worker${run.workers > 1 ? 's' : ''}: commits per settled intent`,
         target: `≤ ${INTERNATIONAL_TARGETS.commitsPerIntent}`,
@@ -344,6 +368,7 @@ export async function runInternationalBench(input: InternationalBenchInput): Pro
       sourceAmountNgn,
       fundedNgn,
       pipeline,
+      burst,
       getOne: {
         ids: ids.length,
         bytes,
@@ -623,6 +648,60 @@ interface QuoteAnswer {
 }
 
 /** `input.intents` quotes and intents through the API, `creationConcurrency` at a time; throws on any refusal. */
+/**
+ * Both rails' steps at 2 s, one worker running, 1,000 intents created 16 at a time; timed from the
+ * last creation's answer to the last `settled_at`. The steps go back to 0 afterwards.
+ */
+async function burstRun(input: PipelineInput, pg: Client, poboUserId: string, allIds: string[]): Promise<BurstRun> {
+  const { log } = input;
+  log('');
+  await setSettlementStep(input, BURST_STEP_MS);
+  try {
+    await input.startWorkers(1);
+    const creation = await createIntents(input, poboUserId, `burst-${randomBytes(3).toString('hex')}`);
+    const lastCreatedAt = Date.now();
+    allIds.push(...creation.ids);
+    let byStatus: Record<string, number> = {};
+    while (Date.now() - lastCreatedAt < 3 * BURST_DEADLINE_MS) {
+      input.checkAborted();
+      byStatus = await statusCounts(pg, creation.ids);
+      if ((byStatus.settled ?? 0) + (byStatus.rejected ?? 0) === creation.ids.length) break;
+      await sleep(POLL_MS);
+    }
+    const { rows } = await pg.query<{ last: Date | null }>(`SELECT max(settled_at) AS last FROM international_payment_intents WHERE id = ANY($1)`, [
+      creation.ids,
+    ]);
+    const lastSettledAt = rows[0].last?.getTime() ?? Date.now();
+    const burst = {
+      intents: creation.ids.length,
+      stepMs: BURST_STEP_MS,
+      creationMs: creation.ms,
+      lastCreationToLastSettledMs: lastSettledAt - lastCreatedAt,
+      byStatus,
+    };
+    log(
+      `  burst: ${burst.intents} intents created in ${(creation.ms / 1000).toFixed(1)} s with a worker running, each rail step ${BURST_STEP_MS / 1000} s; ` +
+        `last settled ${(burst.lastCreationToLastSettledMs / 1000).toFixed(1)} s after the last creation; ${JSON.stringify(byStatus)}`,
+    );
+    return burst;
+  } finally {
+    await input.stopWorkers();
+    await setSettlementStep(input, SETTLEMENT_STEP_MS);
+  }
+}
+
+async function setSettlementStep(input: PipelineInput, ms: number): Promise<void> {
+  for (const url of [input.bridgeRailUrl, input.payoutRailUrl]) {
+    const answer = await fetch(`${url}/_sandbox/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ settlement_step_ms: ms }),
+      signal: AbortSignal.timeout(5_000),
+    });
+    if (answer.status !== 200) throw new Error(`setting the rail's settlement step answered ${answer.status}: ${await answer.text()}`);
+  }
+}
+
 async function createIntents(input: PipelineInput, poboUserId: string, tag: string): Promise<{ ids: string[]; ms: number }> {
   const ids: string[] = new Array<string>(input.intents);
   let next = 0;

@@ -10,13 +10,15 @@ import type { DashboardScenario } from './dashboard';
 import type { InternationalScenario } from './international';
 import type { MoneyScenario, Target } from './money';
 import type { OpsScenario } from './ops';
+import type { ScaleScenario } from './scale';
 import type { WebhooksScenario } from './webhooks';
 import { checkAborted, log, whenStopping } from './processes';
 import { CONNECTIONS, DURATION_S } from './settings';
 
 export const CLK_TCK = clockTicks();
 
-export type Scenario = 'get-one' | 'list-first-page' | 'create' | MoneyScenario | DashboardScenario | InternationalScenario | WebhooksScenario | OpsScenario;
+export type Scenario =
+  'get-one' | 'list-first-page' | 'create' | MoneyScenario | DashboardScenario | InternationalScenario | WebhooksScenario | OpsScenario | ScaleScenario;
 /**
  * `reference`: the plain floor; `contract`: the same plus the contract's per-request work (both
  * `reference-server.ts`); `api-unmeasured`: a second API with `OPS_METRICS=off`, for the ops part only.

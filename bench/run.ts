@@ -49,6 +49,7 @@ import {
 } from './settings';
 import { runVaultPart } from './vault';
 import { runOpsPart } from './ops';
+import { runScalePart } from './scale';
 import { runWebhooksPart } from './webhooks';
 
 /** Each part, in the order the parts run. */
@@ -63,6 +64,7 @@ const RUN: Record<Part, BenchPart> = {
   vault: runVaultPart,
   webhooks: runWebhooksPart,
   ops: runOpsPart,
+  scale: runScalePart,
 };
 
 async function main(): Promise<number> {

@@ -17,7 +17,7 @@ export const APP_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 export const PG_BASE_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const DATABASE_NAME = 'merchant_api_bench';
-export const DEADLINE_S = intEnv('BENCH_TIMEOUT_S', 1200);
+export const DEADLINE_S = intEnv('BENCH_TIMEOUT_S', 3600);
 export const DB_POOL_SIZE = intEnv('BENCH_DB_POOL_SIZE', 20);
 /** Extra node flags for the API process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
 export const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
@@ -33,7 +33,9 @@ export const INTL_CREATION_CONCURRENCY = intEnv('BENCH_INTL_CREATION_CONCURRENCY
 /** A diagnostic: `BENCH_INTL_CALLBACKS=0` turns the cross-border rails' callbacks off for the pipeline runs. */
 export const INTL_CALLBACKS = process.env.BENCH_INTL_CALLBACKS !== '0';
 /** The parts of the bench, in the order they run; `BENCH_PARTS` or the arguments select some (all by default). */
-export const ALL_PARTS = ['core', 'money', 'collections', 'dashboard', 'kyb', 'kyb-worker', 'international', 'vault', 'webhooks', 'ops'] as const;
+export const ALL_PARTS = ['core', 'money', 'collections', 'dashboard', 'kyb', 'kyb-worker', 'international', 'vault', 'webhooks', 'ops', 'scale'] as const;
+/** The scale part's sizes: the scale merchant's businesses (and ledger payments) at each step, growing. */
+export const SCALE_SIZES = listEnv('BENCH_SCALE_SIZES', '10000,100000,1000000').map(Number);
 export type Part = (typeof ALL_PARTS)[number];
 export const PARTS = selectedParts();
 /** How long the cross-border sandbox rails keep a leg pending: 0, each leg is final in the rail's answer. */
