@@ -656,6 +656,7 @@ async function burstRun(input: PipelineInput, pg: Client, poboUserId: string, al
   const { log } = input;
   log('');
   await setSettlementStep(input, BURST_STEP_MS);
+  const eventsBefore = await railEventCounts(pg);
   try {
     await input.startWorkers(1);
     const creation = await createIntents(input, poboUserId, `burst-${randomBytes(3).toString('hex')}`);
@@ -687,7 +688,16 @@ async function burstRun(input: PipelineInput, pg: Client, poboUserId: string, al
   } finally {
     await input.stopWorkers();
     await setSettlementStep(input, SETTLEMENT_STEP_MS);
+    // The rails' callbacks of the last legs are still landing on the API: the next measurement is the API's.
+    await untilCallbacksLanded(pg, input.callbacks ? 2 * input.intents : 0, eventsBefore);
   }
+}
+
+/** Waits (up to 30 s) until the API has recorded `expected` more rail events than `before` held. */
+async function untilCallbacksLanded(pg: Client, expected: number, before: Record<string, number>): Promise<void> {
+  const total = (counts: Record<string, number>) => (counts.bridge_rail ?? 0) + (counts.payout_rail ?? 0);
+  const until = Date.now() + CALLBACKS_TIMEOUT_MS;
+  while (total(await railEventCounts(pg)) - total(before) < expected && Date.now() < until) await sleep(100);
 }
 
 async function setSettlementStep(input: PipelineInput, ms: number): Promise<void> {
