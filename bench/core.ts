@@ -8,7 +8,7 @@ import type autocannon from 'autocannon';
 import { PoboBusinessesRepository } from '../src/modules/pobo-businesses/pobo-businesses.repository';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 import type { BenchPart, Server } from './deployment';
-import { Measurement, memoryField, rssMb, summarise } from './measure';
+import { Measurement, memoryField, READ_SERVERS, ReadServer, rssMb, summarise } from './measure';
 import { log } from './processes';
 import { findOwnedQuery, statementSent } from './reference-server';
 import { ROUNDS, WARMUP_S } from './settings';
@@ -20,9 +20,6 @@ export const CORE_TARGETS = {
   rssMb: 250,
 };
 
-/** The GET one servers, in the order of each round. */
-const GET_ONE_SERVERS = ['reference', 'contract', 'api'] as const;
-
 export const runCorePart: BenchPart = async (d) => {
   const ids = d.businessIds;
   const apiUrl = d.servers.api.url;
@@ -33,34 +30,15 @@ export const runCorePart: BenchPart = async (d) => {
     let next = 0;
     return [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `${POBO_USERS_PATH}/${ids[next++ % ids.length]}` }) }];
   };
-  let created = 0;
-  const create: autocannon.Request[] = [
-    {
-      method: 'POST',
-      path: POBO_USERS_PATH,
-      headers: { ...d.servers.api.headers, 'content-type': 'application/json' },
-      setupRequest: (request) => {
-        created++;
-        return {
-          ...request,
-          body: JSON.stringify({
-            businessName: `Bench Create ${created}`,
-            email: `create${created}@bench.example`,
-            phoneNumber: '+2348012345678',
-            country: 'NG',
-          }),
-        };
-      },
-    },
-  ];
+  const create = createBusinesses(d.apiKey, 'create');
   const list: autocannon.Request[] = [{ method: 'GET', path: POBO_USERS_PATH }];
 
   // Warm all three, then alternate them for GET one.
   log('');
-  for (const server of GET_ONE_SERVERS) await d.warm(`warm-up ${server} GET one`, server, getOne(), { durationS: WARMUP_S });
+  for (const server of READ_SERVERS) await d.warm(`warm-up ${server} GET one`, server, getOne(), { durationS: WARMUP_S });
   const runs: Measurement[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const server of GET_ONE_SERVERS) runs.push(await d.measure('get-one', server, round, getOne()));
+    for (const server of READ_SERVERS) runs.push(await d.measure('get-one', server, round, getOne()));
   }
   await d.warm('warm-up api list first page', 'api', list, { durationS: WARMUP_S });
   runs.push(await d.measure('list-first-page', 'api', 1, list));
@@ -75,12 +53,12 @@ export const runCorePart: BenchPart = async (d) => {
   const peakRss = memoryField(apiPid, 'VmHWM') / 1024;
 
   const core = summarise(runs);
-  const of = (server: (typeof GET_ONE_SERVERS)[number]) => core.find((s) => s.scenario === 'get-one' && s.server === server)!;
+  const of = (server: ReadServer) => core.find((s) => s.scenario === 'get-one' && s.server === server)!;
   const listed = core.find((s) => s.scenario === 'list-first-page')!;
   const createSummary = core.find((s) => s.scenario === 'create')!;
   const vsPlain = of('reference').cpuUsPerRequest / of('api').cpuUsPerRequest;
   const vsContract = of('contract').cpuUsPerRequest / of('api').cpuUsPerRequest;
-  const cpuOf = (server: (typeof GET_ONE_SERVERS)[number]) => `${of(server).cpuUsPerRequest.toFixed(0)} µs`;
+  const cpuOf = (server: ReadServer) => `${of(server).cpuUsPerRequest.toFixed(0)} µs`;
   return {
     targets: [
       {
@@ -118,12 +96,31 @@ export const runCorePart: BenchPart = async (d) => {
       getOne: {
         cpuVsPlain: vsPlain,
         cpuVsContract: vsContract,
-        cpuUsPerRequest: Object.fromEntries(GET_ONE_SERVERS.map((server) => [server, of(server).cpuUsPerRequest])),
+        cpuUsPerRequest: Object.fromEntries(READ_SERVERS.map((server) => [server, of(server).cpuUsPerRequest])),
       },
       memory: { rssMbAfterRun: rss, peakRssMb: peakRss },
     },
   };
 };
+
+/** Create business requests for autocannon, each with a name and an e-mail of its own; `tag` keeps every run's apart. */
+export function createBusinesses(apiKey: string, tag: string): autocannon.Request[] {
+  let n = 0;
+  return [
+    {
+      method: 'POST',
+      path: POBO_USERS_PATH,
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      setupRequest: (request) => {
+        n++;
+        return {
+          ...request,
+          body: JSON.stringify({ businessName: `Bench ${tag} ${n}`, email: `${tag}-${n}@bench.example`, phoneNumber: '+2348012345678', country: 'NG' }),
+        };
+      },
+    },
+  ];
+}
 
 /** Fails the run unless the reference runs the API's exact statement and answers the same JSON. */
 async function checkEquivalence(apiUrl: string, reference: Server, apiKey: string, merchantId: string, id: string): Promise<void> {

@@ -28,7 +28,7 @@ import { intentFindOwnedQuery, statementSent } from './reference-server';
 import { INTERNATIONAL_INTENTS_PATH, QUOTES_PATH } from '../src/modules/international-intents/international-intents.routes';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 import type { BenchPart, Deployment } from './deployment';
-import { CLK_TCK, machineTicks, mean, processTicks, sum } from './measure';
+import { CLK_TCK, machineTicks, mean, processTicks, READ_SERVERS, ReadServer, sum } from './measure';
 import { checkAborted, log, pidOf, stopChild, Started } from './processes';
 import { formatRoundTrips, roundTripSnapshot, roundTripsPer, type RoundTrips } from './round-trips';
 import { INTL_CALLBACKS, INTL_CREATION_CONCURRENCY, INTL_INTENTS, INTL_WORKERS, ROUNDS, SETTLEMENT_STEP_MS, WARMUP_S, WORKER_DB_POOL_SIZE } from './settings';
@@ -47,10 +47,6 @@ export const INTERNATIONAL_TARGETS = {
  */
 const BURST_STEP_MS = 2_000;
 const BURST_DEADLINE_MS = 2 * BURST_STEP_MS + 15_000;
-
-/** The GET one servers, in the order of each round. */
-const GET_ONE_SERVERS = ['reference', 'contract', 'api'] as const;
-type GetOneServer = (typeof GET_ONE_SERVERS)[number];
 
 export type InternationalScenario = 'intl-get-one';
 
@@ -104,8 +100,8 @@ export interface InternationalBenchInput {
   startWorkers: (count: number) => Promise<PipelineWorker[]>;
   stopWorkers: () => Promise<void>;
   /** A measured GET one run against `server` (recorded with the others by the deployment). */
-  measure: (server: GetOneServer, round: number, requests: autocannon.Request[]) => Promise<MeasuredRun>;
-  warm: (server: GetOneServer, requests: autocannon.Request[], seconds: number) => Promise<autocannon.Result>;
+  measure: (server: ReadServer, round: number, requests: autocannon.Request[]) => Promise<MeasuredRun>;
+  warm: (server: ReadServer, requests: autocannon.Request[], seconds: number) => Promise<autocannon.Result>;
   verifyLedger: () => Promise<{ code: number | null; report: unknown }>;
   /** CPU seconds (user + system, all threads) a process has used so far. */
   processCpuS: (pid: number) => number;
@@ -183,7 +179,7 @@ export interface InternationalBenchResult {
     ids: number;
     bytes: number;
     /** CPU µs per request and req/s of each server's rounds. */
-    servers: Record<GetOneServer, { rps: number; cpuUsPerRequest: number }>;
+    servers: Record<ReadServer, { rps: number; cpuUsPerRequest: number }>;
     apiNon2xx: number;
     cpuVsPlain: number;
     cpuVsContract: number;
@@ -286,23 +282,23 @@ export async function runInternationalBench(input: InternationalBenchInput): Pro
       { method: 'GET', setupRequest: (request) => ({ ...request, path: `${INTERNATIONAL_INTENTS_PATH}/${ids[next++ % ids.length]}` }) },
     ];
     log('');
-    for (const server of GET_ONE_SERVERS) await input.warm(server, getOne(), input.warmUpS);
-    const runs = new Map<GetOneServer, MeasuredRun[]>(GET_ONE_SERVERS.map((server) => [server, []]));
+    for (const server of READ_SERVERS) await input.warm(server, getOne(), input.warmUpS);
+    const runs = new Map<ReadServer, MeasuredRun[]>(READ_SERVERS.map((server) => [server, []]));
     for (let round = 1; round <= input.rounds; round++) {
-      for (const server of GET_ONE_SERVERS) runs.get(server)!.push(await input.measure(server, round, getOne()));
+      for (const server of READ_SERVERS) runs.get(server)!.push(await input.measure(server, round, getOne()));
     }
-    const figuresOf = (server: GetOneServer) => {
+    const figuresOf = (server: ReadServer) => {
       const of = runs.get(server)!;
       return { rps: mean(of.map((r) => r.rps)), cpuUsPerRequest: sum(of.map((r) => r.cpuUsPerRequest * r.requests)) / sum(of.map((r) => r.requests)) };
     };
-    const servers = Object.fromEntries(GET_ONE_SERVERS.map((server) => [server, figuresOf(server)])) as Record<
-      GetOneServer,
+    const servers = Object.fromEntries(READ_SERVERS.map((server) => [server, figuresOf(server)])) as Record<
+      ReadServer,
       { rps: number; cpuUsPerRequest: number }
     >;
     const cpuVsPlain = servers.reference.cpuUsPerRequest / servers.api.cpuUsPerRequest;
     const cpuVsContract = servers.contract.cpuUsPerRequest / servers.api.cpuUsPerRequest;
     const apiNon2xx = sum(runs.get('api')!.map((r) => r.non2xx + r.errors));
-    const cpuText = (server: GetOneServer) => `${servers[server].cpuUsPerRequest.toFixed(0)} µs`;
+    const cpuText = (server: ReadServer) => `${servers[server].cpuUsPerRequest.toFixed(0)} µs`;
     log(
       `  GET one international intent, CPU per request: plain ${cpuText('reference')}, contract ${cpuText('contract')}, API ${cpuText('api')}: ` +
         `${cpuVsPlain.toFixed(2)}× the plain floor, ${cpuVsContract.toFixed(2)}× the contract's`,
@@ -533,18 +529,7 @@ async function pipelineRun(
       { commits: false },
     );
     await input.stopWorkers();
-    const perRail = input.callbacks ? ids.length : 0;
-    const expectedEvents = { bridge_rail: (eventsBefore.bridge_rail ?? 0) + perRail, payout_rail: (eventsBefore.payout_rail ?? 0) + perRail };
-    const callbacksUntil = Date.now() + CALLBACKS_TIMEOUT_MS;
-    let events = await railEventCounts(pg);
-    while ((events.bridge_rail ?? 0) < expectedEvents.bridge_rail || (events.payout_rail ?? 0) < expectedEvents.payout_rail) {
-      if (Date.now() > callbacksUntil) {
-        log(`  warning: rail events recorded ${JSON.stringify(events)}, expected ${JSON.stringify(expectedEvents)} after ${CALLBACKS_TIMEOUT_MS / 1000} s`);
-        break;
-      }
-      await sleep(100);
-      events = await railEventCounts(pg);
-    }
+    const events = await untilCallbacksLanded(input, pg, eventsBefore, ids.length);
     const outboxSeqAfter = await outboxSequence(pg);
     // After the snapshot's wait, PostgreSQL's counters hold everything the run did.
     const roundTripsPerIntent = roundTripsPer(tripsBefore, await roundTripSnapshot(pg, [input.apiOpsUrl], tripsOfWorkers), ids.length);
@@ -689,15 +674,28 @@ async function burstRun(input: PipelineInput, pg: Client, poboUserId: string, al
     await input.stopWorkers();
     await setSettlementStep(input, SETTLEMENT_STEP_MS);
     // The rails' callbacks of the last legs are still landing on the API: the next measurement is the API's.
-    await untilCallbacksLanded(pg, input.callbacks ? 2 * input.intents : 0, eventsBefore);
+    await untilCallbacksLanded(input, pg, eventsBefore, input.intents);
   }
 }
 
-/** Waits (up to 30 s) until the API has recorded `expected` more rail events than `before` held. */
-async function untilCallbacksLanded(pg: Client, expected: number, before: Record<string, number>): Promise<void> {
-  const total = (counts: Record<string, number>) => (counts.bridge_rail ?? 0) + (counts.payout_rail ?? 0);
+/**
+ * Waits (up to 30 s, then warns) until the API has recorded each rail's callback for `intents`
+ * more intents than `before` held (none when the callbacks are off); the rail events then.
+ */
+async function untilCallbacksLanded(input: PipelineInput, pg: Client, before: Record<string, number>, intents: number): Promise<Record<string, number>> {
+  const perRail = input.callbacks ? intents : 0;
+  const expected = { bridge_rail: (before.bridge_rail ?? 0) + perRail, payout_rail: (before.payout_rail ?? 0) + perRail };
   const until = Date.now() + CALLBACKS_TIMEOUT_MS;
-  while (total(await railEventCounts(pg)) - total(before) < expected && Date.now() < until) await sleep(100);
+  let events = await railEventCounts(pg);
+  while ((events.bridge_rail ?? 0) < expected.bridge_rail || (events.payout_rail ?? 0) < expected.payout_rail) {
+    if (Date.now() > until) {
+      input.log(`  warning: rail events recorded ${JSON.stringify(events)}, expected ${JSON.stringify(expected)} after ${CALLBACKS_TIMEOUT_MS / 1000} s`);
+      break;
+    }
+    await sleep(100);
+    events = await railEventCounts(pg);
+  }
+  return events;
 }
 
 async function setSettlementStep(input: PipelineInput, ms: number): Promise<void> {

@@ -25,6 +25,10 @@ export type Scenario =
  */
 export type ServerName = 'reference' | 'contract' | 'api' | 'api-unmeasured';
 
+/** The servers a read is measured on, in the order of each round: the plain reference, the contract reference, the API. */
+export const READ_SERVERS = ['reference', 'contract', 'api'] as const;
+export type ReadServer = (typeof READ_SERVERS)[number];
+
 export interface Measurement {
   scenario: Scenario;
   server: ServerName;

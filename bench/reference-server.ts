@@ -8,7 +8,7 @@
  *   request, done the plainest way: the X-Request-Id, the API key looked up in an in-process cache
  *   (the database on a miss), the per-key rate limit shared in Redis (rate-limiter-flexible, one
  *   call per request) with its `RateLimit-*` headers, and one access-log line per request (pino,
- *   to stdout) — the merchant's id then comes from the key. It also creates payment intents
+ *   to stdout, from a log controller as the service writes it) — the merchant's id then comes from the key. It also creates payment intents
  *   (`POST /api/merchant/payment-intents`) doing the work the contract asks of a create, the plain
  *   way: the body checked, the Idempotency-Key claimed (the service's claim statement), a virtual
  *   account opened at the bank rail (undici, `BANK_RAIL_URL`, `BANK_RAIL_API_KEY`), then the
@@ -24,7 +24,7 @@
  * for the contract one, REF_CONTRACT=1, REDIS_URL, QUEUE_PREFIX, RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST.
  */
 import { randomUUID } from 'node:crypto';
-import fastify, { FastifyReply, FastifyRequest } from 'fastify';
+import fastify, { FastifyReply, FastifyRequest, LogController } from 'fastify';
 import Redis from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { Pool, QueryConfig } from 'pg';
@@ -33,6 +33,9 @@ import { BurstyRateLimiter, RateLimiterRedis } from 'rate-limiter-flexible';
 import { request as httpRequest } from 'undici';
 import { generateRequestId } from '../src/common/http/request-id';
 import { isId, newId } from '../src/common/ids/ids';
+import { toMinorUnits } from '../src/common/money/money';
+import { EnvironmentVariables } from '../src/config/env.schema';
+import { DEFAULT_EXPIRES_IN_MINUTES } from '../src/modules/payment-intents/dto/create-payment-intent.dto';
 import { requestFingerprint } from '../src/modules/idempotency/idempotency.fingerprint';
 import { parseIdempotencyKey } from '../src/modules/idempotency/idempotency.key';
 import { IdempotencyRepository } from '../src/modules/idempotency/idempotency.repository';
@@ -97,12 +100,11 @@ async function main(): Promise<void> {
   });
 
   const contract = process.env.REF_CONTRACT === '1' ? contractWork(pool) : undefined;
-  const app = fastify(contract ? { loggerInstance: contract.logger, disableRequestLogging: true, genReqId: generateRequestId } : { logger: false });
+  const app = fastify(contract ? { loggerInstance: contract.logger, logController: new AccessLog(), genReqId: generateRequestId } : { logger: false });
   // The merchant of the request: the key's under the contract, the configured one otherwise.
   const merchantOf = (request: FastifyRequest): string => (request as ContractRequest).merchantId ?? merchantId;
   if (contract) {
     app.addHook('onRequest', contract.onRequest);
-    app.addHook('onResponse', contract.onResponse);
   }
   app.get<{ Params: { id: string } }>('/api/merchant/pobo/users/:id', async (request, reply) => {
     const { id } = request.params;
@@ -132,6 +134,25 @@ async function main(): Promise<void> {
   process.once('SIGINT', close);
 
   await app.listen({ port, host: '127.0.0.1' });
+}
+
+/** The service's settings where the bench leaves them at their defaults (the key's lock and retention). */
+const SERVICE_DEFAULTS = new EnvironmentVariables();
+
+/** One line per request once it is answered, as the service's log controller writes it; nothing when it arrives. */
+class AccessLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    reply.log.info(
+      {
+        request: { id: request.id, method: request.method, url: request.url, remoteAddress: request.ip },
+        response: { statusCode: reply.statusCode },
+        responseTime: reply.elapsedTime,
+      },
+      'request completed',
+    );
+  }
 }
 
 type ContractRequest = FastifyRequest & { merchantId?: string; merchantName?: string };
@@ -185,15 +206,15 @@ function contractWork(pool: Pool) {
       const header = request.headers['idempotency-key'];
       const key = typeof header === 'string' ? parseIdempotencyKey(header) : undefined;
       const body = request.body as { merchantReference?: unknown; amount?: unknown } | undefined;
-      const amount = typeof body?.amount === 'number' ? Math.round(body.amount * 100) : NaN;
-      if (key === undefined || typeof body?.merchantReference !== 'string' || !(amount > 0)) return reply.status(400).send(INVALID);
+      const amount = toMinorUnits(body?.amount, 'NGN');
+      if (key === undefined || typeof body?.merchantReference !== 'string' || amount === undefined) return reply.status(400).send(INVALID);
       const params = {
         merchantId,
         key,
         fingerprint: requestFingerprint('POST', PAYMENT_INTENTS_PATH, {}, body),
         token: randomUUID(),
-        lockMs: 30_000,
-        retentionMs: 86_400_000,
+        lockMs: SERVICE_DEFAULTS.IDEMPOTENCY_LOCK_MS,
+        retentionMs: SERVICE_DEFAULTS.IDEMPOTENCY_RETENTION_HOURS * 3_600_000,
         resourceId: newId('pi'),
       };
       const held = await idempotency.claimOrRead(params);
@@ -203,7 +224,7 @@ function contractWork(pool: Pool) {
       }
       const id = params.resourceId;
       const createdAt = new Date();
-      const expiresAt = new Date(createdAt.getTime() + 30 * 60_000);
+      const expiresAt = new Date(createdAt.getTime() + DEFAULT_EXPIRES_IN_MINUTES * 60_000);
       const rail = await httpRequest(`${railUrl}/v1/virtual-accounts`, {
         method: 'POST',
         headers: { authorization: `Bearer ${railKey}`, 'idempotency-key': id, 'content-type': 'application/json' },
@@ -270,17 +291,6 @@ function contractWork(pool: Pool) {
         client.release();
       }
       return reply.status(201).type('application/json').send(answer);
-    },
-    onResponse: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      reply.log.info(
-        {
-          request: { id: request.id, method: request.method, url: request.url, remoteAddress: request.ip },
-          response: { statusCode: reply.statusCode },
-          responseTime: reply.elapsedTime,
-        },
-        'request completed',
-      );
-      done();
     },
   };
 }

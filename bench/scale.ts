@@ -11,6 +11,7 @@ import type autocannon from 'autocannon';
 import { CountedClient } from '../src/common/persistence/pg-pool';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 import type { BenchPart } from './deployment';
+import { createBusinesses } from './core';
 import { seedLedgerPayments } from './ledger-seed';
 import { createPaymentIntents } from './money';
 import type { Target } from './money';
@@ -103,29 +104,7 @@ function requestsOf(scenario: ScaleScenario, apiKey: string, ids: string[], size
     case 'scale-list':
       return () => [{ method: 'GET', path: POBO_USERS_PATH }];
     case 'scale-create':
-      return () => {
-        let n = 0;
-        const run = `${size}-${Date.now().toString(36)}`;
-        return [
-          {
-            method: 'POST',
-            path: POBO_USERS_PATH,
-            headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-            setupRequest: (request) => {
-              n++;
-              return {
-                ...request,
-                body: JSON.stringify({
-                  businessName: `Scale ${run} ${n}`,
-                  email: `scale-${run}-${n}@bench.example`,
-                  phoneNumber: '+2348012345678',
-                  country: 'NG',
-                }),
-              };
-            },
-          },
-        ];
-      };
+      return () => createBusinesses(apiKey, `scale-${size}-${Date.now().toString(36)}`);
     case 'scale-pi-create':
       return () => createPaymentIntents(apiKey, `scale-${size}-${Date.now().toString(36)}`, 'pi');
   }
