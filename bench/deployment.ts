@@ -95,8 +95,8 @@ export interface Deployment {
   measure: (scenario: Scenario, server: ServerName, round: number, requests: autocannon.Request[], options?: RunOptions) => Promise<Measurement>;
   /** Load that is not measured (a warm-up). */
   warm: (label: string, server: ServerName, requests: autocannon.Request[], options: RunOptions & { durationS: number }) => Promise<autocannon.Result>;
-  /** `npm run ledger:verify` against the bench database and rails. */
-  verifyLedger: () => Promise<{ code: number | null; report: unknown }>;
+  /** `npm run ledger:verify` against the bench database and rails (`full`: with `--full`). */
+  verifyLedger: (options?: { full?: boolean }) => Promise<{ code: number | null; report: unknown }>;
   /** Another merchant and its API key, through the operator CLI. */
   createMerchant: (name: string) => Promise<{ merchantId: string; apiKey: string }>;
   /** Forgets the bank rail's records, so a worker started later has none of the runs before to reconcile. */
@@ -362,7 +362,7 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
     },
     warm: (label, name, requests, options) =>
       load(label, { ...server(name), ...(options.headers && { headers: options.headers }), requests }, options.durationS, options.connections),
-    verifyLedger: () => verifyLedger(databaseUrl, railsEnv),
+    verifyLedger: (options) => verifyLedger(databaseUrl, railsEnv, options?.full ?? false),
     createMerchant: (name) => createMerchant(databaseUrl, name),
     resetRail: () => fetch(`${railUrl}/_sandbox/reset`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).then((r) => void r.arrayBuffer()),
     startWorker: async (name, options = {}) => {
@@ -411,12 +411,12 @@ async function createMerchant(databaseUrl: string, name = 'Bench'): Promise<Issu
  * reconciles the ledger with them; no grace: it runs once the money has settled): its exit code
  * and its JSON line.
  */
-async function verifyLedger(databaseUrl: string, railsEnv: Record<string, string>): Promise<{ code: number | null; report: unknown }> {
+async function verifyLedger(databaseUrl: string, railsEnv: Record<string, string>, full: boolean): Promise<{ code: number | null; report: unknown }> {
   const began = performance.now();
   return new Promise((resolvePromise) => {
     execFile(
       process.execPath,
-      [LEDGER_CLI],
+      full ? [LEDGER_CLI, '--full'] : [LEDGER_CLI],
       {
         cwd: ROOT_DIR,
         env: childEnv({ NODE_ENV: 'development', DATABASE_URL: databaseUrl, LEDGER_RECONCILE_GRACE_SECONDS: '0', ...railsEnv }),

@@ -5,7 +5,9 @@
  * minutes' sums each, as `seedDashboardMerchant` posts them: millions of entries at the largest).
  * At each size: GET one business, the list's first page, create business and create payment intent,
  * the API's CPU per request; the target is each within 1.2× of the smallest size's. Then
- * `ledger:verify` over the largest ledger, start to exit.
+ * `ledger:verify --full` over the largest ledger, start to exit; then `SCALE_NEW_PAYMENTS` more
+ * payments and `ledger:verify`, which must read those and nothing older (a count, so the target
+ * does not depend on the machine; both times reported).
  */
 import type autocannon from 'autocannon';
 import { CountedClient } from '../src/common/persistence/pg-pool';
@@ -23,6 +25,9 @@ export const SCALE_TARGETS = {
   flat: 1.2,
 };
 
+/** The payments posted between the full run and the incremental one. */
+const SCALE_NEW_PAYMENTS = 1_000;
+
 export type ScaleScenario = 'scale-get-one' | 'scale-list' | 'scale-create' | 'scale-pi-create';
 
 const SCENARIOS: ScaleScenario[] = ['scale-get-one', 'scale-list', 'scale-create', 'scale-pi-create'];
@@ -36,6 +41,9 @@ export interface ScaleResult {
   seedS: number[];
   ledgerEntries: number;
   ledgerVerifyFullMs: number;
+  ledgerVerifyIncrementalMs: number;
+  /** Entries and balance transactions the incremental run read. */
+  ledgerVerifyIncrementalChecked: { ledgerEntries: number; balanceTransactions: number } | null;
 }
 
 export const runScalePart: BenchPart = async (d) => {
@@ -61,12 +69,14 @@ export const runScalePart: BenchPart = async (d) => {
       cpu[scenario].push((await d.measure(scenario, 'api', SCALE_SIZES.indexOf(size) + 1, requests(), { headers })).cpuUsPerRequest);
     }
   }
-  const verifyStarted = Date.now();
-  const verified = await d.verifyLedger();
-  const ledgerVerifyFullMs = Date.now() - verifyStarted;
+  const full = await timed(() => d.verifyLedger({ full: true }));
   const ledgerEntries = await countEntries(d.databaseUrl);
+  log(`scale: ledger:verify --full (${ledgerEntries.toLocaleString('en')} entries) exit ${full.code} in ${(full.ms / 1000).toFixed(1)} s`);
+  await postNewPayments(d.databaseUrl, merchantId, seeded);
+  const incremental = await timed(() => d.verifyLedger());
+  const checked = (incremental.report as { checked?: ScaleResult['ledgerVerifyIncrementalChecked'] } | undefined)?.checked ?? null;
   log(
-    `scale: ledger:verify (every check over the whole ledger, ${ledgerEntries.toLocaleString('en')} entries) exit ${verified.code} in ${(ledgerVerifyFullMs / 1000).toFixed(1)} s`,
+    `scale: ledger:verify after ${SCALE_NEW_PAYMENTS} more payments exit ${incremental.code} in ${(incremental.ms / 1000).toFixed(1)} s, read ${JSON.stringify(checked)}`,
   );
 
   const largest = SCALE_SIZES.length - 1;
@@ -84,13 +94,31 @@ export const runScalePart: BenchPart = async (d) => {
       pass: ratios.slice(1).every((r) => r <= SCALE_TARGETS.flat),
     };
   });
-  targets.push({
-    name: `ledger:verify over ${ledgerEntries.toLocaleString('en')} entries (${SCALE_SIZES[largest].toLocaleString('en')} businesses), a full run`,
-    target: 'exit 0 (time reported)',
-    measured: `exit ${verified.code}, ${(ledgerVerifyFullMs / 1000).toFixed(1)} s`,
-    pass: verified.code === 0,
-  });
-  const result: ScaleResult = { sizes: SCALE_SIZES, cpuUsPerRequest: cpu, seedS, ledgerEntries, ledgerVerifyFullMs };
+  // Each payment: two entries and one balance transaction.
+  const expected = { ledgerEntries: 2 * SCALE_NEW_PAYMENTS, balanceTransactions: SCALE_NEW_PAYMENTS };
+  targets.push(
+    {
+      name: `ledger:verify --full over ${ledgerEntries.toLocaleString('en')} entries (${SCALE_SIZES[largest].toLocaleString('en')} businesses)`,
+      target: 'exit 0 (time reported)',
+      measured: `exit ${full.code}, ${(full.ms / 1000).toFixed(1)} s`,
+      pass: full.code === 0,
+    },
+    {
+      name: `ledger:verify after ${SCALE_NEW_PAYMENTS.toLocaleString('en')} more payments: rows read`,
+      target: `exit 0, reads the ${expected.ledgerEntries.toLocaleString('en')} new entries and ${expected.balanceTransactions.toLocaleString('en')} balance transactions only (time reported)`,
+      measured: `exit ${incremental.code}, read ${checked ? `${checked.ledgerEntries} entries, ${checked.balanceTransactions} balance transactions` : 'nothing reported'}, ${(incremental.ms / 1000).toFixed(1)} s (full: ${(full.ms / 1000).toFixed(1)} s)`,
+      pass: incremental.code === 0 && checked?.ledgerEntries === expected.ledgerEntries && checked.balanceTransactions === expected.balanceTransactions,
+    },
+  );
+  const result: ScaleResult = {
+    sizes: SCALE_SIZES,
+    cpuUsPerRequest: cpu,
+    seedS,
+    ledgerEntries,
+    ledgerVerifyFullMs: full.ms,
+    ledgerVerifyIncrementalMs: incremental.ms,
+    ledgerVerifyIncrementalChecked: checked,
+  };
   return { targets, results: { scale: result } };
 };
 
@@ -136,6 +164,23 @@ async function grow(databaseUrl: string, merchantId: string, from: number, to: n
       ID_SAMPLE,
     ]);
     return rows.map((row) => row.id);
+  } finally {
+    await client.end();
+  }
+}
+
+async function timed<T extends object>(run: () => Promise<T>): Promise<T & { ms: number }> {
+  const began = Date.now();
+  const answer = await run();
+  return { ...answer, ms: Date.now() - began };
+}
+
+/** `SCALE_NEW_PAYMENTS` more payments for the scale merchant, as the seed posts them, a second apart up to now. */
+async function postNewPayments(databaseUrl: string, merchantId: string, from: number): Promise<void> {
+  const client = new CountedClient({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await seedLedgerPayments(client, { merchantId, prefix: 'scale', from, to: from + SCALE_NEW_PAYMENTS, spacing: '1 second' });
   } finally {
     await client.end();
   }

@@ -10,7 +10,8 @@ import { assertDependenciesReachable, DependenciesUnavailableError } from '../st
 /**
  * `npm run ledger:verify`: runs the ledger's verification (see `LedgerVerificationService`), records
  * it, and prints one line of JSON with every problem found, every open receivable and what the
- * rails hold; exits 0 only when all hold.
+ * rails hold; exits 0 only when all hold. The ledger's history is read from the last run that held
+ * on; `--full` reads all of it.
  */
 async function main(): Promise<void> {
   console.log = console.error;
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
     { logger: false },
   );
   try {
-    const { ok, problems, ...report } = await app.get(LedgerVerificationService).verify('cli');
+    const { ok, problems, ...report } = await app.get(LedgerVerificationService).verify('cli', { full: process.argv.includes('--full') });
     process.stdout.write(`${JSON.stringify({ ok, ...problems, ...report })}\n`);
     process.exitCode = ok ? 0 : 1;
   } finally {

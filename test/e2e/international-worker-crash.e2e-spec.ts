@@ -1,9 +1,23 @@
-import { ApiProcess, spawnWorker } from '../support/api-process';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createInternationalIntent, createQuote, intentBody, InternationalStack, startInternationalStack, verifiedBusiness } from '../support/international';
-import { balanceOf, fundedMerchant, ledgerVerify } from '../support/money-stack';
+import Redis from 'ioredis';
+import { ApiProcess, spawnWorker } from '../support/api-process';
+import { carefulClient, cutConnectionsInLoop } from '../support/faults';
+import {
+  createInternationalIntent,
+  createQuote,
+  intentBody,
+  INTENTS,
+  InternationalStack,
+  QUOTES,
+  startInternationalStack,
+  verifiedBusiness,
+} from '../support/international';
+import { balanceOf, fundedMerchant, ledgerVerify, newKey } from '../support/money-stack';
 import { eventually } from '../support/poll';
+
+/** A Redis database of this suite's own, so wiping it touches no other suite. */
+const REDIS_URL = 'redis://127.0.0.1:6379/9';
 
 const JOB_LOCK_MS = 2_000;
 /** Long enough to see each waiting state, and to kill a worker in it, after a worker start and a lock's takeover. */
@@ -56,12 +70,15 @@ describe('International settlement: the worker killed between every pair of stag
       name: 'intl-crash',
       worker: false,
       settlementStepMs: STEP_MS,
-      env: { JOB_LOCK_MS: String(JOB_LOCK_MS), PERIODIC_JOB_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '10000' },
+      env: { REDIS_URL, JOB_LOCK_MS: String(JOB_LOCK_MS), PERIODIC_JOB_INTERVAL_MS: '300', PROVIDER_TIMEOUT_MS: '10000' },
     });
   }, 60_000);
 
   afterAll(async () => {
     await killWorker();
+    const redis = new Redis(REDIS_URL);
+    await redis.flushdb();
+    redis.disconnect();
     await stack?.close();
   });
 
@@ -310,4 +327,81 @@ describe('International settlement: the worker killed between every pair of stag
       expect((await ledgerVerify(stack)).code).toBe(0);
     });
   }, 300_000);
+
+  it('every PostgreSQL connection cut in a loop, Redis wiped and the worker killed while intents move: each settles once, the ledger whole', async () => {
+    await withQuickRails(async () => {
+      await startWorker();
+      const { apiKey } = await fundedMerchant(stack.t, 5_000_000);
+      const business = await verifiedBusiness(stack, apiKey);
+      const before = await balanceOf(stack.t, apiKey);
+      const statuses = new Map<number, number>();
+      const client = carefulClient(() => stack.t.baseUrl, statuses);
+      const redis = new Redis(REDIS_URL);
+      const cutter = await cutConnectionsInLoop(stack.db.url, stack.pg);
+      let cuts = 0;
+      const ids: string[] = [];
+      const sent: number[] = [];
+      /** A worker again; one whose boot a cut connection broke exits, and the next try starts it. */
+      const restart = async () => {
+        for (let attempt = 0; !worker; attempt++) {
+          try {
+            await startWorker();
+          } catch (err) {
+            if (attempt > 20) throw err;
+          }
+        }
+      };
+      try {
+        for (let i = 0; i < 4; i++) {
+          const quote = await client('POST', QUOTES, apiKey, { poboUserId: business, destinationCountry: 'US', currency: 'USD', amount: 100 + i });
+          expect(quote.status).toBe(201);
+          const created = await client('POST', INTENTS, apiKey, intentBody(quote.body.response), newKey());
+          expect({ status: created.status, error: created.body.error }).toEqual({ status: 201, error: undefined });
+          ids.push(created.body.response.intentId);
+          sent.push(quote.body.response.options[0].sourceAmount);
+        }
+        // Halfway (the first intent past the bridge rail): Redis loses every job and lock, and the worker is killed.
+        await eventually(
+          () => statusOf(ids[0]),
+          (status) => !['pending', 'processing', 'bridge_initiated'].includes(status),
+          60_000,
+          50,
+        );
+        await redis.flushdb();
+        await killWorker();
+        await restart();
+        const settled = await eventually(
+          async () => (await stack.pg.query(`SELECT status FROM international_payment_intents WHERE id = ANY($1)`, [ids])).rows.map((r) => r.status),
+          (all) => all.every((status) => status === 'settled'),
+          120_000,
+          200,
+        );
+        expect(settled).toEqual(ids.map(() => 'settled'));
+      } finally {
+        cuts = await cutter.stop();
+        redis.disconnect();
+      }
+      expect(cuts).toBeGreaterThan(0);
+      for (const id of ids) {
+        const postings = (await stack.pg.query(`SELECT type FROM ledger_transactions WHERE source_id = $1 ORDER BY type`, [id])).rows.map((r) => r.type);
+        expect([id, postings]).toEqual([
+          id,
+          [
+            'international_bridge_confirmed',
+            'international_bridge_initiated',
+            'international_reserved',
+            'international_settled',
+            'international_withdrawal_confirmed',
+            'international_withdrawal_initiated',
+          ],
+        ]);
+        expect(await stack.bridgeRail.calls(id)).toMatchObject({ created: 1 });
+        expect(await stack.payoutRail.calls(id)).toMatchObject({ created: 1 });
+      }
+      const after = await balanceOf(stack.t, apiKey);
+      expect(after.available).toBeCloseTo(before.available - sent.reduce((sum, amount) => sum + amount, 0), 2);
+      expect(after.reserved).toBe(0);
+      expect((await ledgerVerify(stack)).code).toBe(0);
+    });
+  }, 240_000);
 });

@@ -23,6 +23,7 @@ import { DailyActivity1795850000000 } from './1795850000000-DailyActivity';
 import { OperatingIt1795860000000 } from './1795860000000-OperatingIt';
 import { MoneyCensus1795870000000 } from './1795870000000-MoneyCensus';
 import { QuietNotifications1795880000000 } from './1795880000000-QuietNotifications';
+import { LedgerCheckpoint1795890000000 } from './1795890000000-LedgerCheckpoint';
 
 /** Every migration in order; append new ones here after `npm run migration:generate`. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   OperatingIt1795860000000,
   MoneyCensus1795870000000,
   QuietNotifications1795880000000,
+  LedgerCheckpoint1795890000000,
 ];

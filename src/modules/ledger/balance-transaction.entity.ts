@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne } from 'typeorm';
+import { LEDGER_WRITER_XID } from './ledger-checkpoint.entity';
 import { MerchantOwnedEntity } from '../auth/merchant-owned.entity';
 import { LedgerTransactionEntity } from './ledger-transaction.entity';
 
@@ -19,6 +20,9 @@ export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
  */
 @Entity({ name: 'balance_transactions' })
 @Index('idx_balance_transactions_merchant_seq', ['merchantId', 'seq'])
+// BRIN on the writer's xid and on created_at (the 15 minutes `ledger:verify` sums again), which TypeORM cannot declare; the migration makes them.
+@Index('idx_balance_transactions_xid', { synchronize: false })
+@Index('idx_balance_transactions_created', { synchronize: false })
 export class BalanceTransactionEntity extends MerchantOwnedEntity {
   @Column({ type: 'text' })
   type: BalanceTransactionType;
@@ -46,4 +50,12 @@ export class BalanceTransactionEntity extends MerchantOwnedEntity {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /**
+   * The id of the database transaction that wrote the row (64-bit, never wraps): what lets
+   * `ledger:verify` read only what was written since its last verified snapshot. NULL on rows
+   * written before verification kept checkpoints; every later run counts them as verified.
+   */
+  @Column({ type: 'bigint', nullable: true, default: () => LEDGER_WRITER_XID, select: false, insert: false, update: false })
+  xid: string | null;
 }

@@ -1,4 +1,5 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { LEDGER_WRITER_XID } from './ledger-checkpoint.entity';
 import { LedgerAccountEntity } from './ledger-account.entity';
 import { LedgerTransactionEntity } from './ledger-transaction.entity';
 
@@ -6,6 +7,8 @@ import { LedgerTransactionEntity } from './ledger-transaction.entity';
 @Entity({ name: 'ledger_entries' })
 @Check('chk_ledger_entries_amount', `amount <> 0`)
 @Index('idx_ledger_entries_account', ['accountId'])
+// BRIN on the writer's xid, which TypeORM cannot declare; the migration makes it.
+@Index('idx_ledger_entries_xid', { synchronize: false })
 export class LedgerEntryEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: string;
@@ -27,4 +30,12 @@ export class LedgerEntryEntity {
   /** Minor units, never zero. */
   @Column({ type: 'bigint' })
   amount: string;
+
+  /**
+   * The id of the database transaction that wrote the row (64-bit, never wraps): what lets
+   * `ledger:verify` read only what was written since its last verified snapshot. NULL on rows
+   * written before verification kept checkpoints; every later run counts them as verified.
+   */
+  @Column({ type: 'bigint', nullable: true, default: () => LEDGER_WRITER_XID, select: false, insert: false, update: false })
+  xid: string | null;
 }

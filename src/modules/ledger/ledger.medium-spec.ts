@@ -86,6 +86,45 @@ describe('LedgerService (medium)', () => {
     expect(await ledger.balance(merchantId, 'NGN')).toEqual({ currency: 'NGN', available: 0, reserved: 1 });
   });
 
+  it('verifies only what was written since the last run that held: what a run could not see yet, the next reads', async () => {
+    const none = { unbalancedTransactions: [], driftedAccounts: [], negativeMerchantAccounts: [], balanceTransactionMismatches: [], activityMismatches: [] };
+    const merchantId = await newMerchant();
+    await post(credit(merchantId, 1_000));
+    expect(await ledger.verify({ full: true })).toMatchObject({ problems: none, checked: { since: null } });
+
+    // A posting still open while a run looks is not in its snapshot, though its writer's xid is older than the run's.
+    const open = credit(merchantId, 200);
+    const runner = m.dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      await ledger.post(runner.manager, open);
+      const during = await ledger.verify({ full: false });
+      expect(during).toMatchObject({ problems: none, checked: { ledgerEntries: 0, balanceTransactions: 0 } });
+      expect(during.checked.since).toBeInstanceOf(Date);
+      await runner.commitTransaction();
+    } finally {
+      await runner.release();
+    }
+    // Two runs at once: one reads the posting, the other waits and reads nothing; neither adds it to the kept sums twice.
+    const both = await Promise.all([ledger.verify({ full: false }), ledger.verify({ full: false })]);
+    expect(both.map((run) => run.problems)).toEqual([none, none]);
+    expect(both.map((run) => run.checked.ledgerEntries).sort()).toEqual([0, open.lines.length]);
+    expect(both.map((run) => run.checked.balanceTransactions).sort()).toEqual([0, 1]);
+
+    // A run that finds a problem keeps its checkpoint: the next run reads the same rows again, and finds it again until it is mended.
+    const ltx = newId('ltx');
+    await m.sql(`INSERT INTO ledger_transactions (id, type, source_id) VALUES ($1, 'tampered', 'x')`, [ltx]);
+    await m.sql(`INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES ($1, 'platform:unconfirmed_collections:NGN', 7)`, [ltx]);
+    for (let run = 0; run < 2; run++) {
+      expect(await ledger.verify({ full: false })).toMatchObject({ problems: { unbalancedTransactions: [ltx] }, checked: { ledgerEntries: 1 } });
+    }
+    await m.sql(`INSERT INTO ledger_entries (transaction_id, account_id, amount) VALUES ($1, 'platform:unconfirmed_collections:NGN', -7)`, [ltx]);
+    expect(await ledger.verify({ full: false })).toMatchObject({ problems: none, checked: { ledgerEntries: 2 } });
+    expect(await ledger.verify({ full: false })).toMatchObject({ problems: none, checked: { ledgerEntries: 0 } });
+    // A full run counts every sum again from nothing and agrees.
+    expect((await ledger.verify({ full: true })).problems).toEqual(none);
+  });
+
   it('ledger:verify passes on what the service wrote, and names what is wrong when the books are tampered with', async () => {
     const clean = await verify();
     expect([clean.code, clean.report.ok]).toEqual([0, true]);

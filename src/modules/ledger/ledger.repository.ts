@@ -39,6 +39,17 @@ export interface LedgerProblems {
   activityMismatches: string[];
 }
 
+/** A verification of the ledger: what it found, and how much history it read to find it. */
+export interface LedgerVerification {
+  problems: LedgerProblems;
+  checked: {
+    /** When the checkpoint it started from was verified; null when it read everything. */
+    since: Date | null;
+    ledgerEntries: number;
+    balanceTransactions: number;
+  };
+}
+
 /** `LedgerRepository.daily`'s answer: days as `YYYY-MM-DD`, amounts as minor-unit text. */
 export interface DailyRows {
   today: string;
@@ -61,6 +72,17 @@ const BTX_COLUMNS = 'id, type, amount, currency, source_id, pobo_user_id, create
 
 /** The 15 minutes `at` falls in, as `balance_activity` keeps them (a balance transaction's, by its `created_at`). */
 const ACTIVITY_BUCKET = (at: string) => `date_bin('15 minutes', ${at}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`;
+
+/** The advisory lock one verification holds at a time. */
+const VERIFY_LOCK = 'ledger:verify';
+
+/**
+ * Whether a row of a ledger table was written since the checkpoint's snapshot ($1; every row when
+ * NULL): its writer's xid at or past the snapshot's xmin ($2, which the BRIN index finds) and not
+ * among those the snapshot saw. Rows from before checkpoints existed have no xid and count as seen.
+ */
+const WRITTEN_SINCE = (alias: string) =>
+  `($1::text IS NULL OR (${alias}.xid >= $2::bigint AND NOT pg_visible_in_snapshot(${alias}.xid::text::xid8, $1::text::pg_snapshot)))`;
 
 /**
  * `LedgerRepository.post`'s statement. $5/$6: every account and its delta; $7–$10 and $13: the
@@ -310,27 +332,108 @@ export class LedgerRepository {
     return rows[0].posted;
   }
 
-  /** Everything `npm run ledger:verify` checks, as lists of offending ids. */
-  async problems(): Promise<LedgerProblems> {
-    const ids = async (text: string) => (await this.pool.query<{ id: string }>(text)).rows.map((row) => row.id);
-    const [unbalancedTransactions, driftedAccounts, negativeMerchantAccounts, balanceTransactionMismatches, activityMismatches] = await Promise.all([
-      ids(`SELECT t.id FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id LEFT JOIN ledger_accounts a ON a.id = e.account_id
-            GROUP BY t.id, a.currency HAVING COALESCE(sum(e.amount), 0) <> 0 OR count(e.id) = 0`),
-      ids(
-        `SELECT a.id FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id WHERE a.balance IS NOT NULL GROUP BY a.id HAVING a.balance <> COALESCE(sum(e.amount), 0)`,
-      ),
-      ids(`SELECT id FROM ledger_accounts WHERE merchant_id IS NOT NULL AND balance < 0`),
-      ids(`SELECT a.id FROM ledger_accounts a
-             LEFT JOIN (SELECT merchant_id, currency, sum(amount) AS total FROM balance_transactions GROUP BY merchant_id, currency) b
-               ON b.merchant_id = a.merchant_id AND b.currency = a.currency
-            WHERE a.kind = 'available' AND a.merchant_id IS NOT NULL AND a.balance <> COALESCE(b.total, 0)`),
-      ids(`SELECT DISTINCT COALESCE(a.merchant_id, b.merchant_id) AS id
-             FROM balance_activity a
-             FULL JOIN (SELECT merchant_id, currency, ${ACTIVITY_BUCKET('created_at')} AS bucket, type, sum(amount) AS amount, count(*)::int AS count
-                          FROM balance_transactions GROUP BY 1, 2, 3, 4) b
-               ON b.merchant_id = a.merchant_id AND b.currency = a.currency AND b.bucket = a.bucket AND b.type = a.type
-            WHERE a.amount IS DISTINCT FROM b.amount OR a.count IS DISTINCT FROM b.count`),
-    ]);
-    return { unbalancedTransactions, driftedAccounts, negativeMerchantAccounts, balanceTransactionMismatches, activityMismatches };
+  /**
+   * Everything `npm run ledger:verify` checks, as lists of offending ids, over the rows written
+   * since the last checkpoint (`full`: over everything, sums counted again from zero). One run at a
+   * time (a session lock), in one REPEATABLE READ transaction so every check sees one snapshot;
+   * the checkpoint moves to that snapshot only when every check held, so what a failed run found is
+   * found again by the next one. The account checks (each balance against its entries' and its
+   * balance transactions' sums) cover every account, whatever changed: they read the accounts and
+   * the kept sums, never the history.
+   */
+  async verify(full: boolean): Promise<LedgerVerification> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [VERIFY_LOCK]);
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+        const {
+          rows: [checkpoint],
+        } = await client.query<{ snapshot: string | null; xmin: string | null; verified_at: Date | null; now: string }>(
+          `SELECT snapshot, pg_snapshot_xmin(snapshot::pg_snapshot)::text AS xmin, verified_at, pg_current_snapshot()::text AS now FROM ledger_checkpoint`,
+        );
+        const since = full ? null : checkpoint.snapshot;
+        const params = [since, since ? checkpoint.xmin : null];
+        if (!since) await client.query('DELETE FROM ledger_checkpoint_accounts');
+        const {
+          rows: [entries],
+        } = await client.query<{ checked: number; unbalanced: string[] }>(
+          `WITH written AS (SELECT e.transaction_id, e.account_id, e.amount FROM ledger_entries e WHERE ${WRITTEN_SINCE('e')}),
+           summed AS (
+             INSERT INTO ledger_checkpoint_accounts (account_id, entries) SELECT account_id, sum(amount) FROM written GROUP BY account_id
+             ON CONFLICT (account_id) DO UPDATE SET entries = ledger_checkpoint_accounts.entries + EXCLUDED.entries),
+           unbalanced AS (
+             SELECT w.transaction_id AS id FROM written w JOIN ledger_accounts a ON a.id = w.account_id GROUP BY w.transaction_id, a.currency HAVING sum(w.amount) <> 0
+             UNION
+             -- A transaction's entries are written with it, so one without any among them has none.
+             SELECT t.id FROM ledger_transactions t WHERE ${WRITTEN_SINCE('t')} AND NOT EXISTS (SELECT 1 FROM written w WHERE w.transaction_id = t.id))
+           SELECT (SELECT count(*)::int FROM written) AS checked, ARRAY(SELECT id FROM unbalanced ORDER BY id) AS unbalanced`,
+          params,
+        );
+        const {
+          rows: [balances],
+        } = await client.query<{ checked: number; activity: string[] }>(
+          `WITH written AS (
+             SELECT merchant_id, currency, ${ACTIVITY_BUCKET('created_at')} AS bucket, amount FROM balance_transactions b WHERE ${WRITTEN_SINCE('b')}),
+           summed AS (
+             INSERT INTO ledger_checkpoint_accounts (account_id, balance_transactions)
+             SELECT merchant_id || ':available:' || currency, sum(amount) FROM written GROUP BY merchant_id, currency
+             ON CONFLICT (account_id) DO UPDATE SET balance_transactions = ledger_checkpoint_accounts.balance_transactions + EXCLUDED.balance_transactions),
+           -- The 15 minutes the new balance transactions fell in, summed again whole (all of them, on a full run).
+           touched AS (SELECT DISTINCT merchant_id, currency, bucket FROM written),
+           kept AS (
+             SELECT a.merchant_id, a.currency, a.bucket, a.type, a.amount, a.count FROM balance_activity a
+              WHERE $1::text IS NULL OR (a.merchant_id, a.currency, a.bucket) IN (SELECT merchant_id, currency, bucket FROM touched)),
+           counted AS (
+             SELECT b.merchant_id, b.currency, ${ACTIVITY_BUCKET('b.created_at')} AS bucket, b.type, sum(b.amount) AS amount, count(*)::int AS count
+               FROM balance_transactions b
+              WHERE $1::text IS NULL
+                 OR (b.created_at >= (SELECT min(bucket) FROM touched)
+                     AND (b.merchant_id, b.currency, ${ACTIVITY_BUCKET('b.created_at')}) IN (SELECT merchant_id, currency, bucket FROM touched))
+              GROUP BY 1, 2, 3, 4)
+           SELECT (SELECT count(*)::int FROM written) AS checked,
+                  ARRAY(SELECT DISTINCT COALESCE(k.merchant_id, c.merchant_id)
+                          FROM kept k FULL JOIN counted c ON c.merchant_id = k.merchant_id AND c.currency = k.currency AND c.bucket = k.bucket AND c.type = k.type
+                         WHERE k.amount IS DISTINCT FROM c.amount OR k.count IS DISTINCT FROM c.count) AS activity`,
+          params,
+        );
+        const { rows: accounts } = await client.query<{ id: string; drifted: boolean; negative: boolean; mismatched: boolean }>(
+          `SELECT * FROM (
+             SELECT a.id, a.balance <> COALESCE(c.entries, 0) AS drifted, a.balance < 0 AS negative,
+                    a.kind = 'available' AND a.balance <> COALESCE(c.balance_transactions, 0) AS mismatched
+               FROM ledger_accounts a LEFT JOIN ledger_checkpoint_accounts c ON c.account_id = a.id
+              WHERE a.balance IS NOT NULL) checked
+            WHERE drifted OR negative OR mismatched ORDER BY id`,
+        );
+        const problems: LedgerProblems = {
+          unbalancedTransactions: entries.unbalanced,
+          driftedAccounts: accounts.filter((a) => a.drifted).map((a) => a.id),
+          negativeMerchantAccounts: accounts.filter((a) => a.negative).map((a) => a.id),
+          balanceTransactionMismatches: accounts.filter((a) => a.mismatched).map((a) => a.id),
+          activityMismatches: balances.activity,
+        };
+        const held = (Object.values(problems) as string[][]).every((found) => found.length === 0);
+        if (held) {
+          await client.query(`UPDATE ledger_checkpoint SET snapshot = $1, verified_at = now(), full_at = CASE WHEN $2 THEN now() ELSE full_at END`, [
+            checkpoint.now,
+            !since,
+          ]);
+        }
+        await client.query(held ? 'COMMIT' : 'ROLLBACK');
+        return {
+          problems,
+          checked: { since: since ? checkpoint.verified_at : null, ledgerEntries: entries.checked, balanceTransactions: balances.checked },
+        };
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [VERIFY_LOCK]).catch((err: Error) => (broken = err));
+      }
+    } finally {
+      // A connection that could not give its lock back is closed, which gives it back.
+      client.release(broken);
+    }
   }
 }

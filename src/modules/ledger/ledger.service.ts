@@ -5,7 +5,7 @@ import { newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits } from '../../common/money/money';
 import type { BalanceTransactionType } from './balance-transaction.entity';
 import { InsufficientFundsError } from './ledger.errors';
-import { AccountDelta, BalanceTransactionRow, DailyRows, LedgerProblems, LedgerRepository } from './ledger.repository';
+import { AccountDelta, BalanceTransactionRow, DailyRows, LedgerRepository, LedgerVerification } from './ledger.repository';
 
 /**
  * The platform's own accounts. Credits are positive, so an asset (money we hold at the rail)
@@ -319,8 +319,9 @@ export class LedgerService {
     return (await this.repository.listBalanceTransactions(merchantId, limit, after))?.map(mapBalanceTransaction);
   }
 
-  problems(): Promise<LedgerProblems> {
-    return this.repository.problems();
+  /** The ledger's own checks, over what was written since the last run that held (`full`: over everything); see `LedgerRepository.verify`. */
+  verify(options: { full: boolean }): Promise<LedgerVerification> {
+    return this.repository.verify(options.full);
   }
 
   /**
