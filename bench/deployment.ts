@@ -91,6 +91,8 @@ export interface Deployment {
   /** Every measured run of every part, for the summary table. */
   runs: Measurement[];
   workerNodeArgs: string[];
+  /** The API's node flags: those of `npm run start:api`, then `BENCH_API_NODE_ARGS`. */
+  apiNodeArgs: string[];
   /** A measured run against a server, recorded in `runs`. */
   measure: (scenario: Scenario, server: ServerName, round: number, requests: autocannon.Request[], options?: RunOptions) => Promise<Measurement>;
   /** Load that is not measured (a warm-up). */
@@ -269,14 +271,15 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
   };
   // The API's operator port is fixed here, so that the bench can read its statement count.
   const apiOpsPort = await freePort();
-  const api = startChild('api', APP_MAIN, { ...appEnv, PORT: String(apiPort), OPS_PORT: String(apiOpsPort) }, API_NODE_ARGS);
+  const apiNodeArgs = [...startNodeFlags('api'), ...API_NODE_ARGS];
+  const api = startChild('api', APP_MAIN, { ...appEnv, PORT: String(apiPort), OPS_PORT: String(apiOpsPort) }, apiNodeArgs);
   started.push(api);
   // The ops part's yardstick: the same API counting nothing (`OPS_METRICS=off`), on the same database.
   const unmeasuredPort = PARTS.has('ops') ? await freePort() : undefined;
   const unmeasured =
     unmeasuredPort === undefined
       ? undefined
-      : startChild('api-unmeasured', APP_MAIN, { ...appEnv, PORT: String(unmeasuredPort), OPS_METRICS: 'off' }, API_NODE_ARGS);
+      : startChild('api-unmeasured', APP_MAIN, { ...appEnv, PORT: String(unmeasuredPort), OPS_METRICS: 'off' }, apiNodeArgs);
   if (unmeasured) started.push(unmeasured);
   const reference = startChild('reference', REFERENCE_MAIN, {
     NODE_ENV: 'production',
@@ -323,7 +326,7 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
   reportRailApart(pidOf(rail));
   log(`API pid ${apiPid} on :${apiPort} (RSS ${rssMb(apiPid).toFixed(0)} MB when ready), reference pid ${refPid} on :${refPort}`);
 
-  const workerNodeArgs = [...startWorkerNodeFlags(), ...EXTRA_WORKER_NODE_ARGS];
+  const workerNodeArgs = [...startNodeFlags('worker'), ...EXTRA_WORKER_NODE_ARGS];
   // The other parts' workers leave the chains alone (a port nothing listens on, read hourly): the
   // vault follower would otherwise learn every seeded business's addresses in their measurements.
   const vaultWorkerEnv = { ...appEnv, DB_POOL_SIZE: String(WORKER_DB_POOL_SIZE) };
@@ -354,6 +357,7 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
     chains: vaultChains,
     runs,
     workerNodeArgs,
+    apiNodeArgs,
     measure: async (scenario, name, round, requests, options = {}) => {
       const target = { ...server(name), ...(options.headers && { headers: options.headers }), requests };
       const run = await measure(scenario, name, round, target, options);
@@ -491,14 +495,16 @@ async function seed(databaseUrl: string, merchantId: string): Promise<string[]> 
 }
 
 /**
- * The node flags production starts the worker with: those of `npm run start:worker`
- * (`node [flags] dist/src/worker.js`), so that the bench measures the worker as it runs.
+ * The node flags production starts a role with: those of `npm run start:<role>`
+ * (`node [flags] dist/src/<entry>.js`), so that the bench measures each process as it runs.
  */
-function startWorkerNodeFlags(): string[] {
+function startNodeFlags(role: 'api' | 'worker'): string[] {
   const scripts = (JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-  const match = /^node((?:\s+-\S+)*)\s+dist\/src\/worker\.js\s*$/.exec(scripts['start:worker'] ?? '');
+  const entry = role === 'api' ? 'main' : 'worker';
+  const script = scripts[`start:${role}`] ?? '';
+  const match = new RegExp(`^node((?:\\s+-\\S+)*)\\s+dist/src/${entry}\\.js\\s*$`).exec(script);
   if (match) return match[1].split(/\s+/).filter(Boolean);
-  log(`warning: package.json start:worker is not "node [flags] dist/src/worker.js" (${scripts['start:worker']}): the worker starts without its flags`);
+  log(`warning: package.json start:${role} is not "node [flags] dist/src/${entry}.js" (${script}): the ${role} starts without its flags`);
   return [];
 }
 

@@ -91,7 +91,7 @@ async function bench(databaseUrl: string, started: Started[]): Promise<number> {
   );
   log(`settings: ${BUSINESSES} businesses, ${CONNECTIONS} connections, ${WARMUP_S}s warm-up, ${DURATION_S}s per run, ${ROUNDS} alternating GET-one rounds`);
   log(`parts: ${[...PARTS].join(', ')}${PARTS.size < ALL_PARTS.length ? ` (of ${ALL_PARTS.join(', ')})` : ''}`);
-  if (API_NODE_ARGS.length > 0) log(`API node flags: ${API_NODE_ARGS.join(' ')}`);
+  if (API_NODE_ARGS.length > 0) log(`API node flags, after those of npm run start:api: ${API_NODE_ARGS.join(' ')}`);
   log(
     `API log level: ${APP_LOG_LEVEL} (stdout to /dev/null)${APP_LOG_LEVEL === 'info' ? ': every request is serialised to an access-log line, as in production' : ''}`,
   );
@@ -139,7 +139,7 @@ async function bench(databaseUrl: string, started: Started[]): Promise<number> {
           apiLogDestination: '/dev/null',
           dbPoolSize: DB_POOL_SIZE,
           workerDbPoolSize: WORKER_DB_POOL_SIZE,
-          apiNodeArgs: API_NODE_ARGS,
+          apiNodeArgs: deployment.apiNodeArgs,
           workerNodeArgs: deployment.workerNodeArgs,
           internationalIntents: INTL_INTENTS,
           internationalWorkers: INTL_WORKERS,
