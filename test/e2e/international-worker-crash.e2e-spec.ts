@@ -16,6 +16,15 @@ import {
 import { balanceOf, fundedMerchant, ledgerVerify, newKey } from '../support/money-stack';
 import { eventually } from '../support/poll';
 
+/** What a settled intent posted: each move of its money once. */
+const SETTLED_POSTINGS = [
+  'international_bridge_confirmed',
+  'international_bridge_initiated',
+  'international_reserved',
+  'international_settled',
+  'international_withdrawal_confirmed',
+  'international_withdrawal_initiated',
+];
 /** A Redis database of this suite's own, so wiping it touches no other suite. */
 const REDIS_URL = 'redis://127.0.0.1:6379/9';
 
@@ -43,6 +52,9 @@ describe('International settlement: the worker killed between every pair of stag
   };
   const statusOf = async (id: string): Promise<string> =>
     (await stack.pg.query(`SELECT status FROM international_payment_intents WHERE id = $1`, [id])).rows[0].status;
+  /** The types of the ledger transactions the intent posted, in order of type. */
+  const postingsOf = async (id: string): Promise<string[]> =>
+    (await stack.pg.query<{ type: string }>(`SELECT type FROM ledger_transactions WHERE source_id = $1 ORDER BY type`, [id])).rows.map((r) => r.type);
   const reaches = async (id: string, status: string) =>
     expect(
       await eventually(
@@ -138,16 +150,8 @@ describe('International settlement: the worker killed between every pair of stag
       (r) => r.to_status,
     );
     expect(history).toEqual(['processing', 'bridge_initiated', 'bridge_confirmed', 'withdrawal_initiated', 'withdrawal_confirmed', 'settled']);
-    const postings = (await stack.pg.query(`SELECT type FROM ledger_transactions WHERE source_id = $1 ORDER BY type`, [id])).rows.map((r) => r.type);
     // Each move posted its money once, however often the worker was killed around it.
-    expect(postings).toEqual([
-      'international_bridge_confirmed',
-      'international_bridge_initiated',
-      'international_reserved',
-      'international_settled',
-      'international_withdrawal_confirmed',
-      'international_withdrawal_initiated',
-    ]);
+    expect(await postingsOf(id)).toEqual(SETTLED_POSTINGS);
     // Each rail was asked at least twice for its leg (once by the killed worker), and created it once.
     const bridge = await stack.bridgeRail.calls(id);
     const payout = await stack.payoutRail.calls(id);
@@ -227,7 +231,7 @@ describe('International settlement: the worker killed between every pair of stag
       expect(settled).toEqual(sent === returned.amount ? [] : ['bank_rail', 'recovery_differences']);
       // Let the restarted jobs ask again once more: nothing moves twice.
       await new Promise((resolve) => setTimeout(resolve, 3 * JOB_LOCK_MS));
-      const postings = (await stack.pg.query(`SELECT type FROM ledger_transactions WHERE source_id = $1 ORDER BY type`, [id])).rows.map((r) => r.type);
+      const postings = await postingsOf(id);
       expect(postings.filter((type) => type === 'international_payout_returned')).toHaveLength(1);
       expect(postings.filter((type) => type === 'international_returned')).toHaveLength(1);
       expect(postings.filter((type) => type === 'international_released')).toHaveLength(1);
@@ -383,18 +387,7 @@ describe('International settlement: the worker killed between every pair of stag
       }
       expect(cuts).toBeGreaterThan(0);
       for (const id of ids) {
-        const postings = (await stack.pg.query(`SELECT type FROM ledger_transactions WHERE source_id = $1 ORDER BY type`, [id])).rows.map((r) => r.type);
-        expect([id, postings]).toEqual([
-          id,
-          [
-            'international_bridge_confirmed',
-            'international_bridge_initiated',
-            'international_reserved',
-            'international_settled',
-            'international_withdrawal_confirmed',
-            'international_withdrawal_initiated',
-          ],
-        ]);
+        expect([id, await postingsOf(id)]).toEqual([id, SETTLED_POSTINGS]);
         expect(await stack.bridgeRail.calls(id)).toMatchObject({ created: 1 });
         expect(await stack.payoutRail.calls(id)).toMatchObject({ created: 1 });
       }
