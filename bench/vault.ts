@@ -59,7 +59,7 @@ export interface VaultBenchInput {
   confirmations: number;
   apiPid: number;
   /** Starts the built worker and resolves with its pid and operator port once it has logged `worker started`. */
-  startWorker: () => Promise<{ pid: number; opsUrl: string }>;
+  startWorker: () => Promise<{ pid: number; opsUrl: string; stdoutTail: () => string }>;
   /** The API's operator port, for its statement count. */
   apiOpsUrl: string;
   stopWorker: () => Promise<void>;
@@ -117,7 +117,7 @@ export async function runVaultBench(input: VaultBenchInput): Promise<VaultBenchR
     log(`vault: ${vaults.length} verified businesses created through the API`);
 
     // The worker's first run starts each chain's cursor at the head (and learns the vaults); the burst lands after it.
-    const { pid: workerPid, opsUrl: workerOpsUrl } = await input.startWorker();
+    const { pid: workerPid, opsUrl: workerOpsUrl, stdoutTail: workerLog } = await input.startWorker();
     await until('the worker starts its cursors', async () => (await count(db, `SELECT count(*) AS n FROM vault_chain_cursors`)) === CHAIN_NAMES.length, input);
     const chainOf = (vault: number, n: number): ChainName => CHAIN_NAMES[(vault + n) % CHAIN_NAMES.length];
     const mints = vaults.flatMap((vault, i) =>
@@ -219,7 +219,12 @@ export async function runVaultBench(input: VaultBenchInput): Promise<VaultBenchR
       input,
       (n) => n >= TRANSFERS,
       async () => mine(input, 1),
-    );
+    ).catch(async (err: Error) => {
+      const { rows: states } = await db.query(
+        `SELECT chain, status, count(*)::int AS n, min(updated_at) AS oldest FROM vault_transfers GROUP BY 1, 2 ORDER BY 1, 2`,
+      );
+      throw new Error(`${err.message}; transfers by chain and status: ${JSON.stringify(states)}; the worker's last lines:\n${workerLog().slice(-2_000)}`);
+    });
     // Per transfer, from its request to its confirmation (the follower's reads of the chains meanwhile included).
     const roundTripsPerTransfer = roundTripsPer(tripsBefore, await roundTripSnapshot(db, opsUrls, tripsBefore), TRANSFERS);
     log(`vault: per transfer ${formatRoundTrips(roundTripsPerTransfer)}`);
@@ -321,7 +326,7 @@ export const runVaultPart: BenchPart = async (d) => {
     startWorker: async () => {
       const started = await d.startWorker('worker', { chains: true });
       worker = started;
-      return { pid: pidOf(started), opsUrl: started.opsUrl };
+      return { pid: pidOf(started), opsUrl: started.opsUrl, stdoutTail: started.stdoutTail };
     },
     stopWorker: async () => {
       if (worker) await stopChild(worker.child);

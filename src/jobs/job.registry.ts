@@ -186,14 +186,23 @@ export class JobRegistry implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  /** Upserts every periodic job's scheduler that Redis does not have (all of them at start). */
+  /**
+   * Upserts every periodic job's scheduler that Redis does not have (all of them at start). A
+   * scheduler left by workers with another interval is removed first: BullMQ keeps its alignment
+   * offset when only `every` changes, and once a run overruns the new interval, the next is aligned
+   * to that offset, which can be most of the old interval away (a 10-minute schedule's offset held
+   * a 250 ms one back for minutes).
+   */
   private async keepSchedules(starting: boolean): Promise<void> {
     for (const job of this.periodic) {
       try {
         const queue = this.queues.queue(job);
-        if (!starting && (await queue.getJobScheduler(job.name))) continue;
+        const every = job.every!(this.config);
+        const existing = await queue.getJobScheduler(job.name);
+        if (!starting && existing) continue;
+        if (existing && Number(existing.every) !== every) await queue.removeJobScheduler(job.name);
         // The scheduler names each run's job itself.
-        await queue.upsertJobScheduler(job.name, { every: job.every!(this.config) }, { name: job.name, data: {}, opts: jobOptions(job) });
+        await queue.upsertJobScheduler(job.name, { every }, { name: job.name, data: {}, opts: jobOptions(job) });
         if (!starting) this.logger.warn(`scheduler of ${job.name} was missing from Redis; re-created`);
       } catch (err) {
         this.logger.warn(`scheduler of ${job.name} not checked: ${(err as Error).message}`);

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, Module } from '@nestjs/common';
+import { Queue } from 'bullmq';
 import { EntityManager } from 'typeorm';
 import { eventually, Medium, sleep, startMedium } from '../../test/support/medium';
+import { loadConfig } from '../config/app.config';
+import { redisOptionsFromUrl } from '../redis/redis-options';
 import { defineJob, definePeriodicJob, defineQueue, JobContext, JobHandler, JobsModule, Outbox } from '.';
 import { OutboxRelay } from './outbox.relay';
 
@@ -91,6 +94,24 @@ class SlowPeriodic {
 
 @Module({ imports: [JobsModule.forFeature(SLOW_QUEUE, [SLOW])], providers: [SlowPeriodic] })
 class SlowPeriodicModule {}
+
+/** A periodic job every 100 ms whose runs take longer than that, so each next run is a catch-up. */
+const OVERRUN_QUEUE = defineQueue(`${TAG}-overrun`, 1);
+const OVERRUN = definePeriodicJob(OVERRUN_QUEUE, `${TAG}.overrun`, () => 100);
+
+@Injectable()
+class OverrunPeriodic {
+  runs = 0;
+
+  @JobHandler(OVERRUN)
+  async run(): Promise<void> {
+    this.runs++;
+    await sleep(150);
+  }
+}
+
+@Module({ imports: [JobsModule.forFeature(OVERRUN_QUEUE, [OVERRUN])], providers: [OverrunPeriodic] })
+class OverrunPeriodicModule {}
 
 const key = () => randomBytes(4).toString('hex');
 const failure = (promise: Promise<unknown>) =>
@@ -246,5 +267,33 @@ describe('OutboxRelay and JobRegistry (medium, worker)', () => {
     expect(rows).toHaveLength(150);
     expect(rows.every((row) => row.job_name === unknown)).toBe(true);
     await m.sql('DELETE FROM outbox WHERE job_name = $1', [unknown]);
+  });
+});
+
+describe('JobRegistry over a schedule other workers left with another interval (medium, worker)', () => {
+  let m: Medium | undefined;
+
+  afterAll(() => m?.close());
+
+  it('runs the job at its own interval, not held back by the old schedule', async () => {
+    const queuePrefix = `medium-overrun-${process.pid}-${key()}`;
+    // Workers configured otherwise left the schedule: every 10 minutes, aligned 5 minutes into each.
+    const queue = new Queue(OVERRUN_QUEUE.name, { connection: redisOptionsFromUrl(loadConfig({ NODE_ENV: 'test' }).redisUrl), prefix: queuePrefix });
+    try {
+      await queue.upsertJobScheduler(OVERRUN.name, { every: 600_000, offset: 300_000 }, { name: OVERRUN.name, data: {} });
+    } finally {
+      await queue.close();
+    }
+    m = await startMedium({ name: 'overrun', queuePrefix, worker: true, imports: [OverrunPeriodicModule] });
+    const overrun = m.app.get(OverrunPeriodic);
+    // Every run overruns the 100 ms: kept at the old offset, the next run would wait up to five minutes.
+    expect(
+      await eventually(
+        () => Promise.resolve(overrun.runs),
+        (runs) => runs >= 8,
+        5_000,
+        50,
+      ),
+    ).toBeGreaterThanOrEqual(8);
   });
 });

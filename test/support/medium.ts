@@ -30,6 +30,8 @@ type Import = Type | DynamicModule | Promise<DynamicModule> | ForwardReference;
 export interface MediumOptions {
   /** Names the queue prefix, so the spec's queues and Redis keys are its own. */
   name: string;
+  /** The queue prefix itself, for a spec that writes to Redis before the application starts. */
+  queuePrefix?: string;
   /** The feature module(s) under test. */
   imports?: Import[];
   providers?: Provider[];
@@ -156,7 +158,7 @@ export async function startMedium(options: MediumOptions): Promise<Medium> {
   return resources.build(async () => {
     const db = await resources.add(createTestDatabase(), (created) => created.drop());
 
-    const queuePrefix = `medium-${options.name}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    const queuePrefix = options.queuePrefix ?? `medium-${options.name}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'warn', ...options.env, DATABASE_URL: db.url, QUEUE_PREFIX: queuePrefix });
     await resources.add(Promise.resolve(), () => deleteRedisKeys(config.redisUrl, queuePrefix));
 
