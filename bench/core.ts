@@ -8,7 +8,7 @@ import type autocannon from 'autocannon';
 import { PoboBusinessesRepository } from '../src/modules/pobo-businesses/pobo-businesses.repository';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
 import type { BenchPart, Server } from './deployment';
-import { Measurement, memoryField, READ_SERVERS, ReadServer, rssMb, summarise } from './measure';
+import { Measurement, memoryField, numberedPosts, READ_SERVERS, ReadServer, rssMb, summarise } from './measure';
 import { log } from './processes';
 import { findOwnedQuery, statementSent } from './reference-server';
 import { ROUNDS, WARMUP_S } from './settings';
@@ -109,21 +109,9 @@ export const runCorePart: BenchPart = async (d) => {
 
 /** Create business requests for autocannon, each with a name and an e-mail of its own; `tag` keeps every run's apart. */
 export function createBusinesses(apiKey: string, tag: string): autocannon.Request[] {
-  let n = 0;
-  return [
-    {
-      method: 'POST',
-      path: POBO_USERS_PATH,
-      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-      setupRequest: (request) => {
-        n++;
-        return {
-          ...request,
-          body: JSON.stringify({ businessName: `Bench ${tag} ${n}`, email: `${tag}-${n}@bench.example`, phoneNumber: '+2348012345678', country: 'NG' }),
-        };
-      },
-    },
-  ];
+  return numberedPosts(apiKey, POBO_USERS_PATH, (n) => ({
+    body: { businessName: `Bench ${tag} ${n}`, email: `${tag}-${n}@bench.example`, phoneNumber: '+2348012345678', country: 'NG' },
+  }));
 }
 
 /** Fails the run unless the reference runs the API's exact statement and answers the same JSON. */

@@ -27,6 +27,25 @@ export type ServerName = 'reference' | 'contract' | 'api' | 'api-unmeasured';
 
 /** The servers a read is measured on, in the order of each round: the plain reference, the contract reference, the API. */
 export const READ_SERVERS = ['reference', 'contract', 'api'] as const;
+
+/**
+ * POST requests for autocannon to `path` with the merchant's key, each numbered (1, 2, …): `vary(n)`
+ * gives the n-th one's JSON body and any headers of its own.
+ */
+export function numberedPosts(apiKey: string, path: string, vary: (n: number) => { body: unknown; headers?: Record<string, string> }): autocannon.Request[] {
+  let n = 0;
+  return [
+    {
+      method: 'POST',
+      path,
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      setupRequest: (request) => {
+        const { body, headers } = vary(++n);
+        return { ...request, headers: { ...request.headers, ...headers }, body: JSON.stringify(body) };
+      },
+    },
+  ];
+}
 export type ReadServer = (typeof READ_SERVERS)[number];
 
 export interface Measurement {

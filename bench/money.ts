@@ -11,7 +11,7 @@ import type autocannon from 'autocannon';
 import type { Client } from 'pg';
 import { CountedClient } from '../src/common/persistence/pg-pool';
 import { nubanFor } from '../src/common/banking/nuban';
-import { rssMb, sum } from './measure';
+import { numberedPosts, rssMb, sum } from './measure';
 import { formatRoundTrips, roundTripSnapshot, roundTripsPer, type RoundTrips } from './round-trips';
 import { PAYMENT_INTENTS_PATH } from '../src/modules/payment-intents/payment-intents.routes';
 import { POBO_USERS_PATH } from '../src/modules/pobo-businesses/pobo-businesses.routes';
@@ -155,22 +155,10 @@ const RSS_TIMELINE_S = 5;
  * merchantReference; `run` (a run's tag) and `phase` keep every run's keys apart.
  */
 export function createPaymentIntents(apiKey: string, run: string, phase: string): autocannon.Request[] {
-  let n = 0;
-  return [
-    {
-      method: 'POST',
-      path: PAYMENT_INTENTS_PATH,
-      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-      setupRequest: (request) => {
-        n++;
-        return {
-          ...request,
-          headers: { ...request.headers, 'idempotency-key': `bench-${run}-${phase}-${n}` },
-          body: JSON.stringify({ merchantReference: `bench-ref-${run}-${phase}-${n}`, amount: PI_AMOUNT_NGN }),
-        };
-      },
-    },
-  ];
+  return numberedPosts(apiKey, PAYMENT_INTENTS_PATH, (n) => ({
+    headers: { 'idempotency-key': `bench-${run}-${phase}-${n}` },
+    body: { merchantReference: `bench-ref-${run}-${phase}-${n}`, amount: PI_AMOUNT_NGN },
+  }));
 }
 
 export async function runMoneyBench(input: MoneyBenchInput): Promise<MoneyBenchResult> {

@@ -1,7 +1,14 @@
 import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** The default of the ledger tables' `xid`: the writing transaction's 64-bit id (`pg_current_xact_id()` as bigint; a function of the migration's). */
-export const LEDGER_WRITER_XID = 'ledger_writer_xid()';
+/**
+ * The `xid` column of the append-only ledger tables: the id of the database transaction that wrote
+ * the row (64-bit, never wraps; `ledger_writer_xid()`, a function of the migration's, is
+ * `pg_current_xact_id()` as bigint), what lets `ledger:verify` read only what was written since its
+ * last verified snapshot. NULL on rows written before verification kept checkpoints; every later
+ * run counts them as verified. Never read or written by the application.
+ */
+export const WriterXidColumn = () =>
+  Column({ type: 'bigint', nullable: true, default: () => 'ledger_writer_xid()', select: false, insert: false, update: false });
 
 /**
  * The last snapshot of the ledger that `ledger:verify` found whole: every row its snapshot saw was

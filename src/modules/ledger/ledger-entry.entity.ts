@@ -1,5 +1,5 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { LEDGER_WRITER_XID } from './ledger-checkpoint.entity';
+import { WriterXidColumn } from './ledger-checkpoint.entity';
 import { LedgerAccountEntity } from './ledger-account.entity';
 import { LedgerTransactionEntity } from './ledger-transaction.entity';
 
@@ -31,11 +31,7 @@ export class LedgerEntryEntity {
   @Column({ type: 'bigint' })
   amount: string;
 
-  /**
-   * The id of the database transaction that wrote the row (64-bit, never wraps): what lets
-   * `ledger:verify` read only what was written since its last verified snapshot. NULL on rows
-   * written before verification kept checkpoints; every later run counts them as verified.
-   */
-  @Column({ type: 'bigint', nullable: true, default: () => LEDGER_WRITER_XID, select: false, insert: false, update: false })
+  /** See `WriterXidColumn`. */
+  @WriterXidColumn()
   xid: string | null;
 }
