@@ -9,19 +9,9 @@ import { dependencyOutages } from '../errors/dependency-outages';
  */
 export const PG_POOL = Symbol('PG_POOL');
 
-/**
- * Follows a pool's connections for the database's outage log, and keeps a connection whose
- * backend ends while it is checked out from ending the process: pg-pool listens for a client's
- * errors only while it is idle, and a checked-out client whose backend is terminated between
- * statements emits 'error' at once. Its holder sees the failure on its next statement (a 503, a
- * retried job), and the pool drops the client when it is released.
- */
+/** Follows a pool's new connections for the database's outage log: one that connects ends an outage. */
 export function watchPool(pool: Pool): Pool {
-  pool.on('connect', (client) => {
-    // PostgreSQL answered a new connection: an outage, if one was being logged, is over.
-    dependencyOutages.recovered('database');
-    client.on('error', (err) => dependencyOutages.failed({ dependency: 'database', reason: err.message.split('\n', 1)[0].slice(0, 200) }));
-  });
+  pool.on('connect', () => dependencyOutages.recovered('database'));
   return pool;
 }
 
@@ -38,9 +28,15 @@ export function statementsSent(): number {
 
 /**
  * The connection class of every pool of the service (the `Client` option of pg's Pool, which
- * TypeORM passes through `extra`): pg's own, counting what it sends. Counting in the class rather
- * than on a pool's `connect` event also counts the first connection, which TypeORM opens before
- * anything can listen.
+ * TypeORM passes through `extra`): pg's own, counting what it sends, and reporting its failures
+ * to the database's outage log. Both are done here rather than on a pool's `connect` event, which
+ * misses the first connection: TypeORM opens it before anything can listen.
+ *
+ * The error listener also keeps a connection whose backend ends while it is checked out from
+ * ending the process: pg-pool listens for a client's errors only while it is idle, and a
+ * checked-out client whose backend is terminated between statements emits 'error' at once. Its
+ * holder sees the failure on its next statement (a 503, a retried job), and the pool drops the
+ * client when it is released.
  */
 export class CountedClient extends Client {
   constructor(config?: string | ClientConfig) {
@@ -50,5 +46,6 @@ export class CountedClient extends Client {
       statements++;
       return send(...args);
     }) as Client['query'];
+    this.on('error', (err) => dependencyOutages.failed({ dependency: 'database', reason: err.message.split('\n', 1)[0].slice(0, 200) }));
   }
 }
