@@ -26,6 +26,7 @@ import type { Target } from './money';
 import { abort, checkAborted, childEnv, freePort, log, pidOf, startChild, Started, waitPrinted, waitReady } from './processes';
 import {
   API_NODE_ARGS,
+  CONTRACT_NODE_ARGS,
   APP_LOG_LEVEL,
   APP_MAIN,
   BANK_RAIL_SANDBOX_MAIN,
@@ -293,21 +294,26 @@ export async function deploy(databaseUrl: string, started: Started[]): Promise<D
   const refUrl = `http://${HOST}:${refPort}`;
   // The contract reference: the plain one plus the contract's per-request work, on the API's Redis and limits.
   const contractPort = await freePort();
-  const contract = startChild('contract', REFERENCE_MAIN, {
-    NODE_ENV: 'production',
-    REF_PORT: String(contractPort),
-    REF_MERCHANT_ID: issued.merchantId,
-    REF_PUBLIC_BASE_URL: appEnv.PUBLIC_BASE_URL,
-    REF_CONTRACT: '1',
-    DATABASE_URL: databaseUrl,
-    DB_POOL_SIZE: String(DB_POOL_SIZE),
-    REDIS_URL,
-    QUEUE_PREFIX,
-    RATE_LIMIT_PER_SECOND: appEnv.RATE_LIMIT_PER_SECOND,
-    RATE_LIMIT_BURST: appEnv.RATE_LIMIT_BURST,
-    BANK_RAIL_URL: railUrl,
-    BANK_RAIL_API_KEY: railApiKey,
-  });
+  const contract = startChild(
+    'contract',
+    REFERENCE_MAIN,
+    {
+      NODE_ENV: 'production',
+      REF_PORT: String(contractPort),
+      REF_MERCHANT_ID: issued.merchantId,
+      REF_PUBLIC_BASE_URL: appEnv.PUBLIC_BASE_URL,
+      REF_CONTRACT: '1',
+      DATABASE_URL: databaseUrl,
+      DB_POOL_SIZE: String(DB_POOL_SIZE),
+      REDIS_URL,
+      QUEUE_PREFIX,
+      RATE_LIMIT_PER_SECOND: appEnv.RATE_LIMIT_PER_SECOND,
+      RATE_LIMIT_BURST: appEnv.RATE_LIMIT_BURST,
+      BANK_RAIL_URL: railUrl,
+      BANK_RAIL_API_KEY: railApiKey,
+    },
+    CONTRACT_NODE_ARGS,
+  );
   started.push(contract);
   const contractUrl = `http://${HOST}:${contractPort}`;
   await Promise.all([

@@ -21,6 +21,8 @@ export const DEADLINE_S = intEnv('BENCH_TIMEOUT_S', 3600);
 export const DB_POOL_SIZE = intEnv('BENCH_DB_POOL_SIZE', 20);
 /** Extra node flags for the API process, after those of `npm run start:api`, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
 export const API_NODE_ARGS = (process.env.BENCH_API_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+/** Node flags for the contract reference, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof-ref` to profile it beside the API. */
+export const CONTRACT_NODE_ARGS = (process.env.BENCH_CONTRACT_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 /** Extra node flags for the worker process, after those of `npm run start:worker`, e.g. `--max-semi-space-size=1`. */
 export const EXTRA_WORKER_NODE_ARGS = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 /** The worker's pool (the international pipeline's workers and the KYB worker); the API's by default. */
