@@ -1,7 +1,9 @@
 /**
- * A piece of SQL that its owner builds and another module's repository runs inside its own
- * statement (as a CTE), so that writes to two modules' tables are one round trip and atomic. The
- * owner numbers its parameters from `$1`; the repository that runs it places it with `placeAfter`.
+ * Writes that their owner builds and another module's repository runs inside its own statement,
+ * so that writes to several modules' tables are one round trip and atomic. The text is one or
+ * more common table expressions (`name AS (…)`, comma-separated, each name prefixed with its
+ * owner's), placed in the enclosing statement's WITH list. The owner numbers its parameters from
+ * `$1`; the repository that runs it places it with `placeAfter`.
  */
 export interface StatementPart {
   text: string;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { violates } from '../../common/persistence/constraint-violation';
 import { isId, newId } from '../../common/ids/ids';
 import { AuditLog, auditActor } from '../audit';
 import { DashboardPrincipal, MerchantsService, RateLimitsService } from '../auth';
@@ -234,7 +235,7 @@ export class AccountsService {
         return { account: mapAccount(user, merchant, session.csrfToken), session };
       });
     } catch (err) {
-      if (err instanceof QueryFailedError && (err.driverError as { constraint?: string }).constraint === EMAIL_UNIQUE) throw new EmailTakenError();
+      if (violates(err, EMAIL_UNIQUE)) throw new EmailTakenError();
       throw err;
     }
   }

@@ -16,7 +16,7 @@ export class AgreementsRepository {
   /** The INSERT of a first link, for the business module to run inside its create statement (see `StatementPart`). */
   linkInsertPart(link: NewAgreementLink): StatementPart {
     return {
-      text: 'INSERT INTO agreement_links (id, business_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)',
+      text: 'agreement_link AS (INSERT INTO agreement_links (id, business_id, token_hash, expires_at) VALUES ($1, $2, $3, $4))',
       values: [link.id, link.businessId, link.tokenHash, link.expiresAt],
     };
   }

@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
 import { afterCursor, rowsToAsk } from '../../common/persistence/keyset-list';
 import { PG_POOL } from '../../common/persistence/pg-pool';
+import type { StatementPart } from '../../common/persistence/statement-part';
 
 /** An event as read back: `data` is the stored JSON text, its keys in the order they were written. */
 export interface EventRecord {
@@ -53,19 +54,37 @@ export class EventsRepository {
    * commits with exactly the deliveries it owes, or not at all.
    */
   async insert(manager: EntityManager, events: NewEvent[], onlyTo: string | null = null): Promise<void> {
-    await manager.query(
-      `WITH new AS (
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS n(id, merchant_id, type, object_id, data, position)
-       ), inserted AS (
-         INSERT INTO events (id, merchant_id, type, object_id, data) SELECT id, merchant_id, type, object_id, data::json FROM new ORDER BY position
-         RETURNING id, merchant_id, type
-       )
-       INSERT INTO webhook_deliveries (endpoint_id, event_id)
-       SELECT w.id, e.id FROM inserted e
-         JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND CASE WHEN $6::text IS NULL
-           THEN NOT w.disabled AND (e.type = ANY(w.enabled_events) OR '*' = ANY(w.enabled_events)) ELSE w.id = $6 END`,
-      [events.map((e) => e.id), events.map((e) => e.merchantId), events.map((e) => e.type), events.map((e) => e.objectId), events.map((e) => e.data), onlyTo],
-    );
+    const part = this.insertPart(events, onlyTo);
+    await manager.query(`WITH ${part.text} SELECT 1`, part.values);
+  }
+
+  /**
+   * `insert` as a part of the statement of the change the events describe (see `StatementPart`),
+   * written only when the CTE `after` of that statement has a row (the change happened).
+   */
+  insertPart(events: NewEvent[], onlyTo: string | null = null, after?: string): StatementPart {
+    return {
+      text: `event_new AS (
+               SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS n(id, merchant_id, type, object_id, data, position)
+               ${after ? `WHERE EXISTS (SELECT 1 FROM ${after})` : ''}
+             ), event_inserted AS (
+               INSERT INTO events (id, merchant_id, type, object_id, data) SELECT id, merchant_id, type, object_id, data::json FROM event_new ORDER BY position
+               RETURNING id, merchant_id, type
+             ), event_deliveries AS (
+               INSERT INTO webhook_deliveries (endpoint_id, event_id)
+               SELECT w.id, e.id FROM event_inserted e
+                 JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id AND CASE WHEN $6::text IS NULL
+                   THEN NOT w.disabled AND (e.type = ANY(w.enabled_events) OR '*' = ANY(w.enabled_events)) ELSE w.id = $6 END
+             )`,
+      values: [
+        events.map((e) => e.id),
+        events.map((e) => e.merchantId),
+        events.map((e) => e.type),
+        events.map((e) => e.objectId),
+        events.map((e) => e.data),
+        onlyTo,
+      ],
+    };
   }
 
   async findOwned(merchantId: string, id: string): Promise<EventRecord | undefined> {

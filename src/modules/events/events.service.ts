@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { isId, newId } from '../../common/ids/ids';
 import { listPage, Page } from '../../common/paging';
+import type { StatementPart } from '../../common/persistence/statement-part';
 import { JobHandler } from '../../jobs';
 import type { EventDto, EventListQuery } from './dto/event.dto';
 import { mapEvent } from './event.mapper';
@@ -9,7 +10,7 @@ import { EVENT_RETENTION_DAYS, EventType } from './event.types';
 import type { WebhookEndpointDto } from './dto/webhook-endpoint.dto';
 import { endpointOrNotFound, EventNotFoundError } from './events.errors';
 import { EVENTS_JOBS } from './events.jobs';
-import { EventsRepository } from './events.repository';
+import { EventsRepository, NewEvent } from './events.repository';
 import { WebhooksRepository } from './webhooks.repository';
 
 /** What happened to which object: `object` is the object as its GET answers right after the change. */
@@ -21,6 +22,10 @@ export interface NewEventOf {
 }
 
 const PRUNE_BATCH = 10_000;
+
+function newEvent(event: NewEventOf): NewEvent {
+  return { id: newId('evt'), merchantId: event.merchantId, type: event.type, objectId: event.objectId, data: JSON.stringify(event.object) };
+}
 
 /**
  * The merchant's events: recorded by the module that owns the object, in the transaction of the
@@ -37,6 +42,14 @@ export class EventsService {
   /** Records `events`, in this order, in the transaction of the change they describe. */
   record(manager: EntityManager, ...events: NewEventOf[]): Promise<void> {
     return this.insert(manager, events);
+  }
+
+  /**
+   * `record` as a part of the statement of the change the events describe (see `StatementPart`):
+   * written only when the CTE `after` of that statement has a row.
+   */
+  recordPart(after: string, ...events: NewEventOf[]): StatementPart {
+    return this.repository.insertPart(events.map(newEvent), null, after);
   }
 
   /** A `webhook_endpoint.test` event about the endpoint, owed to it alone. */
@@ -74,17 +87,7 @@ export class EventsService {
   /** The events' deliveries are owed to every endpoint taking them, or to `onlyTo` alone. */
   private async insert(manager: EntityManager, events: NewEventOf[], onlyTo?: string): Promise<void> {
     if (events.length === 0) return;
-    await this.repository.insert(
-      manager,
-      events.map((event) => ({
-        id: newId('evt'),
-        merchantId: event.merchantId,
-        type: event.type,
-        objectId: event.objectId,
-        data: JSON.stringify(event.object),
-      })),
-      onlyTo,
-    );
+    await this.repository.insert(manager, events.map(newEvent), onlyTo);
   }
 
   /** Removes what is past the retention, a batch at a time until none is left. */

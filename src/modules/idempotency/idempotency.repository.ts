@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
 import { PG_POOL } from '../../common/persistence/pg-pool';
+import type { StatementPart } from '../../common/persistence/statement-part';
 
 export interface KeyRow {
   fingerprint: string;
@@ -33,6 +34,10 @@ export interface ClaimParams {
 const ROW = `fingerprint, status, recovery_point, resource_id, response_status, response_body,
              (extract(epoch FROM locked_until - clock_timestamp()) * 1000)::int AS lock_left_ms,
              expires_at < clock_timestamp() AS expired, expires_at`;
+
+const COMPLETE = `UPDATE idempotency_keys SET status = 'completed', response_status = $4::int, response_body = $5, recovery_point = 'finished',
+                         lock_token = NULL, locked_until = NULL
+                   WHERE merchant_id = $1 AND key = $2 AND lock_token = $3::uuid AND status = 'in_progress'`;
 
 /**
  * SQL of `idempotency_keys`. The key is claimed by the primary key's uniqueness in one statement
@@ -97,14 +102,17 @@ export class IdempotencyRepository {
 
   /** Stores the answer and ends the lock; false when the lock was lost. In `manager`'s transaction when given. */
   async complete(manager: EntityManager | undefined, merchantId: string, key: string, token: string, status: number, body: string): Promise<boolean> {
-    const affected = await this.update(
-      manager,
-      `UPDATE idempotency_keys SET status = 'completed', response_status = $4::int, response_body = $5, recovery_point = 'finished',
-              lock_token = NULL, locked_until = NULL
-        WHERE merchant_id = $1 AND key = $2 AND lock_token = $3::uuid AND status = 'in_progress'`,
-      [merchantId, key, token, status, body],
-    );
+    const affected = await this.update(manager, COMPLETE, [merchantId, key, token, status, body]);
     return affected === 1;
+  }
+
+  /**
+   * `complete` as a part of another statement (see `StatementPart`): the CTE `answered` has a row
+   * when the answer was stored, none when the lock was lost. Without a key, `answered` is one row.
+   */
+  answeredPart(stored?: { merchantId: string; key: string; token: string; status: number; body: string }): StatementPart {
+    if (!stored) return { text: 'answered AS (SELECT 1)', values: [] };
+    return { text: `answered AS (${COMPLETE} RETURNING 1)`, values: [stored.merchantId, stored.key, stored.token, stored.status, stored.body] };
   }
 
   /**

@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { envelopeOf } from '../../common/http/answer';
+import type { StatementPart } from '../../common/persistence/statement-part';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { JobHandler } from '../../jobs';
 import { IdempotencyKeyReusedError, IdempotencyLockLostError, IdempotencyRequestInProgressError } from './idempotency.errors';
@@ -158,6 +159,24 @@ export class IdempotencyService {
     });
     // Only once committed: the request then sends it.
     if (claim && answer) claim.answer = answer;
+    return result;
+  }
+
+  /**
+   * `commit` for an operation whose last writes are one statement and whose answer is known before
+   * they run (a creation): `write` runs them together with the key's answer, a statement part
+   * (see `StatementPart`) naming the CTE `answered`, and takes each of its rows from `answered`.
+   * They and the answer then commit together or not at all, in one round trip instead of a
+   * transaction's five. `write` says whether its rows were written: they were not when the lock
+   * was lost to a retry. Without a claim `answered` is a row of its own.
+   */
+  async commitWith<T>(claim: IdempotencyClaim | undefined, result: T, write: (answered: StatementPart) => Promise<boolean>): Promise<T> {
+    // An audit entry is written by a function of a transaction: such an operation uses `commit`.
+    if (claim?.changeRecord) throw new Error('an audited change commits with commit(), in a transaction');
+    const answer = claim && answerOf(claim, result);
+    const stored = claim && answer && { merchantId: claim.merchantId, key: claim.key, token: claim.token, ...answer };
+    if (!(await write(this.repository.answeredPart(stored)))) throw new IdempotencyLockLostError();
+    if (claim) claim.answer = answer;
     return result;
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import type { StatementPart } from '../../common/persistence/statement-part';
 import { StatusStates } from '../../common/state-machine/status-transitions.repository';
 import { EventsService, EventType } from '../events';
 import { mapPaymentIntent } from './payment-intent.mapper';
@@ -37,16 +38,16 @@ export class PaymentIntentStates extends StatusStates<PaymentIntentEntity, Payme
   }
 
   /**
-   * The intent's event, its object read in this transaction as GET reads it; or `known`, when the
-   * caller holds exactly that already (a new intent's answer), without reading it again.
+   * A new intent's `payment_intent.created` event, as a part of the statement inserting it (see
+   * `StatementPart`), written when that statement's CTE `after` has a row; `created` is its answer.
    */
-  override async emit(
-    manager: EntityManager,
-    intent: Pick<PaymentIntentEntity, 'id' | 'merchantId'>,
-    types: readonly EventType[],
-    known?: PaymentIntentDto,
-  ): Promise<void> {
-    const object = known ?? mapPaymentIntent(await this.repository.read(manager, intent.id));
+  createdPart(intent: Pick<PaymentIntentEntity, 'id' | 'merchantId'>, created: PaymentIntentDto, after: string): StatementPart {
+    return this.events.recordPart(after, { merchantId: intent.merchantId, type: 'payment_intent.created', objectId: intent.id, object: created });
+  }
+
+  /** The intent's events, its object read in this transaction as GET reads it. */
+  override async emit(manager: EntityManager, intent: Pick<PaymentIntentEntity, 'id' | 'merchantId'>, types: readonly EventType[]): Promise<void> {
+    const object = mapPaymentIntent(await this.repository.read(manager, intent.id));
     await this.events.record(manager, ...types.map((type) => ({ merchantId: intent.merchantId, type, objectId: intent.id, object })));
   }
 }

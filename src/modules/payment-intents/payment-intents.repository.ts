@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { EntityManager } from 'typeorm';
 import { PG_POOL } from '../../common/persistence/pg-pool';
 import { afterCursor, KeysetList, rowsToAsk } from '../../common/persistence/keyset-list';
+import { placeAfter, StatementPart } from '../../common/persistence/statement-part';
 import type { ReturnReason } from './inbound-payment.entity';
 import type { NewPaymentIntent, PaymentIntentRecord } from './payment-intent.mapper';
 
@@ -56,29 +57,48 @@ export class PaymentIntentsRepository {
     this.pages = new KeysetList(pool, 'pi', { table: 'payment_intents', alias: 'pi' }, PAYMENT_INTENT_COLUMNS);
   }
 
-  /** Inserts a new intent in the caller's transaction (with the Idempotency-Key's answer, when there is one). */
-  async insert(manager: EntityManager, intent: NewPaymentIntent): Promise<void> {
-    await manager.query(
-      `INSERT INTO payment_intents (id, merchant_id, merchant_reference, amount, currency, status, expected_sender_bank_name, expected_sender_account_number,
-                                    virtual_account_id, account_number, account_name, bank_name, bank_code, expires_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 'awaiting_payment', $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
-      [
-        intent.id,
-        intent.merchantId,
-        intent.merchantReference,
-        intent.amount,
-        intent.currency,
-        intent.expectedSenderBankName,
-        intent.expectedSenderAccountNumber,
-        intent.virtualAccountId,
-        intent.accountNumber,
-        intent.accountName,
-        intent.bankName,
-        intent.bankCode,
-        intent.expiresAt,
-        intent.createdAt,
-      ],
-    );
+  /**
+   * Inserts a new intent with the parts that commit with it (see `StatementPart`), in one
+   * statement: `answered` (the Idempotency-Key's answer, from `IdempotencyService.commitWith`),
+   * whose row the intent is written from, and `with(after)`, the writes made only when the CTE
+   * `after` (the inserted intent) has a row. False when nothing was written (`answered` had no row).
+   */
+  async insert(intent: NewPaymentIntent, answered: StatementPart, withPart: (after: string) => StatementPart): Promise<boolean> {
+    const own = [
+      intent.id,
+      intent.merchantId,
+      intent.merchantReference,
+      intent.amount,
+      intent.currency,
+      intent.expectedSenderBankName,
+      intent.expectedSenderAccountNumber,
+      intent.virtualAccountId,
+      intent.accountNumber,
+      intent.accountName,
+      intent.bankName,
+      intent.bankCode,
+      intent.expiresAt,
+      intent.createdAt,
+    ];
+    const [gate, rest] = [placeAfter(answered, own.length), placeAfter(withPart('intent'), own.length + answered.values.length)];
+    const { rows } = await this.pool.query<{ inserted: number }>({
+      name: 'pi_insert',
+      // The values are cast: in a SELECT list they would otherwise be taken for text.
+      text: `WITH ${gate.text},
+             intent AS (
+               INSERT INTO payment_intents (id, merchant_id, merchant_reference, amount, currency, status, expected_sender_bank_name,
+                                            expected_sender_account_number, virtual_account_id, account_number, account_name, bank_name,
+                                            bank_code, expires_at, created_at, updated_at)
+               SELECT $1::text, $2::text, $3::text, $4::bigint, $5::text, 'awaiting_payment', $6::text, $7::text, $8::text, $9::text, $10::text,
+                      $11::text, $12::text, $13::timestamptz, $14::timestamptz, $14::timestamptz
+                 FROM answered
+               RETURNING 1
+             ),
+             ${rest.text}
+             SELECT count(*)::int AS inserted FROM intent`,
+      values: [...own, ...gate.values, ...rest.values],
+    });
+    return rows[0].inserted === 1;
   }
 
   async findOwned(merchantId: string, id: string): Promise<PaymentIntentRecord | undefined> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { QueryFailedError } from 'typeorm';
+import { violates } from '../../common/persistence/constraint-violation';
 import { listPage, Page } from '../../common/paging';
 import { isId, newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits, toMinorUnits } from '../../common/money/money';
@@ -40,7 +40,7 @@ export class PaymentIntentsService {
   /**
    * The intent's id is fixed with the Idempotency-Key's claim, before the rail is asked for its
    * account (with that id as the rail's idempotency key): a retry after a crash gets the same
-   * account. The intent and the key's answer are then written in one transaction.
+   * account. The intent, its event and the key's answer are then written in one statement.
    */
   async create(merchant: MerchantPrincipal, dto: CreatePaymentIntentDto, claim: IdempotencyClaim | undefined): Promise<PaymentIntentDto> {
     const id = claim?.resourceId ?? newId('pi');
@@ -66,17 +66,14 @@ export class PaymentIntentsService {
       expiresAt,
       createdAt,
     };
+    const created = mapNewPaymentIntent(intent);
     try {
-      // The intent and the key's answer commit together.
-      return await this.idempotency.commit(claim, async (manager) => {
-        await this.repository.insert(manager, intent);
-        const created = mapNewPaymentIntent(intent);
-        await this.states.emit(manager, intent, ['payment_intent.created'], created);
-        return created;
-      });
+      // The intent, its event and the key's answer: one statement.
+      return await this.idempotency.commitWith(claim, created, (answered) =>
+        this.repository.insert(intent, answered, (after) => this.states.createdPart(intent, created, after)),
+      );
     } catch (err) {
-      if (err instanceof QueryFailedError && (err.driverError as { constraint?: string }).constraint === MERCHANT_REFERENCE_UNIQUE)
-        throw new MerchantReferenceInUseError();
+      if (violates(err, MERCHANT_REFERENCE_UNIQUE)) throw new MerchantReferenceInUseError();
       throw err;
     }
   }

@@ -102,7 +102,7 @@ export class PoboBusinessesRepository {
                                             allow_naira_collection, wallet_index, evm_address, svm_address)
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
                RETURNING ${POBO_BUSINESS_COLUMNS}
-             ), linked AS (${linked.text})
+             ), ${linked.text}
              SELECT * FROM business`,
       values: [...own, ...linked.values],
     };

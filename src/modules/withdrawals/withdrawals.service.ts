@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { violates } from '../../common/persistence/constraint-violation';
 import { isValidNuban } from '../../common/banking/nuban';
 import { KeyedSerializer } from '../../common/concurrency/keyed-serializer';
 import { listPage, Page } from '../../common/paging';
@@ -113,8 +114,7 @@ export class WithdrawalsService {
         });
       });
     } catch (err) {
-      if (err instanceof QueryFailedError && (err.driverError as { constraint?: string }).constraint === WITHDRAWAL_REFERENCE_UNIQUE)
-        throw new WithdrawalReferenceInUseError();
+      if (violates(err, WITHDRAWAL_REFERENCE_UNIQUE)) throw new WithdrawalReferenceInUseError();
       throw err;
     }
   }
