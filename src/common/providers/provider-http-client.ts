@@ -139,7 +139,9 @@ export class ProviderHttpClient {
     );
     // Aggressive, so the attempt ends at its deadline whatever it was doing (an abort while reading the
     // answer would otherwise look like an empty body); its signal also cancels the request itself.
-    const perAttempt = timeout(request.timeoutMs, TimeoutStrategy.Aggressive);
+    // Not aborted once the attempt returns: it has read the whole answer and closed its body by then,
+    // and an abort builds a DOMException, stack and all, on every call.
+    const perAttempt = timeout(request.timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
     try {
       // A signal of its own: cockatiel's default is one shared by every call, and each call in
       // flight adds its listeners to it (a MaxListenersExceededWarning past ten at once).
