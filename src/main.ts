@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
 import { exitOnCrash } from './common/logging/crash';
 import { startTracing } from './common/tracing/tracing';
+import { cacheValidationRules } from './common/validation/rules-cache';
 import { ConfigError, loadConfig } from './config/app.config';
 import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
 
@@ -17,6 +18,7 @@ setFlagsFromString('--heap-growing-percent=100');
 /** HTTP API entrypoint (`npm run start:api`). Migrations are applied by `npm start` / `npm run migration:run`. */
 async function main(): Promise<void> {
   exitOnCrash('api');
+  cacheValidationRules();
   const config = loadConfig();
   startTracing('merchant-payments-api', config.tracing.endpoint);
   await assertDependenciesReachable(config);

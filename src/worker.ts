@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import { exitOnCrash } from './common/logging/crash';
 import { startTracing } from './common/tracing/tracing';
+import { cacheValidationRules } from './common/validation/rules-cache';
 import { ConfigError, loadConfig } from './config/app.config';
 import { assertDependenciesReachable, DependenciesUnavailableError } from './startup/preflight';
 
 /** Worker entrypoint (`npm run start:worker`): an application context with queue processors, no HTTP server. */
 async function main(): Promise<void> {
   exitOnCrash('worker');
+  cacheValidationRules();
   const config = loadConfig();
   startTracing('merchant-payments-worker', config.tracing.endpoint);
   await assertDependenciesReachable(config);
