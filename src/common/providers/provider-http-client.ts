@@ -107,6 +107,23 @@ function isProviderFailure(err: unknown): boolean {
   return err instanceof TaskCancelledError || (err instanceof ProviderError && err.retryable);
 }
 
+/** Retries of retryable failures, the provider's breaker, and a timeout of each attempt. */
+function attemptPolicy(breaker: CircuitBreakerPolicy, retries: number, timeoutMs: number, backoffMs: number) {
+  // Once the circuit has opened, waiting to retry would only end in a fast failure anyway.
+  const retrying = retry(
+    handleWhen((err) => isProviderFailure(err) && breaker.state !== CircuitState.Open),
+    { maxAttempts: retries, backoff: new ExponentialBackoff({ initialDelay: backoffMs }) },
+  );
+  // Aggressive, so the attempt ends at its deadline whatever it was doing (an abort while reading the
+  // answer would otherwise look like an empty body); its signal also cancels the request itself.
+  // Not aborted once the attempt returns: it has read the whole answer and closed its body by then,
+  // and an abort builds a DOMException, stack and all, on every call.
+  const perAttempt = timeout(timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
+  return wrap(retrying, breaker, perAttempt);
+}
+
+type AttemptPolicy = ReturnType<typeof attemptPolicy>;
+
 /**
  * HTTP to one provider: per-attempt timeouts, retries with backoff on retryable failures only,
  * and a circuit breaker so an outage fails fast instead of piling up waiting requests.
@@ -115,6 +132,7 @@ export class ProviderHttpClient {
   /** Shared by all requests: an outage seen by one caller fails the others fast too. */
   private readonly breaker: CircuitBreakerPolicy;
   private readonly backoffMs: number;
+  private readonly policies = new Map<string, AttemptPolicy>();
 
   constructor(private readonly options: ProviderClientOptions) {
     this.backoffMs = options.backoffMs ?? 200;
@@ -132,23 +150,21 @@ export class ProviderHttpClient {
   }
 
   async request(request: ProviderRequest): Promise<ProviderResponse> {
-    // Once the circuit has opened, waiting to retry would only end in a fast failure anyway.
-    const retries = retry(
-      handleWhen((err) => isProviderFailure(err) && this.breaker.state !== CircuitState.Open),
-      { maxAttempts: request.retries, backoff: new ExponentialBackoff({ initialDelay: this.backoffMs }) },
-    );
-    // Aggressive, so the attempt ends at its deadline whatever it was doing (an abort while reading the
-    // answer would otherwise look like an empty body); its signal also cancels the request itself.
-    // Not aborted once the attempt returns: it has read the whole answer and closed its body by then,
-    // and an abort builds a DOMException, stack and all, on every call.
-    const perAttempt = timeout(request.timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false });
     try {
       // A signal of its own: cockatiel's default is one shared by every call, and each call in
       // flight adds its listeners to it (a MaxListenersExceededWarning past ten at once).
-      return await wrap(retries, this.breaker, perAttempt).execute(({ signal }) => this.send(request, signal), new AbortController().signal);
+      return await this.policyFor(request).execute(({ signal }) => this.send(request, signal), new AbortController().signal);
     } catch (err) {
       throw this.toProviderError(err, request);
     }
+  }
+
+  /** The policy of a budget, built once (the adapters use a few budgets): cockatiel's policies keep nothing of an execution. */
+  private policyFor({ retries, timeoutMs }: CallOptions): AttemptPolicy {
+    const key = `${retries}/${timeoutMs}`;
+    let policy = this.policies.get(key);
+    if (!policy) this.policies.set(key, (policy = attemptPolicy(this.breaker, retries, timeoutMs, this.backoffMs)));
+    return policy;
   }
 
   private async send(request: ProviderRequest, signal: AbortSignal): Promise<ProviderResponse> {
