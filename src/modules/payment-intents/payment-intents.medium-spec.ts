@@ -1,5 +1,7 @@
 import { Medium, startMedium, startSandboxes } from '../../../test/support/medium';
 import { BANK_RAIL, BankRail, RailTransfer } from '../bank-rail';
+import { IdempotencyService } from '../idempotency';
+import { IdempotencyLockLostError } from '../idempotency/idempotency.errors';
 import { LedgerService } from '../ledger';
 import { PaymentIntentCollectionsService } from './payment-intent-collections.service';
 import { PaymentIntentsModule } from './payment-intents.module';
@@ -64,6 +66,54 @@ describe('Payment intents (medium)', () => {
   const paymentsOf = (intentId: string) =>
     m.sql<PaymentRow>('SELECT status, return_reason, rail_return_id FROM inbound_payments WHERE payment_intent_id = $1 ORDER BY received_at, id', [intentId]);
   const statusOf = async (intentId: string) => (await m.sql<{ status: string }>('SELECT status FROM payment_intents WHERE id = $1', [intentId]))[0].status;
+
+  describe("create: the intent, its event and the key's answer in one statement", () => {
+    async function claimed(merchantId: string) {
+      const keys = m.app.get(IdempotencyService);
+      const outcome = await keys.begin(
+        merchantId,
+        `medium-create-${++n}-key`,
+        'fp',
+        { status: 201, message: 'Payment intent created' },
+        `pi_medium${String(++n).padStart(17, '0')}`,
+      );
+      if (outcome.kind !== 'claimed') throw new Error(`expected a claim, got ${outcome.kind}`);
+      return { keys, claim: outcome.claim };
+    }
+    const create = (merchantId: string, claim: Parameters<PaymentIntentsService['create']>[2]) =>
+      intents.create(
+        { merchantId, merchantName: 'Medium Stores', apiKeyId: 'key_medium', permissions: ['read', 'write', 'move_money'] },
+        { merchantReference: `medium-create-${++n}`, amount: 250 },
+        claim,
+      );
+    const written = async (id: string) => ({
+      intents: (await m.sql<{ n: number }>('SELECT count(*)::int AS n FROM payment_intents WHERE id = $1', [id]))[0].n,
+      events: await m.sql<{ type: string }>('SELECT type FROM events WHERE object_id = $1', [id]),
+    });
+
+    it('stores all three together, the answer being the created intent as the route sends it', async () => {
+      const merchantId = await m.merchant();
+      const { keys, claim } = await claimed(merchantId);
+      const created = await create(merchantId, claim);
+      expect(created.paymentIntentId).toBe(claim.resourceId);
+      expect(await written(created.paymentIntentId)).toEqual({ intents: 1, events: [{ type: 'payment_intent.created' }] });
+      expect(claim.answer).toEqual({ status: 201, body: JSON.stringify({ message: 'Payment intent created', response: created }) });
+      expect(await keys.begin(merchantId, claim.key, 'fp', { status: 201, message: 'Payment intent created' }, null)).toEqual({
+        kind: 'replay',
+        answer: claim.answer,
+      });
+    });
+
+    it("writes nothing when the key's lock was lost to a retry meanwhile", async () => {
+      const merchantId = await m.merchant();
+      const { claim } = await claimed(merchantId);
+      // A retry took the key over: the holder's token no longer matches.
+      await m.sql('UPDATE idempotency_keys SET lock_token = gen_random_uuid() WHERE merchant_id = $1 AND key = $2', [merchantId, claim.key]);
+      await expect(create(merchantId, claim)).rejects.toBeInstanceOf(IdempotencyLockLostError);
+      expect(await written(claim.resourceId!)).toEqual({ intents: 0, events: [] });
+      expect(claim.answer).toBeUndefined();
+    });
+  });
 
   it('funds the intent with a transfer of exactly its amount, once however often the rail tells us', async () => {
     const { id, accountNumber } = await newIntent(500);

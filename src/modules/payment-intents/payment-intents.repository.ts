@@ -60,7 +60,7 @@ export class PaymentIntentsRepository {
   /**
    * Inserts a new intent with the parts that commit with it (see `StatementPart`), in one
    * statement: `answered` (the Idempotency-Key's answer, from `IdempotencyService.commitWith`),
-   * whose row the intent is written from, and `with(after)`, the writes made only when the CTE
+   * whose row the intent is written from, and `withPart(after)`, the writes made only when the CTE
    * `after` (the inserted intent) has a row. False when nothing was written (`answered` had no row).
    */
   async insert(intent: NewPaymentIntent, answered: StatementPart, withPart: (after: string) => StatementPart): Promise<boolean> {
@@ -82,7 +82,8 @@ export class PaymentIntentsRepository {
     ];
     const [gate, rest] = [placeAfter(answered, own.length), placeAfter(withPart('intent'), own.length + answered.values.length)];
     const { rows } = await this.pool.query<{ inserted: number }>({
-      name: 'pi_insert',
+      // The answer's part has two forms (with a key and without), so two prepared statements.
+      name: `pi_insert_${answered.values.length}`,
       // The values are cast: in a SELECT list they would otherwise be taken for text.
       text: `WITH ${gate.text},
              intent AS (
