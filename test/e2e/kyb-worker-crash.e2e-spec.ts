@@ -16,6 +16,12 @@ const JOB_LOCK_MS = 2_000;
  * for stalled jobs once per lock, as before, took 1.5 to 2.5 locks here.
  */
 const PICKUP_MS = 500;
+/**
+ * Each provider call's delay until the first worker dies: longer than starting the second worker
+ * and waiting for the worst moment take together, so the job is still running then. At 1.5 s per
+ * call, a busy CI machine once saw the whole job finish first.
+ */
+const PROVIDER_LATENCY_MS = 15_000;
 
 /**
  * Waits for the worst moment to lose a worker, watching BullMQ's keys: the first renewal of the
@@ -71,7 +77,7 @@ describe('KYB worker crash', () => {
     stack = await startKybStack({
       name: 'crash',
       reviewDelayMs: 200,
-      env: { PERIODIC_JOB_INTERVAL_MS: '500', JOB_LOCK_MS: String(JOB_LOCK_MS), PROVIDER_TIMEOUT_MS: '10000' },
+      env: { PERIODIC_JOB_INTERVAL_MS: '500', JOB_LOCK_MS: String(JOB_LOCK_MS), PROVIDER_TIMEOUT_MS: String(4 * PROVIDER_LATENCY_MS) },
     });
     ({ t, verification, pg } = stack);
     redis = new Redis(t.config.redisUrl);
@@ -89,7 +95,7 @@ describe('KYB worker crash', () => {
     await acceptAgreementDirectly(pg, id);
 
     // The provider answers slowly, so the first worker is mid-call when it dies.
-    await verification.faults({ latencyMs: 1_500 });
+    await verification.faults({ latencyMs: PROVIDER_LATENCY_MS });
     const first = await startWorker();
     expect((await http(t.baseUrl, 'POST', `/api/merchant/pobo/users/${id}/onboarding`, { apiKey, body: kybApplication('RC-CRASH-1') })).status).toBe(202);
     const [application] = (await pg.query('SELECT id FROM kyb_applications WHERE business_id = $1', [id])).rows;
