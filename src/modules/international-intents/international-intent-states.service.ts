@@ -8,11 +8,10 @@ import { EventsService, EventType } from '../events';
 import { LedgerService } from '../ledger';
 import { InternationalIntentStatusHistoryEntity } from './international-intent-status-history.entity';
 import { InternationalIntentEntity } from './international-intent.entity';
-import { mapInternationalIntent } from './international-intent.mapper';
+import { InternationalIntentRecord, mapInternationalIntent } from './international-intent.mapper';
 import { INTERNATIONAL_INTENT_STATES, InternationalIntentStatus } from './international-intent.states';
 import { InternationalIntentStateConflictError } from './international-intents.errors';
 import { INTERNATIONAL_JOBS } from './international-intents.jobs';
-import { InternationalIntentsRepository } from './international-intents.repository';
 import { railHolding, transitionPosting } from './international-postings';
 
 type IntentExtra = Partial<Pick<InternationalIntentEntity, 'adminNote' | 'bridgeTransferId' | 'payoutId' | 'payoutConfirmation' | 'processedAt' | 'settledAt'>>;
@@ -28,14 +27,15 @@ function eventsOf(to: InternationalIntentStatus): EventType[] {
 /**
  * The only code that changes an international payment intent's status, and the one that records
  * its events; `apply` also posts the money of the move (`transitionPosting`) in the same
- * transaction, so no move happens without its money and no money moves twice.
+ * transaction, so no move happens without its money and no money moves twice. The postings go
+ * last, right before COMMIT (`postAtCommit`): a worker's transaction often makes two or three
+ * moves, and the merchant's `reserved` row would otherwise stay locked through all of them.
  */
 @Injectable()
 export class InternationalIntentStates extends StatusStates<InternationalIntentEntity, InternationalIntentStatus, IntentExtra> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly repository: InternationalIntentsRepository,
     private readonly ledger: LedgerService,
     private readonly outbox: Outbox,
     private readonly events: EventsService,
@@ -60,13 +60,21 @@ export class InternationalIntentStates extends StatusStates<InternationalIntentE
     const from = intent.status;
     const moved = await super.apply(manager, intent, status, cause, extra);
     const posting = transitionPosting(moved, from, status);
-    if (posting) await this.ledger.post(manager, posting);
+    if (posting) this.ledger.postAtCommit(manager, posting);
     return moved;
   }
 
-  /** The intent's events, its object read in this transaction as GET reads it. */
-  override async emit(manager: EntityManager, intent: Pick<InternationalIntentEntity, 'id' | 'merchantId'>, types: readonly EventType[]): Promise<void> {
-    const object = mapInternationalIntent(await this.repository.read(manager, intent.id), this.config.publicBaseUrl);
+  /**
+   * The intent's events, its object mapped as GET maps it from the intent as this transaction holds
+   * it: the row locked and each move's update applied to it (`apply`), or the one just inserted.
+   * Nothing else writes the row meanwhile, so reading it back would return the same object.
+   */
+  override async emit(
+    manager: EntityManager,
+    intent: InternationalIntentRecord & Pick<InternationalIntentEntity, 'merchantId'>,
+    types: readonly EventType[],
+  ): Promise<void> {
+    const object = mapInternationalIntent(intent, this.config.publicBaseUrl);
     await this.events.record(manager, ...types.map((type) => ({ merchantId: intent.merchantId, type, objectId: intent.id, object })));
   }
 

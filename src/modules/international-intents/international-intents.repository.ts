@@ -61,14 +61,6 @@ export class InternationalIntentsRepository {
     return rows[0];
   }
 
-  /** An intent as its GET reads it, in `manager`'s transaction (an event's object, right after a change). */
-  async read(manager: EntityManager, id: string): Promise<InternationalIntentRecord> {
-    const rows = await manager.query<InternationalIntentRecord[]>(`SELECT ${INTERNATIONAL_INTENT_COLUMNS} FROM international_payment_intents WHERE id = $1`, [
-      id,
-    ]);
-    return rows[0];
-  }
-
   /** An intent by id alone, for the worker, which acts for no merchant. */
   findById(id: string): Promise<InternationalIntentEntity | null> {
     return this.dataSource.getRepository(InternationalIntentEntity).findOneBy({ id });

@@ -54,7 +54,7 @@ export class InternationalIntentsService {
         const intent = await this.insert(manager, id, merchantId, dto);
         await this.ledger.post(manager, reservationPosting(intent));
         await this.outbox.enqueue(manager, INTERNATIONAL_JOBS.advance, { intentId: id, from: 'pending' });
-        await this.states.emit(manager, { id, merchantId }, ['international_payment_intent.created']);
+        await this.states.emit(manager, intent, ['international_payment_intent.created']);
         return mapInternationalIntent(intent, this.config.publicBaseUrl);
       }),
     );

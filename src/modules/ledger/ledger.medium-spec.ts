@@ -170,6 +170,78 @@ describe('LedgerService (medium)', () => {
     expect(await ledger.balance(first, 'NGN')).toEqual({ currency: 'NGN', available: 0.01, reserved: 0 });
   });
 
+  describe('postAtCommit', () => {
+    /** Whether another session can take the merchant's `reserved` row right now. */
+    const reservedRowFree = async (merchantId: string) => {
+      const probe = m.dataSource.createQueryRunner();
+      try {
+        await probe.startTransaction();
+        await probe.query(`SELECT id FROM ledger_accounts WHERE id = $1 FOR UPDATE NOWAIT`, [`${merchantId}:reserved:NGN`]);
+        return true;
+      } catch {
+        return false;
+      } finally {
+        await probe.rollbackTransaction();
+        await probe.release();
+      }
+    };
+
+    it('posts right before COMMIT, in order, so the rows are not locked while the transaction goes on', async () => {
+      const merchantId = await newMerchant();
+      await post(credit(merchantId, 1_000));
+      await post(reserve(merchantId, 300));
+      const runner = m.dataSource.createQueryRunner();
+      await runner.startTransaction();
+      try {
+        ledger.postAtCommit(runner.manager, reserve(merchantId, 700));
+        // Then a release of 900 that the reservation before it makes possible: the order is kept.
+        ledger.postAtCommit(runner.manager, reserve(merchantId, -900));
+        await runner.query('SELECT 1');
+        expect(await reservedRowFree(merchantId)).toBe(true);
+        expect(await runner.query(`SELECT balance FROM ledger_accounts WHERE id = $1`, [`${merchantId}:reserved:NGN`])).toEqual([{ balance: '300' }]);
+        await runner.commitTransaction();
+      } finally {
+        await runner.release();
+      }
+      expect(await ledger.balance(merchantId, 'NGN')).toEqual({ currency: 'NGN', available: 9, reserved: 1 });
+    });
+
+    it('writes nothing when the transaction rolls back, and a posting that falls short rolls back the whole transaction', async () => {
+      const merchantId = await newMerchant();
+      await post(credit(merchantId, 100));
+      await m.dataSource
+        .transaction((manager) => {
+          ledger.postAtCommit(manager, reserve(merchantId, 60));
+          return Promise.reject(new Error('changed its mind'));
+        })
+        .catch(() => undefined);
+      // A later transaction in a session the pool may hand out again posts only its own.
+      await m.dataSource.transaction((manager) => Promise.resolve(ledger.postAtCommit(manager, reserve(merchantId, 10))));
+      expect(await ledger.balance(merchantId, 'NGN')).toEqual({ currency: 'NGN', available: 0.9, reserved: 0.1 });
+
+      const marker = newId('mer');
+      const failed = await failure(
+        m.dataSource.transaction(async (manager) => {
+          await manager.query('INSERT INTO merchants (id, name) VALUES ($1, $2)', [marker, 'Written before the posting']);
+          ledger.postAtCommit(manager, reserve(merchantId, 91));
+        }),
+      );
+      expect(failed).toBeInstanceOf(InsufficientFundsError);
+      expect(await m.sql('SELECT id FROM merchants WHERE id = $1', [marker])).toEqual([]);
+      expect(await ledger.balance(merchantId, 'NGN')).toEqual({ currency: 'NGN', available: 0.9, reserved: 0.1 });
+    });
+
+    it('refuses an unbalanced posting when it is made, and outside a transaction', async () => {
+      const merchantId = await newMerchant();
+      const unbalanced = { ...credit(merchantId, 100), lines: [{ account: { merchantId, kind: 'available' as const }, amount: 100 }] };
+      await m.dataSource.transaction((manager) =>
+        Promise.resolve(expect(() => ledger.postAtCommit(manager, unbalanced)).toThrow('ledger: payment_confirmed does not balance (100)')),
+      );
+      expect(() => ledger.postAtCommit(m.dataSource.manager, credit(merchantId, 1))).toThrow('posted at commit outside a transaction');
+      expect(await m.sql('SELECT id FROM ledger_accounts WHERE merchant_id = $1', [merchantId])).toEqual([]);
+    });
+  });
+
   it('the ledger tables are append-only', async () => {
     const merchantId = await newMerchant();
     await post(credit(merchantId, 5));

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import type { ChainName } from '../../config/vault-chains.config';
 import { newId } from '../../common/ids/ids';
 import { minorFromColumn, toMajorUnits } from '../../common/money/money';
@@ -168,37 +169,63 @@ const DAILY_FIGURES: Record<BalanceTransactionType, { figure: 'collected' | 'pai
  * below zero (the posting refuses it, and a CHECK constraint stands behind that). Platform
  * accounts keep no balance and are never locked (see `LedgerAccountEntity`).
  */
+/** A posting checked and reduced to what its statement writes. */
+interface PreparedPosting {
+  posting: Posting;
+  accounts: AccountDelta[];
+}
+
 @Injectable()
-export class LedgerService {
+export class LedgerService implements EntitySubscriberInterface {
   /**
    * The days before today of the daily figures already read, by merchant, currency, zone and
    * window: they never change (balance transactions are append-only and dated by their
    * transaction's start), so only today is read again. One map per process, bounded.
    */
   private readonly pastDays = new Map<string, PastDays>();
+  /** `postAtCommit`'s postings, by the transaction they wait for. */
+  private readonly atCommit = new WeakMap<QueryRunner, PreparedPosting[]>();
 
-  constructor(private readonly repository: LedgerRepository) {}
+  constructor(
+    private readonly repository: LedgerRepository,
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    dataSource.subscribers.push(this);
+  }
 
   /** Posts `posting`; throws InsufficientFundsError when a merchant account would go below zero. */
   async post(manager: EntityManager, posting: Posting): Promise<void> {
-    const deltas = new Map<string, AccountDelta>();
-    let sum = 0;
-    for (const { account, amount } of posting.lines) {
-      if (!Number.isSafeInteger(amount) || amount === 0) throw new Error(`ledger: ${posting.type} has a line of ${amount}`);
-      sum += amount;
-      const id = accountId(account, posting.currency);
-      const existing = deltas.get(id);
-      if (existing) existing.delta += amount;
-      else
-        deltas.set(id, {
-          id,
-          merchantId: 'platform' in account ? null : 'vault' in account ? account.vault.merchantId : account.merchantId,
-          kind: 'platform' in account ? account.platform : account.kind,
-          delta: amount,
-        });
-    }
-    if (sum !== 0) throw new Error(`ledger: ${posting.type} does not balance (${sum})`);
-    const accounts = [...deltas.values()].filter((a) => a.delta !== 0).sort((a, b) => (a.id < b.id ? -1 : 1));
+    await this.write(manager, prepare(posting));
+  }
+
+  /**
+   * Posts `posting` as the caller's transaction commits, right before its COMMIT, after whatever
+   * else the transaction writes: the accounts' rows it locks are then held for one round trip,
+   * however many statements the transaction sends after deciding the move. For a move among
+   * several in one transaction (an intent's steps), whose money cannot fall short. Checked now,
+   * so an unbalanced posting fails where it is made; postings wait in the order they were made.
+   */
+  postAtCommit(manager: EntityManager, posting: Posting): void {
+    const runner = manager.queryRunner;
+    if (!runner?.isTransactionActive) throw new Error(`ledger: ${posting.type} posted at commit outside a transaction`);
+    const waiting = this.atCommit.get(runner);
+    if (waiting) waiting.push(prepare(posting));
+    else this.atCommit.set(runner, [prepare(posting)]);
+  }
+
+  /** TypeORM's hook, awaited before COMMIT; a posting that fails here rolls the transaction back. */
+  async beforeTransactionCommit({ queryRunner, manager }: TransactionCommitEvent): Promise<void> {
+    const waiting = this.atCommit.get(queryRunner);
+    if (!waiting) return;
+    this.atCommit.delete(queryRunner);
+    for (const prepared of waiting) await this.write(manager, prepared);
+  }
+
+  afterTransactionRollback({ queryRunner }: TransactionRollbackEvent): void {
+    this.atCommit.delete(queryRunner);
+  }
+
+  private async write(manager: EntityManager, { posting, accounts }: PreparedPosting): Promise<void> {
     const balanceTransactions = (posting.balanceTransactions ?? []).filter((b) => b.amount !== 0).map((b) => ({ ...b, id: newId('btx') }));
     // Thrown inside the caller's transaction, which then rolls back what the statement wrote.
     if (
@@ -430,4 +457,26 @@ function dayFigures(rows: DailyRows['sums'], today: string, days: number, curren
     };
   }
   return figures;
+}
+
+/** Checks that `posting` balances in whole minor units, and sums its lines per account. */
+function prepare(posting: Posting): PreparedPosting {
+  const deltas = new Map<string, AccountDelta>();
+  let sum = 0;
+  for (const { account, amount } of posting.lines) {
+    if (!Number.isSafeInteger(amount) || amount === 0) throw new Error(`ledger: ${posting.type} has a line of ${amount}`);
+    sum += amount;
+    const id = accountId(account, posting.currency);
+    const existing = deltas.get(id);
+    if (existing) existing.delta += amount;
+    else
+      deltas.set(id, {
+        id,
+        merchantId: 'platform' in account ? null : 'vault' in account ? account.vault.merchantId : account.merchantId,
+        kind: 'platform' in account ? account.platform : account.kind,
+        delta: amount,
+      });
+  }
+  if (sum !== 0) throw new Error(`ledger: ${posting.type} does not balance (${sum})`);
+  return { posting, accounts: [...deltas.values()].filter((a) => a.delta !== 0).sort((a, b) => (a.id < b.id ? -1 : 1)) };
 }
