@@ -30,6 +30,13 @@ export interface TransitionsOptions<E extends StatusResource, F extends string> 
   refuse: (field: F, from: string, to: string) => AppError;
 }
 
+/** One move of a resource: the status fields it changes, its cause, what is written with it. */
+export interface Move<E, F extends string> {
+  change: Partial<Record<F, string>>;
+  cause: string;
+  extra?: Partial<E>;
+}
+
 /**
  * Applies status moves to one resource inside the caller's transaction: the row is locked first
  * (`lock`), every move is checked against its machine, the row is updated and each move appended
@@ -50,22 +57,42 @@ export class Transitions<E extends StatusResource, F extends string> {
    * writes nothing.
    */
   async apply(manager: EntityManager, resource: E, change: Partial<Record<F, string>>, cause: string, extra: Partial<E> = {}): Promise<E> {
+    await this.applyAll(manager, resource, [{ change, cause, extra }]);
+    return resource;
+  }
+
+  /**
+   * Moves in a row, each checked from where the one before left the resource, written with one
+   * UPDATE and one INSERT of their history rows, in order. Nothing is written when one is
+   * illegal. Resolves with the resource as each move that changed a status left it (copies:
+   * `resource` itself ends as the last move left it).
+   */
+  async applyAll(manager: EntityManager, resource: E, moves: ReadonlyArray<Move<E, F>>): Promise<E[]> {
     const history: ObjectLiteral[] = [];
-    const update: Partial<E> = { ...extra };
-    for (const field of Object.keys(change) as F[]) {
-      const { property, machine } = this.options.fields[field];
-      const to = change[field] as string;
-      const from = resource[property] as string;
-      if (from === to) continue;
-      if (!machine.can(from, to)) throw this.options.refuse(field, from, to);
-      Object.assign(update, { [property]: to });
-      history.push(this.options.historyRow({ resourceId: resource.id, field, fromStatus: from, toStatus: to, cause }));
+    const update: Partial<E> = {};
+    const states: E[] = [];
+    const now = new Date();
+    for (const { change, cause, extra = {} } of moves) {
+      Object.assign(update, extra);
+      let moved = false;
+      for (const field of Object.keys(change) as F[]) {
+        const { property, machine } = this.options.fields[field];
+        const to = change[field] as string;
+        const from = (property in update ? update[property] : resource[property]) as string;
+        if (from === to) continue;
+        if (!machine.can(from, to)) throw this.options.refuse(field, from, to);
+        Object.assign(update, { [property]: to });
+        history.push(this.options.historyRow({ resourceId: resource.id, field, fromStatus: from, toStatus: to, cause }));
+        moved = true;
+      }
+      if (moved) states.push({ ...resource, ...update, updatedAt: now });
     }
-    if (Object.keys(update).length === 0) return resource;
-    update.updatedAt = new Date();
+    if (Object.keys(update).length === 0) return states;
+    update.updatedAt = now;
     await manager.update(this.options.entity, { id: resource.id }, update as never);
     if (history.length > 0) await manager.insert(this.options.history, history);
-    return Object.assign(resource, update);
+    Object.assign(resource, update);
+    return states;
   }
 }
 
@@ -101,16 +128,43 @@ export abstract class StatusStates<E extends StatusResource & { status: S }, S e
     return this.transitions.lock(manager, id);
   }
 
-  async apply(manager: EntityManager, resource: E, status: S, cause: string, extra: X = {} as X): Promise<E> {
-    const from = resource.status;
-    const moved = await this.transitions.apply(manager, resource, { status }, cause, extra);
-    const types = from === status ? [] : this.eventsOf(status);
-    if (types.length > 0) await this.emit(manager, moved, types);
-    return moved;
+  apply(manager: EntityManager, resource: E, status: S, cause: string, extra: X = {} as X): Promise<E> {
+    return this.applyAll(manager, resource, [{ status, cause, extra }]);
+  }
+
+  /**
+   * Moves in a row, as `Transitions.applyAll` writes them, then their events through one
+   * `emitMoves`, each with the resource as its move left it.
+   */
+  async applyAll(manager: EntityManager, resource: E, moves: ReadonlyArray<StatusMove<S, X>>): Promise<E> {
+    const states = await this.transitions.applyAll(
+      manager,
+      resource,
+      moves.map(({ status, cause, extra }) => ({ change: { status }, cause, extra })),
+    );
+    const moments = states.map((state) => ({ resource: state, types: this.eventsOf(state.status) })).filter(({ types }) => types.length > 0);
+    if (moments.length > 0) await this.emitMoves(manager, moments);
+    return resource;
   }
 
   /** Records the events `types` of `resource`, as it now is, in the transaction; a service whose `events` name any implements it. */
   protected emit(_manager: EntityManager, resource: E, types: readonly string[]): Promise<void> {
     return Promise.reject(new Error(`${types.join(', ')} of ${resource.id}: this states service records no events`));
   }
+
+  /**
+   * The events of moves made together, in order: one `emit` each, unless the service records them
+   * at once. An `emit` that reads its row back sees the row as the last move left it, so such a
+   * service makes one move at a time.
+   */
+  protected async emitMoves(manager: EntityManager, moments: ReadonlyArray<{ resource: E; types: readonly string[] }>): Promise<void> {
+    for (const { resource, types } of moments) await this.emit(manager, resource, types);
+  }
+}
+
+/** One move of a resource with one `status` field. */
+export interface StatusMove<S extends string, X> {
+  status: S;
+  cause: string;
+  extra?: X;
 }

@@ -6,7 +6,7 @@ import { ProviderError } from '../../common/providers/provider-http-client';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { BRIDGE_RAIL, BridgeRail, BridgeTransfer } from '../cross-border-rails';
 import { InternationalIntentEntity } from './international-intent.entity';
-import { InternationalIntentStates } from './international-intent-states.service';
+import { InternationalIntentStates, IntentMove } from './international-intent-states.service';
 import { railCall, recipientOf, Recorded, SettlementLeg } from './settlement-legs';
 
 /**
@@ -74,11 +74,13 @@ export class InternationalBridgeLeg implements SettlementLeg<BridgeTransfer> {
     }
     // Under the rail's compliance review nothing has left yet: the intent stays in `processing`.
     if (transfer.status === 'in_review') return { before, after: intent.status, intent };
-    if (intent.status === 'processing') {
-      await this.states.apply(manager, intent, 'bridge_initiated', 'bridge_transfer_created', { bridgeTransferId: transfer.id, processedAt: new Date() });
-    }
-    if (intent.status === 'bridge_initiated' && transfer.status === 'completed')
-      await this.states.apply(manager, intent, 'bridge_confirmed', 'bridge_transfer_completed');
+    // Both moves at once when the transfer completed before we heard of it (one UPDATE, one history INSERT, one event INSERT).
+    const moves: IntentMove[] = [];
+    if (intent.status === 'processing')
+      moves.push({ status: 'bridge_initiated', cause: 'bridge_transfer_created', extra: { bridgeTransferId: transfer.id, processedAt: new Date() } });
+    if ((intent.status === 'processing' || intent.status === 'bridge_initiated') && transfer.status === 'completed')
+      moves.push({ status: 'bridge_confirmed', cause: 'bridge_transfer_completed' });
+    await this.states.applyAll(manager, intent, moves);
     return { before, after: intent.status, intent };
   }
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { Outbox } from '../../jobs';
-import { StatusStates } from '../../common/state-machine/status-transitions.repository';
+import { StatusMove, StatusStates } from '../../common/state-machine/status-transitions.repository';
 import { EventsService, EventType } from '../events';
 import { LedgerService } from '../ledger';
 import { InternationalIntentStatusHistoryEntity } from './international-intent-status-history.entity';
@@ -15,6 +15,10 @@ import { INTERNATIONAL_JOBS } from './international-intents.jobs';
 import { railHolding, transitionPosting } from './international-postings';
 
 type IntentExtra = Partial<Pick<InternationalIntentEntity, 'adminNote' | 'bridgeTransferId' | 'payoutId' | 'payoutConfirmation' | 'processedAt' | 'settledAt'>>;
+
+export type IntentMove = StatusMove<InternationalIntentStatus, IntentExtra>;
+/** What an event of an intent is built from: the intent as a transaction holds it. */
+type EventSource = InternationalIntentRecord & Pick<InternationalIntentEntity, 'merchantId'>;
 
 /** Every step is a `status_changed`; the two ends also have their own type. */
 function eventsOf(to: InternationalIntentStatus): EventType[] {
@@ -50,32 +54,38 @@ export class InternationalIntentStates extends StatusStates<InternationalIntentE
     });
   }
 
-  override async apply(
-    manager: EntityManager,
-    intent: InternationalIntentEntity,
-    status: InternationalIntentStatus,
-    cause: string,
-    extra: IntentExtra = {},
-  ): Promise<InternationalIntentEntity> {
-    const from = intent.status;
-    const moved = await super.apply(manager, intent, status, cause, extra);
-    const posting = transitionPosting(moved, from, status);
-    if (posting) this.ledger.postAtCommit(manager, posting);
-    return moved;
+  override async applyAll(manager: EntityManager, intent: InternationalIntentEntity, moves: ReadonlyArray<IntentMove>): Promise<InternationalIntentEntity> {
+    let from = intent.status;
+    await super.applyAll(manager, intent, moves);
+    // The walk the moves were checked on: each one that changed the status posts its money.
+    for (const { status } of moves) {
+      if (status === from) continue;
+      const posting = transitionPosting(intent, from, status);
+      if (posting) this.ledger.postAtCommit(manager, posting);
+      from = status;
+    }
+    return intent;
   }
 
   /**
    * The intent's events, its object mapped as GET maps it from the intent as this transaction holds
-   * it: the row locked and each move's update applied to it (`apply`), or the one just inserted.
+   * it: the row locked with each move's update applied (`applyAll`), or the one just inserted.
    * Nothing else writes the row meanwhile, so reading it back would return the same object.
    */
-  override async emit(
-    manager: EntityManager,
-    intent: InternationalIntentRecord & Pick<InternationalIntentEntity, 'merchantId'>,
-    types: readonly EventType[],
-  ): Promise<void> {
-    const object = mapInternationalIntent(intent, this.config.publicBaseUrl);
-    await this.events.record(manager, ...types.map((type) => ({ merchantId: intent.merchantId, type, objectId: intent.id, object })));
+  override emit(manager: EntityManager, intent: EventSource, types: readonly EventType[]): Promise<void> {
+    return this.emitMoves(manager, [{ resource: intent, types }]);
+  }
+
+  /** The events of moves made together, each with the intent as its move left it, in one INSERT. */
+  protected override async emitMoves(manager: EntityManager, moments: ReadonlyArray<{ resource: EventSource; types: readonly string[] }>): Promise<void> {
+    await this.events.record(
+      manager,
+      ...moments.flatMap(({ resource: intent, types }) => {
+        const object = mapInternationalIntent(intent, this.config.publicBaseUrl);
+        // Every type here comes from `eventsOf` or a caller of `emit`: event types all.
+        return (types as readonly EventType[]).map((type) => ({ merchantId: intent.merchantId, type, objectId: intent.id, object }));
+      }),
+    );
   }
 
   /**

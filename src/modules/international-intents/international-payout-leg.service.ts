@@ -7,7 +7,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app.config';
 import { ForeignPayout, PAYOUT_RAIL, PayoutRail } from '../cross-border-rails';
 import { PoboBusinessesService } from '../pobo-businesses';
 import { InternationalIntentEntity } from './international-intent.entity';
-import { InternationalIntentStates } from './international-intent-states.service';
+import { InternationalIntentStates, IntentMove } from './international-intent-states.service';
 import { railCall, recipientOf, Recorded, SettlementLeg } from './settlement-legs';
 
 /**
@@ -67,12 +67,17 @@ export class InternationalPayoutLeg implements SettlementLeg<ForeignPayout> {
     const intent = await this.states.lock(manager, payout.reference);
     if (!intent) return undefined;
     const before = intent.status;
-    if (intent.status === 'bridge_confirmed') await this.states.apply(manager, intent, 'withdrawal_initiated', 'payout_created', { payoutId: payout.id });
-    if (intent.status === 'withdrawal_initiated' && payout.status === 'completed') {
-      await this.states.apply(manager, intent, 'withdrawal_confirmed', 'payout_completed', { payoutConfirmation: payout.confirmation });
-      // Nothing is left to wait for: settled in the same transaction, each move with its own history, events and posting.
-      await this.states.apply(manager, intent, 'settled', 'settled', { settledAt: new Date() });
+    // The moves the answer allows, at once (one UPDATE, one history INSERT, one event INSERT); each
+    // keeps its own history row, events and posting. Once paid, nothing is left to wait for: settled.
+    const moves: IntentMove[] = [];
+    if (intent.status === 'bridge_confirmed') moves.push({ status: 'withdrawal_initiated', cause: 'payout_created', extra: { payoutId: payout.id } });
+    if ((intent.status === 'bridge_confirmed' || intent.status === 'withdrawal_initiated') && payout.status === 'completed') {
+      moves.push(
+        { status: 'withdrawal_confirmed', cause: 'payout_completed', extra: { payoutConfirmation: payout.confirmation } },
+        { status: 'settled', cause: 'settled', extra: { settledAt: new Date() } },
+      );
     }
+    await this.states.applyAll(manager, intent, moves);
     if (intent.status === 'withdrawal_initiated' && payout.status === 'failed') {
       const code = payout.failureCode ?? 'payout_failed';
       await this.states.reject(

@@ -103,6 +103,81 @@ describe('International settlement (medium)', () => {
     expect(await transfersAt('payout', intent.intentId)).toHaveLength(1);
   });
 
+  it('records a leg the rail answers as done at once as its moves in a row: one UPDATE per leg, each move its history row, events with the object as it left it, and its money', async () => {
+    await rails.bridgeRail.setSettlementStep(0);
+    await rails.payoutRail.setSettlementStep(0);
+    try {
+      const before = await balance();
+      const intent = await createIntent('000123456790');
+      const updates: string[] = [];
+      const logger = m.dataSource.logger;
+      // Every UPDATE of the intent's row, as TypeORM sends it, from here on.
+      const logQuery = logger.logQuery.bind(logger);
+      logger.logQuery = (query, parameters, runner) => {
+        if (/^UPDATE "international_payment_intents"/.test(query)) updates.push(query);
+        logQuery(query, parameters, runner);
+      };
+      try {
+        expect(await settle(intent.intentId)).toEqual(['pending', 'settled']);
+      } finally {
+        logger.logQuery = logQuery;
+      }
+      // pending → processing, then the bridge's two moves, then the payout's three: three UPDATEs.
+      expect(updates).toHaveLength(3);
+
+      const history = await m.sql<{ from_status: string; to_status: string; cause: string }>(
+        'SELECT from_status, to_status, cause FROM international_payment_intent_status_history WHERE intent_id = $1 ORDER BY id',
+        [intent.intentId],
+      );
+      expect(history.map((row) => `${row.from_status}>${row.to_status} ${row.cause}`)).toEqual([
+        'pending>processing picked_up',
+        'processing>bridge_initiated bridge_transfer_created',
+        'bridge_initiated>bridge_confirmed bridge_transfer_completed',
+        'bridge_confirmed>withdrawal_initiated payout_created',
+        'withdrawal_initiated>withdrawal_confirmed payout_completed',
+        'withdrawal_confirmed>settled settled',
+      ]);
+      const events = await m.sql<{ type: string; data: { status: string; settledAt: string | null; telexUrl?: string } }>(
+        'SELECT type, data FROM events WHERE object_id = $1 ORDER BY seq',
+        [intent.intentId],
+      );
+      expect(events.map(({ type, data }) => `${type.replace('international_payment_intent.', '')} ${data.status}`)).toEqual([
+        'created pending',
+        'status_changed processing',
+        'status_changed bridge_initiated',
+        'status_changed bridge_confirmed',
+        'status_changed withdrawal_initiated',
+        'status_changed withdrawal_confirmed',
+        'status_changed settled',
+        'settled settled',
+      ]);
+      // Each object as its own move left it: the telex from `withdrawal_confirmed` on, the settlement time only once settled.
+      expect(events.map(({ data }) => [Boolean(data.telexUrl), data.settledAt !== null])).toEqual([
+        [false, false],
+        [false, false],
+        [false, false],
+        [false, false],
+        [false, false],
+        [true, false],
+        [true, true],
+        [true, true],
+      ]);
+      const get = await m.app.get(InternationalIntentsService).get(merchantId, intent.intentId);
+      expect(events[events.length - 1].data).toEqual(JSON.parse(JSON.stringify(get)));
+      // In kobo: the figures are major units.
+      const kobo = (naira: number) => Math.round(naira * 100);
+      const after = await balance();
+      expect([kobo(after.available), kobo(after.reserved)]).toEqual([kobo(before.available) - kobo(intent.sourceAmount), kobo(before.reserved)]);
+      // Every move posted once: the converted amount paid abroad and the fee earned, nothing left in between.
+      const positions = await ledger.platformPositions(m.dataSource.manager, intent.intentId, 'NGN');
+      expect(Object.keys(positions).sort()).toEqual(['fee_revenue', 'paid_abroad']);
+      expect(positions.fee_revenue! + positions.paid_abroad!).toBe(kobo(intent.sourceAmount));
+    } finally {
+      await rails.bridgeRail.setSettlementStep(20);
+      await rails.payoutRail.setSettlementStep(20);
+    }
+  });
+
   it('rebuilds the recovery of a rejected intent from PostgreSQL when its job is gone (Redis lost it): the rail is asked again and the receivable closes', async () => {
     const before = await balance();
     const intent = await createIntent(`000123456${ACCOUNT_CLOSED_SUFFIX}`.slice(-12));
