@@ -1,5 +1,6 @@
 import { isValidNuban } from '../../src/common/banking/nuban';
-import { eventually } from '../support/poll';
+import { ApiProcess, spawnApi } from '../support/api-process';
+import { eventually, sleep } from '../support/poll';
 import { balanceOf, createIntent, fundIntent, getIntent, ledgerVerify, MoneyStack, newKey, post, startMoneyStack } from '../support/money-stack';
 import { http, TestApp } from '../support/test-app';
 
@@ -223,5 +224,59 @@ describe('Payment intents (collections through the sandbox bank rail)', () => {
 
   it('the ledger verifies', async () => {
     expect(await ledgerVerify(stack)).toEqual({ code: 0, report: expect.objectContaining({ ok: true }) });
+  });
+});
+
+describe('Payment intents: an API process killed between the rail and the record', () => {
+  let stack: MoneyStack;
+  let api: ApiProcess | undefined;
+
+  beforeAll(async () => {
+    stack = await startMoneyStack({ name: 'pi-kill', env: { IDEMPOTENCY_LOCK_MS: '1000', PROVIDER_TIMEOUT_MS: '8000' } });
+  });
+
+  afterAll(async () => {
+    await api?.kill();
+    await stack?.close();
+  });
+
+  const accountsFor = async (reference: string) =>
+    (await stack.bankRail.state<{ accounts: { reference: string; account_number: string }[] }>('/_sandbox/accounts')).accounts.filter(
+      (account) => account.reference === reference,
+    );
+
+  it('the rail opened the account, the process died before storing the intent: a retry with the same key stores it once, on that account', async () => {
+    const { apiKey, merchantId } = await stack.t.createMerchant('Killed Mid-Create');
+    api = await spawnApi(stack.db.url, stack.env);
+    // The rail opens the account, then holds its answer: the process is killed with the account open and nothing stored.
+    await stack.bankRail.faults({ answerDelayMs: 5_000 });
+    const key = newKey();
+    const body = { merchantReference: 'killed-mid-create', amount: 2500 };
+    const accountRequests = async () => (await stack.bankRail.state<{ requests: number }>('/_sandbox/accounts')).requests;
+    const before = await accountRequests();
+    const inFlight = post({ baseUrl: api.baseUrl }, apiKey, '/api/merchant/payment-intents', body, key).catch((err: Error) => ({ failed: err.message }));
+    await eventually(accountRequests, (n) => n > before, 10_000, 20);
+    const [claimed] = (await stack.pg.query('SELECT resource_id FROM idempotency_keys WHERE merchant_id = $1', [merchantId])).rows;
+    const opened = await accountsFor(claimed.resource_id);
+    expect(opened).toHaveLength(1);
+    await api.kill();
+    api = undefined;
+    expect(await inFlight).toEqual({ failed: expect.any(String) });
+    await stack.bankRail.faults({});
+    expect((await stack.pg.query('SELECT id FROM payment_intents WHERE merchant_id = $1', [merchantId])).rows).toEqual([]);
+
+    // The client cannot know whether the intent exists: it sends the same request again, past the dead holder's lock.
+    let retried = await post(stack.t, apiKey, '/api/merchant/payment-intents', body, key);
+    while (retried.status === 423) {
+      await sleep(Number(retried.headers.get('retry-after')) * 1000);
+      retried = await post(stack.t, apiKey, '/api/merchant/payment-intents', body, key);
+    }
+    expect(retried.status).toBe(201);
+    expect(retried.body.response).toMatchObject({ paymentIntentId: claimed.resource_id, virtualAccount: { accountNumber: opened[0].account_number } });
+    expect(await accountsFor(claimed.resource_id)).toHaveLength(1);
+    expect((await stack.pg.query('SELECT id FROM payment_intents WHERE merchant_id = $1', [merchantId])).rows).toEqual([{ id: claimed.resource_id }]);
+    expect(await getIntent(stack.t, apiKey, claimed.resource_id)).toEqual(retried.body.response);
+    const replayed = await post(stack.t, apiKey, '/api/merchant/payment-intents', body, key);
+    expect([replayed.status, replayed.body.response]).toEqual([201, retried.body.response]);
   });
 });
