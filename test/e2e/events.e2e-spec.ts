@@ -100,7 +100,8 @@ describe('Events', () => {
     const failed = await final(bad.body.response.withdrawalId, 'failed');
     const okEvents = await about(apiKey, succeeded.withdrawalId);
     expect(okEvents.map((e) => e.type)).toEqual(['withdrawal.created', 'withdrawal.succeeded']);
-    expect(okEvents[0].data.object).toMatchObject({ withdrawalId: succeeded.withdrawalId, status: 'pending' });
+    // The withdrawal as it was stored: what GET answers now, before its payout.
+    expect(okEvents[0].data.object).toEqual({ ...succeeded, status: 'pending', updatedAt: succeeded.createdAt, completedAt: null });
     expect(okEvents[1].data.object).toEqual(succeeded);
     const badEvents = await about(apiKey, failed.withdrawalId);
     expect(badEvents.map((e) => e.type)).toEqual(['withdrawal.created', 'withdrawal.failed']);

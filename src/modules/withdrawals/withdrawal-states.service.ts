@@ -2,12 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { StatusStates } from '../../common/state-machine/status-transitions.repository';
 import { EventsService, EventType } from '../events';
-import { mapWithdrawal } from './withdrawal.mapper';
+import { mapWithdrawal, WithdrawalRecord } from './withdrawal.mapper';
 import { WithdrawalStatusHistoryEntity } from './withdrawal-status-history.entity';
 import { WithdrawalEntity } from './withdrawal.entity';
 import { WITHDRAWAL_STATES, WithdrawalStatus } from './withdrawal.states';
 import { WithdrawalStateConflictError } from './withdrawals.errors';
-import { WithdrawalsRepository } from './withdrawals.repository';
 
 type WithdrawalExtra = Partial<Pick<WithdrawalEntity, 'railPayoutId' | 'failureCode' | 'failureMessage' | 'completedAt'>>;
 
@@ -17,10 +16,7 @@ const EVENT_OF: Partial<Record<WithdrawalStatus, EventType>> = { succeeded: 'wit
 /** The only code that changes a withdrawal's status, and the one that records its events. */
 @Injectable()
 export class WithdrawalStates extends StatusStates<WithdrawalEntity, WithdrawalStatus, WithdrawalExtra> {
-  constructor(
-    private readonly repository: WithdrawalsRepository,
-    private readonly events: EventsService,
-  ) {
+  constructor(private readonly events: EventsService) {
     super({
       entity: WithdrawalEntity,
       history: WithdrawalStatusHistoryEntity,
@@ -31,9 +27,12 @@ export class WithdrawalStates extends StatusStates<WithdrawalEntity, WithdrawalS
     });
   }
 
-  /** The withdrawal's event, its object read in this transaction as GET reads it. */
-  override async emit(manager: EntityManager, withdrawal: Pick<WithdrawalEntity, 'id' | 'merchantId'>, types: readonly EventType[]): Promise<void> {
-    const object = mapWithdrawal(await this.repository.read(manager, withdrawal.id));
+  /**
+   * The withdrawal's event, its object mapped as GET maps it from the withdrawal as this
+   * transaction holds it: the row locked with the move's update applied, or the one just inserted.
+   */
+  override async emit(manager: EntityManager, withdrawal: WithdrawalRecord & Pick<WithdrawalEntity, 'merchantId'>, types: readonly EventType[]): Promise<void> {
+    const object = mapWithdrawal(withdrawal);
     await this.events.record(manager, ...types.map((type) => ({ merchantId: withdrawal.merchantId, type, objectId: withdrawal.id, object })));
   }
 }

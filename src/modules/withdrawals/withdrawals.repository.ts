@@ -7,10 +7,7 @@ import { KeysetList } from '../../common/persistence/keyset-list';
 import type { WithdrawalRecord } from './withdrawal.mapper';
 import { WithdrawalEntity } from './withdrawal.entity';
 
-export type NewWithdrawal = Omit<
-  WithdrawalEntity,
-  'merchant' | 'seq' | 'railPayoutId' | 'failureCode' | 'failureMessage' | 'createdAt' | 'updatedAt' | 'completedAt'
->;
+export type NewWithdrawal = Omit<WithdrawalEntity, 'merchant' | 'seq' | 'railPayoutId'>;
 
 const COLUMNS = `id, merchant_reference AS "merchantReference", amount, fee, currency, status, bank_code AS "bankCode",
   account_number AS "accountNumber", account_name AS "accountName", narration, failure_code AS "failureCode",
@@ -42,12 +39,6 @@ export class WithdrawalsRepository {
   /** A withdrawal by id alone (the worker and the rail's callbacks act for no merchant); in `manager`'s transaction when given. */
   findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<WithdrawalEntity | null> {
     return manager.findOneBy(WithdrawalEntity, { id });
-  }
-
-  /** The withdrawal as GET reads it, in `manager`'s transaction (what an event carries). */
-  async read(manager: EntityManager, id: string): Promise<WithdrawalRecord> {
-    const [row] = await manager.query<WithdrawalRecord[]>(`SELECT ${COLUMNS} FROM withdrawals WHERE id = $1`, [id]);
-    return row;
   }
 
   async insert(manager: EntityManager, withdrawal: NewWithdrawal): Promise<void> {

@@ -83,20 +83,27 @@ export class WithdrawalsService {
     const fee = this.config.withdrawalFeeMinor;
     try {
       await this.dataSource.transaction(async (manager) => {
-        await this.repository.insert(manager, {
+        const now = new Date();
+        const withdrawal = {
           id,
           merchantId,
           merchantReference: dto.merchantReference,
           amount: String(amount),
           fee: String(fee),
           currency: CURRENCY,
-          status: 'pending',
+          status: 'pending' as const,
           bankCode: dto.bankCode,
           accountNumber: dto.accountNumber,
           accountName: dto.accountName,
           narration: dto.narration ?? null,
-        });
-        await this.states.emit(manager, { id, merchantId }, ['withdrawal.created']);
+          failureCode: null,
+          failureMessage: null,
+          createdAt: now,
+          updatedAt: now,
+          completedAt: null,
+        };
+        await this.repository.insert(manager, withdrawal);
+        await this.states.emit(manager, withdrawal, ['withdrawal.created']);
         // Before the posting, which locks the merchant's balance until the commit: one write less under that lock.
         await this.idempotency.checkpoint(claim, 'funds_reserved', manager);
         await this.ledger.post(manager, {
