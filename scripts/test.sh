@@ -2,7 +2,8 @@
 # `npm test`: every unit, medium and e2e suite. Most suites run three at a time (on a 2-core
 # machine, a third still finds a core free: the suites spend much of their time waiting on timers,
 # rails and the processes they start, and it was 446 s for what took 603 s two at a time); the
-# e2e suites that assert on time (a bound on a takeover, a timeout, a start-up budget) or kill a
+# e2e suites that assert on time (a bound on a takeover, a timeout, a start-up budget, requests
+# per elapsed second, readiness within its 1 s dependency budget under a burst) or kill a
 # process on a schedule run afterwards, alone and one after another, because a neighbour's CPU
 # would move their clocks, not their outcome. Every suite has its own database, Redis database or
 # queue prefix, and ports, so suites running side by side never see each other's data.
@@ -12,6 +13,7 @@ cd "$(dirname "$0")/.."
 timed=(
   test/e2e/auth.e2e-spec.ts
   test/e2e/edge-bodies.e2e-spec.ts
+  test/e2e/edge-limits.e2e-spec.ts
   test/e2e/international-worker-crash.e2e-spec.ts
   test/e2e/job-schedules.e2e-spec.ts
   test/e2e/kyb.e2e-spec.ts
