@@ -128,15 +128,17 @@ export abstract class StatusStates<E extends StatusResource & { status: S }, S e
     return this.transitions.lock(manager, id);
   }
 
-  apply(manager: EntityManager, resource: E, status: S, cause: string, extra: X = {} as X): Promise<E> {
-    return this.applyAll(manager, resource, [{ status, cause, extra }]);
+  async apply(manager: EntityManager, resource: E, status: S, cause: string, extra: X = {} as X): Promise<E> {
+    await this.applyAll(manager, resource, [{ status, cause, extra }]);
+    return resource;
   }
 
   /**
    * Moves in a row, as `Transitions.applyAll` writes them, then their events through one
-   * `emitMoves`, each with the resource as its move left it.
+   * `emitMoves`, each with the resource as its move left it. Resolves with those states, one per
+   * move that changed the status.
    */
-  async applyAll(manager: EntityManager, resource: E, moves: ReadonlyArray<StatusMove<S, X>>): Promise<E> {
+  async applyAll(manager: EntityManager, resource: E, moves: ReadonlyArray<StatusMove<S, X>>): Promise<E[]> {
     const states = await this.transitions.applyAll(
       manager,
       resource,
@@ -144,7 +146,7 @@ export abstract class StatusStates<E extends StatusResource & { status: S }, S e
     );
     const moments = states.map((state) => ({ resource: state, types: this.eventsOf(state.status) })).filter(({ types }) => types.length > 0);
     if (moments.length > 0) await this.emitMoves(manager, moments);
-    return resource;
+    return states;
   }
 
   /** Records the events `types` of `resource`, as it now is, in the transaction; a service whose `events` name any implements it. */

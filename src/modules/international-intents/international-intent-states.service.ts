@@ -54,17 +54,16 @@ export class InternationalIntentStates extends StatusStates<InternationalIntentE
     });
   }
 
-  override async applyAll(manager: EntityManager, intent: InternationalIntentEntity, moves: ReadonlyArray<IntentMove>): Promise<InternationalIntentEntity> {
+  override async applyAll(manager: EntityManager, intent: InternationalIntentEntity, moves: ReadonlyArray<IntentMove>): Promise<InternationalIntentEntity[]> {
     let from = intent.status;
-    await super.applyAll(manager, intent, moves);
-    // The walk the moves were checked on: each one that changed the status posts its money.
-    for (const { status } of moves) {
-      if (status === from) continue;
+    const states = await super.applyAll(manager, intent, moves);
+    // Each move that changed the status posts its money.
+    for (const { status } of states) {
       const posting = transitionPosting(intent, from, status);
       if (posting) this.ledger.postAtCommit(manager, posting);
       from = status;
     }
-    return intent;
+    return states;
   }
 
   /**

@@ -162,6 +162,12 @@ const DAILY_FIGURES: Record<BalanceTransactionType, { figure: 'collected' | 'pai
   fee: { figure: 'fees', sign: -1 },
 };
 
+/** A posting checked and reduced to what its statement writes. */
+interface PreparedPosting {
+  posting: Posting;
+  accounts: AccountDelta[];
+}
+
 /**
  * The double-entry ledger: every movement of money is one balanced transaction, posted in the
  * caller's database transaction together with the change that causes it. A merchant's balances
@@ -169,12 +175,6 @@ const DAILY_FIGURES: Record<BalanceTransactionType, { figure: 'collected' | 'pai
  * below zero (the posting refuses it, and a CHECK constraint stands behind that). Platform
  * accounts keep no balance and are never locked (see `LedgerAccountEntity`).
  */
-/** A posting checked and reduced to what its statement writes. */
-interface PreparedPosting {
-  posting: Posting;
-  accounts: AccountDelta[];
-}
-
 @Injectable()
 export class LedgerService implements EntitySubscriberInterface {
   /**
@@ -208,9 +208,10 @@ export class LedgerService implements EntitySubscriberInterface {
   postAtCommit(manager: EntityManager, posting: Posting): void {
     const runner = manager.queryRunner;
     if (!runner?.isTransactionActive) throw new Error(`ledger: ${posting.type} posted at commit outside a transaction`);
+    const prepared = prepare(posting);
     const waiting = this.atCommit.get(runner);
-    if (waiting) waiting.push(prepare(posting));
-    else this.atCommit.set(runner, [prepare(posting)]);
+    if (waiting) waiting.push(prepared);
+    else this.atCommit.set(runner, [prepared]);
   }
 
   /** TypeORM's hook, awaited before COMMIT; a posting that fails here rolls the transaction back. */
