@@ -36,6 +36,17 @@ describe('maskUrl', () => {
     }
   });
 
+  it('masks a token whose first hyphen comes after hex digits alone, as it masks any other (not a UUID)', () => {
+    for (const token of [
+      'a3-J0Z2h5U2Vzc2lvblRva2VuT2ZGb3J0eVRocmVlQ2g',
+      '-q3J0Z2h5U2Vzc2lvblRva2VuT2ZGb3J0eVRocmVlQ2',
+      'Fe0-b-Z2h5U2Vzc2lvblRva2VuT2ZGb3J0eVRocmVlQ',
+    ]) {
+      expect(maskUrl(`/api/dashboard/${token}`)).toBe(`/api/dashboard/${REDACTION_MARKER}`);
+      expect(scrubText(`x-note: ${token}`)).toBe(`x-note: ${REDACTION_MARKER}`);
+    }
+  });
+
   it('leaves ordinary URLs alone and survives malformed escapes', () => {
     expect(maskUrl('/api/merchant/pobo/users?limit=10&cursor=pobo_abc')).toBe('/api/merchant/pobo/users?limit=10&cursor=pobo_abc');
     expect(maskUrl('/api/%E0%A4%A/%zz')).toBe('/api/%E0%A4%A/%zz');

@@ -40,9 +40,11 @@ const API_KEY_SHAPE = /\b(mk_(?:test|live)_)[A-Za-z0-9]+/g;
  * What a bearer secret of ours looks like without a name or prefix: 32 or more URL-safe
  * characters in a row (a session, reset or invitation token is 43; an API key's body 37 or 38).
  * Ids (`pobo_` and 24 hex digits) are shorter, and a run of hex digits and hyphens only (a UUID, a
- * hash) is left alone: no secret of ours has that alphabet.
+ * hash) is left alone: no secret of ours has that alphabet. "Only" is the whole run: the hex-and-
+ * hyphen stretch must reach the run's end, or a token whose first hyphen follows hex digits alone
+ * (`a3-…`, about one random token in a hundred) would pass for a UUID and be logged.
  */
-const TOKEN_SHAPE = /(?<![A-Za-z0-9_-])(?![0-9a-fA-F-]+(?![A-Za-z0-9_]))[A-Za-z0-9_-]{32,}/g;
+const TOKEN_SHAPE = /(?<![A-Za-z0-9_-])(?![0-9a-fA-F-]+(?![A-Za-z0-9_-]))[A-Za-z0-9_-]{32,}/g;
 /** An absolute URL: its user information and everything after its host may be credentials (a provider's RPC URL carries its key in the path). */
 const ABSOLUTE_URL = /\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s/?#@]*@)?([^\s/?#@]+)([^\s"'<>]*)/gi;
 /**
