@@ -607,7 +607,11 @@ describe('bank rail sandbox: money movement', () => {
       expectValidSignature(callback, 'whsec-test');
       expect(() => expectValidSignature(callback, DEFAULT_BANK_RAIL_WEBHOOK_SECRET)).toThrow();
 
-      const webhook = await state('/_sandbox/webhook');
+      // The sandbox records a delivery once its answer is back, after the receiver has counted the request.
+      const webhook = await waitFor(
+        () => state('/_sandbox/webhook'),
+        (current) => current.deliveries.length > 0,
+      );
       expect(webhook).toEqual({ url: endpoint.url, drop_next: 0, deliveries: [{ event_id: event.id, attempt: 1, status: 200, at: expect.any(String) }] });
     });
 
@@ -681,7 +685,12 @@ describe('bank rail sandbox: money movement', () => {
       const events = (await get('/v1/events')).json().events;
       expect(events).toHaveLength(2);
       expect(endpoint.received.map((callback) => callback.headers['x-rail-event-id'])).toEqual([events[1].id]);
-      expect(await state('/_sandbox/webhook')).toMatchObject({ drop_next: 0, deliveries: [{ event_id: events[1].id, attempt: 1, status: 200 }] });
+      expect(
+        await waitFor(
+          () => state('/_sandbox/webhook'),
+          (current) => current.deliveries.length > 0,
+        ),
+      ).toMatchObject({ drop_next: 0, deliveries: [{ event_id: events[1].id, attempt: 1, status: 200 }] });
     });
 
     it('retries after a 500 with a fresh signature until a 2xx', async () => {
